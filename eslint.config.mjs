@@ -1,0 +1,85 @@
+// One lint config for the whole workspace. The architecture is enforced here, not just described:
+// - Nx module boundaries: pure libraries (engine, table, the projections' folds) may import only other pure
+//   libraries; the browser app may import only pure libraries; nothing imports an app.
+// - Pure code may not touch I/O, frameworks, the clock or randomness: those arrive as command data.
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+
+const nodeBuiltins = [
+  'fs', 'fs/promises', 'path', 'os', 'child_process', 'net', 'http', 'https', 'http2', 'crypto', 'worker_threads',
+  'cluster', 'dgram', 'dns', 'tls', 'stream', 'zlib', 'process', 'timers', 'perf_hooks', 'readline', 'v8', 'vm',
+];
+
+/** Imports, globals and calls forbidden in pure code (engine, table decider, projection folds). */
+const pureRules = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: nodeBuiltins.map((name) => ({ name, message: 'Pure code does no I/O: pass data in instead.' })),
+      patterns: [
+        { group: ['node:*'], message: 'Pure code does no I/O: Node built-ins are not allowed here.' },
+        { group: ['@nestjs/*', 'better-sqlite3', '@eventstore/*', 'rxjs', 'ws', 'react', 'react-dom'], message: 'Pure code is framework- and storage-free.' },
+      ],
+    },
+  ],
+  'no-restricted-globals': [
+    'error',
+    ...['process', 'require', 'setTimeout', 'setInterval', 'setImmediate', 'fetch', 'performance', 'crypto', 'window', 'document', 'localStorage'].map(
+      (name) => ({ name, message: `Pure code may not use the global '${name}': time, ids and randomness come in with the command.` }),
+    ),
+  ],
+  'no-restricted-properties': [
+    'error',
+    { object: 'Math', property: 'random', message: 'No randomness in pure code: seeds come in with the command.' },
+    { object: 'Date', property: 'now', message: 'No clock in pure code: time comes in with the command.' },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'No clock in pure code: time comes in with the command.' },
+    { selector: "CallExpression[callee.name='Date']", message: 'No clock in pure code: time comes in with the command.' },
+    { selector: "ThrowStatement > Literal", message: 'Throw Error objects with a code, never strings.' },
+  ],
+};
+
+export default [
+  { ignores: ['**/dist', '**/node_modules', '**/coverage', '**/.nx', 'data', 'tmp', '**/vite.config.*.timestamp*'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'layer:pure', onlyDependOnLibsWithTags: ['layer:pure'] },
+            { sourceTag: 'layer:infra', onlyDependOnLibsWithTags: ['layer:pure', 'layer:infra'] },
+            { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['layer:pure'] },
+            { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:pure', 'layer:infra'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Pure code: the engine, the table decider, and the projections' folds. Specs may use Node (fs, timers).
+    files: ['libs/engine/src/**/*.ts', 'libs/table/src/**/*.ts', 'libs/projections/src/models/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: pureRules,
+  },
+  {
+    files: ['**/jest.config.cjs', '**/*.config.mjs', '**/*.config.ts', 'jest.preset.js'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  prettier,
+];
+
+export { pureRules };

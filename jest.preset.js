@@ -1,0 +1,26 @@
+// Shared Jest setup for every project: TypeScript through ts-jest (transpile only: `typecheck` checks
+// types), workspace libraries resolved to their sources, and the spec kinds named by file suffix.
+const path = require('node:path');
+
+const libs = ['engine', 'table', 'event-store', 'projections'];
+const moduleNameMapper = Object.fromEntries(
+  libs.map((lib) => [`^@coup/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
+);
+
+/** @param {string} projectDir @param {object} [extra] */
+module.exports = function preset(projectDir, extra = {}) {
+  return {
+    rootDir: projectDir,
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+    transform: {
+      '^.+\\.tsx?$': [
+        'ts-jest',
+        { tsconfig: path.join(projectDir, 'tsconfig.spec.json'), diagnostics: false },
+      ],
+    },
+    moduleNameMapper,
+    moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+    ...extra,
+  };
+};

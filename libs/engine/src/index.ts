@@ -1,0 +1,1 @@
+export { cardValue } from './cards';
