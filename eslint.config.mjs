@@ -6,8 +6,29 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
 const nodeBuiltins = [
-  'fs', 'fs/promises', 'path', 'os', 'child_process', 'net', 'http', 'https', 'http2', 'crypto', 'worker_threads',
-  'cluster', 'dgram', 'dns', 'tls', 'stream', 'zlib', 'process', 'timers', 'perf_hooks', 'readline', 'v8', 'vm',
+  'fs',
+  'fs/promises',
+  'path',
+  'os',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'crypto',
+  'worker_threads',
+  'cluster',
+  'dgram',
+  'dns',
+  'tls',
+  'stream',
+  'zlib',
+  'process',
+  'timers',
+  'perf_hooks',
+  'readline',
+  'v8',
+  'vm',
 ];
 
 /** Imports, globals and calls forbidden in pure code (engine, table decider, projection folds). */
@@ -18,31 +39,67 @@ const pureRules = {
       paths: nodeBuiltins.map((name) => ({ name, message: 'Pure code does no I/O: pass data in instead.' })),
       patterns: [
         { group: ['node:*'], message: 'Pure code does no I/O: Node built-ins are not allowed here.' },
-        { group: ['@nestjs/*', 'better-sqlite3', '@eventstore/*', 'rxjs', 'ws', 'react', 'react-dom'], message: 'Pure code is framework- and storage-free.' },
+        {
+          group: ['@nestjs/*', 'better-sqlite3', '@eventstore/*', 'rxjs', 'ws', 'react', 'react-dom'],
+          message: 'Pure code is framework- and storage-free.',
+        },
       ],
     },
   ],
   'no-restricted-globals': [
     'error',
-    ...['process', 'require', 'setTimeout', 'setInterval', 'setImmediate', 'fetch', 'performance', 'crypto', 'window', 'document', 'localStorage'].map(
-      (name) => ({ name, message: `Pure code may not use the global '${name}': time, ids and randomness come in with the command.` }),
-    ),
+    ...[
+      'process',
+      'require',
+      'setTimeout',
+      'setInterval',
+      'setImmediate',
+      'fetch',
+      'performance',
+      'crypto',
+      'window',
+      'document',
+      'localStorage',
+    ].map((name) => ({
+      name,
+      message: `Pure code may not use the global '${name}': time, ids and randomness come in with the command.`,
+    })),
   ],
   'no-restricted-properties': [
     'error',
-    { object: 'Math', property: 'random', message: 'No randomness in pure code: seeds come in with the command.' },
+    {
+      object: 'Math',
+      property: 'random',
+      message: 'No randomness in pure code: seeds come in with the command.',
+    },
     { object: 'Date', property: 'now', message: 'No clock in pure code: time comes in with the command.' },
   ],
   'no-restricted-syntax': [
     'error',
-    { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'No clock in pure code: time comes in with the command.' },
-    { selector: "CallExpression[callee.name='Date']", message: 'No clock in pure code: time comes in with the command.' },
-    { selector: "ThrowStatement > Literal", message: 'Throw Error objects with a code, never strings.' },
+    {
+      selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+      message: 'No clock in pure code: time comes in with the command.',
+    },
+    {
+      selector: "CallExpression[callee.name='Date']",
+      message: 'No clock in pure code: time comes in with the command.',
+    },
+    { selector: 'ThrowStatement > Literal', message: 'Throw Error objects with a code, never strings.' },
   ],
 };
 
 export default [
-  { ignores: ['**/dist', '**/node_modules', '**/coverage', '**/.nx', 'data', 'tmp', '**/vite.config.*.timestamp*'] },
+  {
+    ignores: [
+      '**/dist',
+      '**/node_modules',
+      '**/coverage',
+      '**/.nx',
+      'data',
+      'tmp',
+      '**/vite.config.*.timestamp*',
+    ],
+  },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   ...nx.configs['flat/javascript'],

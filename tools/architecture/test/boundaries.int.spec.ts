@@ -1,0 +1,127 @@
+/**
+ * The architecture is enforced, not described: probe files placed (virtually) inside each project are linted
+ * with the workspace's real ESLint config, and the forbidden imports and calls must come out as errors.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const pure = ['libs/engine/src/probe.ts', 'libs/table/src/probe.ts', 'libs/projections/src/models/probe.ts'];
+
+const probes = {
+  clean: pure.map((filePath) => ({ filePath, code: 'export const x = [1, 2].map((n) => n * 2);\n' })),
+  nodeBuiltins: pure.map((filePath) => ({
+    filePath,
+    code: "import { readFileSync } from 'node:fs';\nimport { join } from 'path';\nexport const f = [readFileSync, join];\n",
+  })),
+  clockAndRandomness: pure.map((filePath) => ({
+    filePath,
+    code: 'export const a = Date.now();\nexport const b = new Date();\nexport const c = Math.random();\nexport const d = process.env;\n',
+  })),
+  frameworks: pure.map((filePath) => ({
+    filePath,
+    code: "import { Injectable } from '@nestjs/common';\nimport Database from 'better-sqlite3';\nexport const i = [Injectable, Database];\n",
+  })),
+  thrownString: [
+    { filePath: 'libs/engine/src/probe.ts', code: "export function f(): never {\n  throw 'bad';\n}\n" },
+  ],
+  engineToStore: [
+    {
+      filePath: 'libs/engine/src/probe.ts',
+      code: "import * as s from '@coup/event-store';\nexport const x = s;\n",
+    },
+  ],
+  tableToStore: [
+    {
+      filePath: 'libs/table/src/probe.ts',
+      code: "import * as s from '@coup/event-store';\nexport const x = s;\n",
+    },
+  ],
+  browserToPure: [
+    {
+      filePath: 'apps/dealer-console/src/probe.ts',
+      code: "import * as e from '@coup/engine';\nexport const x = e;\n",
+    },
+  ],
+  browserToStore: [
+    {
+      filePath: 'apps/dealer-console/src/probe.ts',
+      code: "import * as s from '@coup/event-store';\nexport const x = s;\n",
+    },
+  ],
+  serviceToAll: [
+    {
+      filePath: 'apps/table-service/src/probe.ts',
+      code: "import * as t from '@coup/table';\nimport * as s from '@coup/event-store';\nexport const x = [t, s];\n",
+    },
+  ],
+};
+type Group = keyof typeof probes;
+let errors: Record<Group, string[][]>;
+
+beforeAll(() => {
+  const groups = Object.keys(probes) as Group[];
+  const flat = groups.flatMap((g) => probes[g]);
+  const out = JSON.parse(
+    execFileSync(process.execPath, [join(__dirname, 'lint-probes.mjs')], {
+      input: JSON.stringify(flat),
+    }).toString(),
+  ) as string[][];
+  let i = 0;
+  errors = Object.fromEntries(groups.map((g) => [g, probes[g].map(() => out[i++]!)])) as Record<
+    Group,
+    string[][]
+  >;
+});
+
+const joined = (list: string[]) => list.join('\n');
+const boundaryErrors = (list: string[]) => list.filter((e) => e.startsWith('@nx/enforce-module-boundaries'));
+
+describe('pure libraries stay pure', () => {
+  it('a clean file passes in every pure library', () => {
+    expect(errors.clean).toEqual(pure.map(() => []));
+  });
+
+  it('Node built-ins are blocked', () => {
+    for (const list of errors.nodeBuiltins) {
+      expect(list.filter((e) => e.startsWith('no-restricted-imports'))).toHaveLength(2);
+    }
+  });
+
+  it('the clock, randomness and process globals are blocked', () => {
+    for (const list of errors.clockAndRandomness) {
+      expect(joined(list)).toMatch(/no-restricted-properties: 'Date.now' is restricted.*No clock/);
+      expect(joined(list)).toMatch(/no-restricted-syntax: No clock/);
+      expect(joined(list)).toMatch(/no-restricted-properties: 'Math.random' is restricted.*No randomness/);
+      expect(joined(list)).toMatch(/no-restricted-globals: .*global 'process'/);
+    }
+  });
+
+  it('frameworks and storage are blocked', () => {
+    for (const list of errors.frameworks) {
+      expect(list.filter((e) => e.startsWith('no-restricted-imports'))).toHaveLength(2);
+    }
+  });
+
+  it('a thrown string is blocked', () => {
+    expect(joined(errors.thrownString[0]!)).toMatch(/never strings/);
+  });
+});
+
+describe('module boundaries between projects', () => {
+  it('the engine may not import the event store (pure -> infra)', () => {
+    expect(boundaryErrors(errors.engineToStore[0]!)).toHaveLength(1);
+  });
+
+  it('the table decider may not import the event store', () => {
+    expect(boundaryErrors(errors.tableToStore[0]!)).toHaveLength(1);
+  });
+
+  it('the browser app may import pure libraries only', () => {
+    expect(boundaryErrors(errors.browserToPure[0]!)).toEqual([]);
+    expect(boundaryErrors(errors.browserToStore[0]!)).toHaveLength(1);
+  });
+
+  it('the service may import every library', () => {
+    expect(boundaryErrors(errors.serviceToAll[0]!)).toEqual([]);
+  });
+});
