@@ -2,7 +2,7 @@
 // types), workspace libraries resolved to their sources, and the spec kinds named by file suffix.
 const path = require('node:path');
 
-const libs = ['engine', 'table', 'event-store', 'projections'];
+const libs = ['engine', 'table', 'event-store', 'projections', 'auth'];
 const moduleNameMapper = Object.fromEntries(
   libs.map((lib) => [`^@coup/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
 );

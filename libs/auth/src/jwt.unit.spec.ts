@@ -1,0 +1,71 @@
+import { createHmac } from 'node:crypto';
+import { signToken, verifyToken, TokenError } from './index';
+
+const secret = 'a'.repeat(40);
+const now = 1_800_000_000;
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof TokenError ? e.code : `not a TokenError: ${String(e)}`;
+  }
+  return 'no error';
+}
+
+describe('bearer tokens', () => {
+  it('round-trips sub, role and tables', () => {
+    const token = signToken(secret, { sub: 'd1', role: 'dealer', tables: ['T1'], now });
+    expect(verifyToken(secret, token, now)).toEqual({ id: 'd1', role: 'dealer', tables: ['T1'] });
+    expect(verifyToken(secret, signToken(secret, { sub: 'p1', role: 'player', now }), now)).toEqual({
+      id: 'p1',
+      role: 'player',
+      tables: null,
+    });
+  });
+
+  it('refuses a token signed with another secret', () => {
+    const token = signToken('b'.repeat(40), { sub: 'd1', role: 'admin', now });
+    expect(codeOf(() => verifyToken(secret, token, now))).toBe('TOKEN_SIGNATURE');
+  });
+
+  it('refuses a tampered payload', () => {
+    const [h, , s] = signToken(secret, { sub: 'p1', role: 'player', now }).split('.');
+    const forged = Buffer.from(JSON.stringify({ sub: 'p1', role: 'admin', iat: now })).toString('base64url');
+    expect(codeOf(() => verifyToken(secret, `${h}.${forged}.${s}`, now))).toBe('TOKEN_SIGNATURE');
+  });
+
+  it('refuses alg none and other algorithms even when "signed"', () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: 'x', role: 'admin' })).toString('base64url');
+    const sig = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+    expect(codeOf(() => verifyToken(secret, `${header}.${payload}.${sig}`, now))).toBe('TOKEN_MALFORMED');
+  });
+
+  it('honours expiry', () => {
+    const token = signToken(secret, { sub: 'a', role: 'admin', now, expiresInSeconds: 60 });
+    expect(verifyToken(secret, token, now + 59).id).toBe('a');
+    expect(codeOf(() => verifyToken(secret, token, now + 60))).toBe('TOKEN_EXPIRED');
+  });
+
+  it.each(['', 'abc', 'a.b', 'a..c', 'a.b.c.d', '!!!.###.$$$'])('refuses the malformed token %p', (token) => {
+    expect(codeOf(() => verifyToken(secret, token, now))).toBe('TOKEN_MALFORMED');
+  });
+
+  it('refuses unknown roles and missing subjects', () => {
+    const forge = (claims: object) => {
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+      const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      return `${header}.${payload}.${createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url')}`;
+    };
+    expect(codeOf(() => verifyToken(secret, forge({ sub: 'x', role: 'god' }), now))).toBe('TOKEN_CLAIMS');
+    expect(codeOf(() => verifyToken(secret, forge({ role: 'admin' }), now))).toBe('TOKEN_CLAIMS');
+    expect(codeOf(() => verifyToken(secret, forge({ sub: 'x', role: 'dealer', tables: [1] }), now))).toBe(
+      'TOKEN_CLAIMS',
+    );
+  });
+
+  it('refuses short secrets', () => {
+    expect(codeOf(() => signToken('short', { sub: 'a', role: 'admin' }))).toBe('TOKEN_SECRET');
+  });
+});
