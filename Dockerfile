@@ -1,0 +1,22 @@
+# The Coup table service. Build: docker build -t coup .   Run: docker run -p 3000:3000 -v coup-data:/app/data coup
+# (see docker-compose.yml to run it against EventStoreDB).
+FROM node:20.20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+COPY libs libs
+COPY apps apps
+COPY tools tools
+COPY nx.json tsconfig.base.json tsconfig.json jest.preset.js eslint.config.mjs ./
+RUN npm ci --no-audit --no-fund && NX_DAEMON=false npx nx run-many -t build && npm prune --omit=dev
+
+FROM node:20.20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production PORT=3000 COUP_DATA_DIR=/app/data
+COPY --from=build /app /app
+RUN useradd --system --uid 10001 coup && mkdir -p /app/data && chown coup /app/data
+USER coup
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "apps/table-service/dist/main.js"]
