@@ -1,0 +1,118 @@
+/**
+ * Coup helpers shared by `decide` and `evolve`: where each dealt card goes, how a round's bets settle, and how
+ * the shoe moves on. All built on `@coup/engine`.
+ */
+import {
+  type Card,
+  type CoupState,
+  type NextPosition,
+  type ShoeCounts,
+  type ShoeProgress,
+  advanceShoe,
+  fullShoeCounts,
+  nextPosition,
+  settleBet,
+} from '@coup/engine';
+import type { DealtCard, RoundState } from './state';
+import { SPOTS, type Settlement, type SpotAmounts, type TableRules } from './types';
+
+let fullOneDeck: ShoeCounts | null = null;
+
+/** A coup state for position questions only (`nextPosition` reads the cards, not the composition). */
+export function positionState(cards: readonly Card[], remaining?: ShoeCounts | null): CoupState {
+  if (remaining) return { cards, remaining };
+  fullOneDeck ??= fullShoeCounts(1);
+  return { cards, remaining: fullOneDeck };
+}
+
+/** Where the next card of a coup with these cards goes. */
+export function nextFor(cards: readonly Card[]): NextPosition {
+  return nextPosition(positionState(cards));
+}
+
+/** The dealt cards with their destination, recomputed from the sequence (a correction may move a third card). */
+export function placeCards(cards: readonly Card[]): DealtCard[] {
+  const placed: DealtCard[] = [];
+  for (let i = 0; i < cards.length; i++) {
+    const next = nextFor(cards.slice(0, i));
+    // a card past completion cannot be recorded by decide; keep it visible as a banker third card if it ever is
+    placed.push(
+      next.to === 'complete'
+        ? { card: cards[i]!, to: 'banker', slot: 'banker3' }
+        : { card: cards[i]!, ...next },
+    );
+  }
+  return placed;
+}
+
+/** Every stake of the round settled for `outcome`, sorted by player id then spot (player, banker, tie). */
+export function settleRound(
+  bets: Readonly<Record<string, SpotAmounts>>,
+  outcome: 'player' | 'banker' | 'tie',
+  rules: Pick<TableRules, 'tiePays' | 'commission'>,
+): Settlement[] {
+  const settlements: Settlement[] = [];
+  const payout = { tiePays: rules.tiePays, commission: rules.commission };
+  for (const playerId of Object.keys(bets).sort()) {
+    const stakes = bets[playerId]!;
+    for (const spot of SPOTS) {
+      const amount = stakes[spot];
+      if (amount <= 0) continue;
+      const s = settleBet(spot, amount, outcome, payout);
+      settlements.push({ playerId, spot, amount, result: s.result, paid: s.paid, commission: s.commission });
+    }
+  }
+  return settlements;
+}
+
+/** Every player's stakes in the round returned, one entry per player with a positive total (sorted by id). */
+export function stakesOf(round: RoundState): { playerId: string; amount: number }[] {
+  return Object.keys(round.bets)
+    .sort()
+    .map((playerId) => {
+      const b = round.bets[playerId]!;
+      return { playerId, amount: b.player + b.banker + b.tie };
+    })
+    .filter((r) => r.amount > 0);
+}
+
+/**
+ * The shoe's progress after a resolved coup of `cardsUsed` cards (the engine's cut-card rule). Never throws: a
+ * shoe that runs out of cards (only possible after voided live coups) simply ends.
+ */
+export function afterCoup(progress: ShoeProgress, cardsUsed: number): ShoeProgress {
+  if (
+    !progress.ended &&
+    cardsUsed >= 4 &&
+    cardsUsed <= 6 &&
+    progress.position + cardsUsed <= progress.length
+  ) {
+    const next = advanceShoe(progress, cardsUsed);
+    return next.position >= next.length ? { ...next, ended: true, coupsLeft: 0, cutCardOut: true } : next;
+  }
+  return {
+    ...progress,
+    position: Math.min(progress.length, progress.position + cardsUsed),
+    cutCardOut: true,
+    coupsLeft: 0,
+    ended: true,
+  };
+}
+
+/**
+ * The shoe's progress after a voided coup that dealt `cardsDealt` cards: the shoe moves past them; the cut card
+ * comes out if one of them reached it, but a voided coup never counts as the "one more coup" after the cut card.
+ */
+export function afterVoid(progress: ShoeProgress, cardsDealt: number): ShoeProgress {
+  if (cardsDealt <= 0) return progress;
+  const position = Math.min(progress.length, progress.position + cardsDealt);
+  const out = progress.cutCardOut || position - 1 >= progress.cutIndex;
+  const exhausted = position >= progress.length;
+  return {
+    ...progress,
+    position,
+    cutCardOut: out || exhausted,
+    coupsLeft: exhausted ? 0 : out ? (progress.coupsLeft ?? 1) : null,
+    ended: exhausted || progress.ended,
+  };
+}

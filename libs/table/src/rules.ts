@@ -1,0 +1,257 @@
+/**
+ * Table rules: the defaults, and `normalizeRules`, which validates a raw rules object (from the wire) and fills
+ * the defaults. Unknown keys are refused; every failure is `INVALID_RULES` with `details.field`.
+ */
+import type { Result } from '@coup/engine';
+import { type DomainError, domainError } from './errors';
+import type { Limit, TableRules } from './types';
+
+/** The largest limit or chip value accepted, in cents (ten billion dollars): keeps every payout a safe integer. */
+export const MAX_LIMIT = 1_000_000_000_000;
+
+/**
+ * The smallest cut card accepted: the coup in which the cut card comes out and one more coup (up to 6 cards each)
+ * must always find enough cards. Same bound as the engine's shoe progress.
+ */
+export const MIN_CUT_CARD = 12;
+
+/**
+ * The defaults: rng, 8 decks, one shuffle per shoe, dealer-dealt, tie 8:1, commission deducted, player and
+ * banker 1..5,000 dollars, tie 1..1,000 dollars, chips $1 $5 $25 $100 $500, no player+banker, no timer, cut card 16.
+ */
+export const DEFAULT_RULES: TableRules = Object.freeze({
+  dealing: 'rng',
+  decks: 8,
+  shuffle: 'shoe',
+  dealtBy: 'dealer',
+  tiePays: 8,
+  commission: 'deducted',
+  limits: Object.freeze({
+    player: Object.freeze({ min: 100, max: 500_000 }),
+    banker: Object.freeze({ min: 100, max: 500_000 }),
+    tie: Object.freeze({ min: 100, max: 100_000 }),
+  }),
+  chips: Object.freeze([100, 500, 2500, 10_000, 50_000]),
+  allowPlayerAndBanker: false,
+  bettingSeconds: null,
+  cutCard: 16,
+}) as TableRules;
+
+const RULE_KEYS: readonly (keyof TableRules)[] = [
+  'dealing',
+  'decks',
+  'shuffle',
+  'dealtBy',
+  'tiePays',
+  'commission',
+  'limits',
+  'chips',
+  'allowPlayerAndBanker',
+  'bettingSeconds',
+  'cutCard',
+];
+
+type Fail = { readonly ok: false; readonly error: DomainError };
+
+function invalid(field: string, message: string, value?: unknown): Fail {
+  return {
+    ok: false,
+    error: domainError('INVALID_RULES', `Invalid table rules: ${field} ${message}`, { field, value }),
+  };
+}
+
+/** Objects (plain or DTO class instances), not arrays or null. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPositiveInt(value: unknown, max = MAX_LIMIT): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= max;
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
+
+/** The smallest amount step of a chip set: the gcd of the chip values (every bet is a multiple of it). */
+export function chipUnit(chips: readonly number[]): number {
+  return chips.reduce((g, c) => gcd(g, c), 0);
+}
+
+function oneOf<T extends string | number>(
+  input: Record<string, unknown>,
+  key: keyof TableRules,
+  allowed: readonly T[],
+  fallback: T,
+): Result<T, DomainError> {
+  if (!Object.hasOwn(input, key) || input[key] === undefined) return { ok: true, value: fallback };
+  const value = input[key];
+  if ((allowed as readonly unknown[]).includes(value)) return { ok: true, value: value as T };
+  return invalid(key, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value);
+}
+
+function normalizeLimit(
+  input: unknown,
+  spot: 'player' | 'banker' | 'tie',
+  unit: number,
+): Result<Limit, DomainError> {
+  const fallback = DEFAULT_RULES.limits[spot];
+  const field = `limits.${spot}`;
+  if (input === undefined) {
+    if (fallback.min % unit !== 0 || fallback.max % unit !== 0) {
+      return invalid(
+        field,
+        `defaults (${fallback.min}..${fallback.max}) are not made of the chips: set the limits`,
+      );
+    }
+    return { ok: true, value: fallback };
+  }
+  if (!isPlainObject(input)) return invalid(field, 'must be an object { min, max }', input);
+  for (const key of Object.keys(input)) {
+    if (key !== 'min' && key !== 'max')
+      return invalid(`${field}.${key}`, 'is not a limit field (min, max)', input[key]);
+  }
+  const min = input['min'] === undefined ? fallback.min : input['min'];
+  const max = input['max'] === undefined ? fallback.max : input['max'];
+  if (!isPositiveInt(min))
+    return invalid(`${field}.min`, `must be a positive integer of cents up to ${MAX_LIMIT}`, min);
+  if (!isPositiveInt(max))
+    return invalid(`${field}.max`, `must be a positive integer of cents up to ${MAX_LIMIT}`, max);
+  if (min > max) return invalid(`${field}.min`, `(${min}) must not exceed max (${max})`, min);
+  if (min % unit !== 0)
+    return invalid(`${field}.min`, `(${min}) must be a multiple of the chip unit ${unit}`, min);
+  if (max % unit !== 0)
+    return invalid(`${field}.max`, `(${max}) must be a multiple of the chip unit ${unit}`, max);
+  return { ok: true, value: { min, max } };
+}
+
+/**
+ * Validates a raw rules object and fills the defaults ({@link DEFAULT_RULES}). `undefined` gives the defaults.
+ *
+ * Checks: only known keys; `dealing` rng|live; `decks` integer 1..8; `shuffle` shoe|every-coup; `dealtBy`
+ * dealer|player; `tiePays` 8|9; `commission` deducted|box; `chips` 1..20 positive integers (cents, up to
+ * {@link MAX_LIMIT}) strictly ascending; `limits.{player,banker,tie}.{min,max}` positive integers, min <= max, both
+ * multiples of the chips' gcd; `allowPlayerAndBanker` boolean; `bettingSeconds` integer 1..600 or null; `cutCard`
+ * integer {@link MIN_CUT_CARD}..decks*52/2. Combinations: live tables shuffle per shoe and are dealer-dealt;
+ * player-dealt tables are rng and have no betting timer (the player deals when ready).
+ *
+ * @returns the complete rules, or `INVALID_RULES` with `details.field` naming the first bad rule.
+ */
+export function normalizeRules(input: unknown): Result<TableRules, DomainError> {
+  if (input === undefined) input = {};
+  if (!isPlainObject(input)) return invalid('rules', 'must be an object', input);
+  for (const key of Object.keys(input)) {
+    if (!(RULE_KEYS as readonly string[]).includes(key))
+      return invalid(key, 'is not a table rule', input[key]);
+  }
+
+  const dealing = oneOf(input, 'dealing', ['rng', 'live'] as const, DEFAULT_RULES.dealing);
+  if (!dealing.ok) return dealing;
+  const shuffle = oneOf(input, 'shuffle', ['shoe', 'every-coup'] as const, DEFAULT_RULES.shuffle);
+  if (!shuffle.ok) return shuffle;
+  const dealtBy = oneOf(input, 'dealtBy', ['dealer', 'player'] as const, DEFAULT_RULES.dealtBy);
+  if (!dealtBy.ok) return dealtBy;
+  const tiePays = oneOf(input, 'tiePays', [8, 9] as const, DEFAULT_RULES.tiePays);
+  if (!tiePays.ok) return tiePays;
+  const commission = oneOf(input, 'commission', ['deducted', 'box'] as const, DEFAULT_RULES.commission);
+  if (!commission.ok) return commission;
+
+  const decks = input['decks'] === undefined ? DEFAULT_RULES.decks : input['decks'];
+  if (!isPositiveInt(decks, 8)) return invalid('decks', 'must be an integer from 1 to 8', decks);
+
+  const chipsInput = input['chips'] === undefined ? DEFAULT_RULES.chips : input['chips'];
+  if (!Array.isArray(chipsInput) || chipsInput.length < 1 || chipsInput.length > 20) {
+    return invalid('chips', 'must be an array of 1 to 20 chip values in cents', chipsInput);
+  }
+  for (let i = 0; i < chipsInput.length; i++) {
+    const chip: unknown = chipsInput[i];
+    if (!isPositiveInt(chip))
+      return invalid(`chips[${i}]`, `must be a positive integer of cents up to ${MAX_LIMIT}`, chip);
+    if (i > 0 && chip <= (chipsInput[i - 1] as number)) {
+      return invalid(`chips[${i}]`, 'must be greater than the previous chip (ascending, unique)', chip);
+    }
+  }
+  const chips = [...(chipsInput as number[])];
+  const unit = chipUnit(chips);
+
+  const limitsInput = input['limits'];
+  if (limitsInput !== undefined && !isPlainObject(limitsInput)) {
+    return invalid('limits', 'must be an object { player, banker, tie }', limitsInput);
+  }
+  const limitsObject = limitsInput ?? {};
+  for (const key of Object.keys(limitsObject)) {
+    if (key !== 'player' && key !== 'banker' && key !== 'tie') {
+      return invalid(`limits.${key}`, 'is not a spot (player, banker, tie)', limitsObject[key]);
+    }
+  }
+  const player = normalizeLimit(limitsObject['player'], 'player', unit);
+  if (!player.ok) return player;
+  const banker = normalizeLimit(limitsObject['banker'], 'banker', unit);
+  if (!banker.ok) return banker;
+  const tie = normalizeLimit(limitsObject['tie'], 'tie', unit);
+  if (!tie.ok) return tie;
+
+  const allow = input['allowPlayerAndBanker'] ?? DEFAULT_RULES.allowPlayerAndBanker;
+  if (typeof allow !== 'boolean') return invalid('allowPlayerAndBanker', 'must be a boolean', allow);
+
+  const seconds =
+    input['bettingSeconds'] === undefined ? DEFAULT_RULES.bettingSeconds : input['bettingSeconds'];
+  if (seconds !== null && !isPositiveInt(seconds, 600)) {
+    return invalid('bettingSeconds', 'must be an integer from 1 to 600, or null for no timer', seconds);
+  }
+
+  const maxCut = Math.floor((decks * 52) / 2);
+  const cutCard = input['cutCard'] === undefined ? DEFAULT_RULES.cutCard : input['cutCard'];
+  if (
+    typeof cutCard !== 'number' ||
+    !Number.isInteger(cutCard) ||
+    cutCard < MIN_CUT_CARD ||
+    cutCard > maxCut
+  ) {
+    return invalid(
+      'cutCard',
+      `must be an integer from ${MIN_CUT_CARD} to ${maxCut} (half the shoe)`,
+      cutCard,
+    );
+  }
+
+  if (dealing.value === 'live' && shuffle.value === 'every-coup') {
+    return invalid(
+      'shuffle',
+      'must be "shoe" on live tables (a live shoe is shuffled by hand)',
+      shuffle.value,
+    );
+  }
+  if (dealing.value === 'live' && dealtBy.value === 'player') {
+    return invalid(
+      'dealtBy',
+      'must be "dealer" on live tables (players deal only on rng tables)',
+      dealtBy.value,
+    );
+  }
+  if (dealtBy.value === 'player' && seconds !== null) {
+    return invalid(
+      'bettingSeconds',
+      'must be null on player-dealt tables (the player deals when ready)',
+      seconds,
+    );
+  }
+
+  return {
+    ok: true,
+    value: {
+      dealing: dealing.value,
+      decks,
+      shuffle: shuffle.value,
+      dealtBy: dealtBy.value,
+      tiePays: tiePays.value,
+      commission: commission.value,
+      limits: { player: player.value, banker: banker.value, tie: tie.value },
+      chips,
+      allowPlayerAndBanker: allow,
+      bettingSeconds: seconds,
+      cutCard,
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * The table's state: what `decide` needs, folded from the events by `evolve`. Plain JSON (objects, arrays,
+ * strings, numbers, booleans, null: no Map, Set, class or bigint) so the service can snapshot it, and BOUNDED
+ * whatever the history: the current shoe and round, the seated players' balances and each one's last bets (for
+ * REBET), the last resolved coup. Never a list of past rounds.
+ */
+import type { Card, CoupResult, ShoeCounts, ShoeProgress } from '@coup/engine';
+import type { Role, Settlement, ShoeEndReason, Slot, SpotAmounts, TableRules } from './types';
+
+/** Bump when the state's shape changes (a snapshot of another version must be rebuilt from the events). */
+export const STATE_VERSION = 1;
+
+/**
+ * The table's phase:
+ * - `none`: no table yet; `idle`: open, no shoe in progress; `ready`: a shoe is in progress, between rounds;
+ * - `betting`: a round is open for bets; `dealing`: betting closed, the coup is being dealt;
+ * - `closed`: the table is closed (only CashOut is still taken).
+ */
+export type Phase = 'none' | 'idle' | 'ready' | 'betting' | 'dealing' | 'closed';
+
+/** A seated player. Players leave the state when they cash out owing nothing. */
+export interface PlayerState {
+  readonly chips: number;
+  /** Box commission owed (box tables): collected from the chips at cash-out. */
+  readonly commissionOwed: number;
+  /** The player's stakes in the last round it bet in (resolved or voided), for REBET; null if none yet. */
+  readonly lastBets: SpotAmounts | null;
+}
+
+/** The current (or last ended) shoe. */
+export interface ShoeState {
+  readonly shoeNo: number;
+  readonly dealing: 'rng' | 'live';
+  readonly everyCoup: boolean;
+  readonly decks: number;
+  readonly length: number;
+  /** rng: the seed (lowercase hex). Private until `revealed`: views and redacted events never show it before. */
+  readonly seed: string | null;
+  readonly commitment: string | null;
+  readonly burnCard: Card | null;
+  readonly burnCount: number;
+  /** Cut card and position (shoe tables); null on every-coup tables (one coup per shoe, no burn, no cut card). */
+  readonly progress: ShoeProgress | null;
+  /** Index of the next card in the shoe, not counting the current coup's cards. */
+  readonly position: number;
+  /** live: the composition of the cards not yet seen (full shoe less the turned and dealt cards); rng: null. */
+  readonly remaining: ShoeCounts | null;
+  /** Coups resolved from this shoe. */
+  readonly coups: number;
+  readonly ended: boolean;
+  readonly endReason: ShoeEndReason | null;
+  /** The seed has been revealed (ShoeEnded). */
+  readonly revealed: boolean;
+}
+
+/** A dealt card of the current coup. */
+export interface DealtCard {
+  readonly card: Card;
+  readonly to: 'player' | 'banker';
+  readonly slot: Slot;
+}
+
+/** What a resolved coup showed and paid. */
+export interface CoupSummary {
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly playerCards: readonly Card[];
+  readonly bankerCards: readonly Card[];
+  readonly playerTotal: number;
+  readonly bankerTotal: number;
+  readonly outcome: CoupResult['outcome'];
+  readonly natural: boolean;
+  readonly settlements: readonly Settlement[];
+  readonly at: string;
+}
+
+/** The current round (or the last one, once resolved or voided, until the next opens). */
+export interface RoundState {
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly status: 'betting' | 'dealing' | 'resolved' | 'voided';
+  readonly openedAt: string;
+  readonly deadline: string | null;
+  /** The stakes per player per spot (kept after resolution for display; on the layout only while open). */
+  readonly bets: Readonly<Record<string, SpotAmounts>>;
+  readonly cards: readonly DealtCard[];
+  readonly result: CoupSummary | null;
+  readonly voided: { readonly reason: string; readonly by: string; readonly role: Role } | null;
+}
+
+/** The table's whole decision state. */
+export interface TableState {
+  readonly version: number;
+  readonly phase: Phase;
+  readonly tableId: string | null;
+  readonly rules: TableRules | null;
+  /** The last round number opened (0 before the first). */
+  readonly roundNo: number;
+  /** The last shoe number started (0 before the first). */
+  readonly shoeNo: number;
+  readonly shoe: ShoeState | null;
+  readonly round: RoundState | null;
+  /** Seated players by id (own keys only: look up with `Object.hasOwn`). */
+  readonly players: Readonly<Record<string, PlayerState>>;
+  /** The last resolved coup (stays when a later round is voided or open). */
+  readonly lastResult: CoupSummary | null;
+}
+
+/** "No table yet". */
+export const initialState: TableState = Object.freeze({
+  version: STATE_VERSION,
+  phase: 'none',
+  tableId: null,
+  rules: null,
+  roundNo: 0,
+  shoeNo: 0,
+  shoe: null,
+  round: null,
+  players: Object.freeze({}),
+  lastResult: null,
+}) as TableState;
+
+/** The seated player `playerId`, or undefined. */
+export function playerOf(state: TableState, playerId: string): PlayerState | undefined {
+  return Object.hasOwn(state.players, playerId) ? state.players[playerId] : undefined;
+}
+
+/** The stakes of `playerId` in the current round (zeros when none). */
+export function betsOf(round: RoundState | null, playerId: string): SpotAmounts {
+  if (round === null || !Object.hasOwn(round.bets, playerId)) return NO_BETS;
+  return round.bets[playerId] ?? NO_BETS;
+}
+
+/** Zero stakes. */
+export const NO_BETS: SpotAmounts = Object.freeze({ player: 0, banker: 0, tie: 0 });
+
+/** Sum of a player's stakes. */
+export function totalOf(bets: SpotAmounts): number {
+  return bets.player + bets.banker + bets.tie;
+}
+
+/** True while the round's stakes are on the layout (betting or dealing). */
+export function roundOpen(round: RoundState | null): round is RoundState {
+  return round !== null && (round.status === 'betting' || round.status === 'dealing');
+}

@@ -1,0 +1,220 @@
+/**
+ * What people see: `tableView` (the JSON view of a table for the API and consoles) and `redactEvent` (an event as
+ * a given viewer may receive it). Neither ever exposes a seed before the shoe ends; a `player` viewer sees only
+ * its own chips, bets and settlements (the per-spot totals of everyone are fine).
+ */
+import type { NextPosition } from '@coup/engine';
+import { nextFor } from './coup';
+import { type CoupSummary, type Phase, type TableState, roundOpen } from './state';
+import type {
+  Actor,
+  Card,
+  Returned,
+  Settlement,
+  ShoeEndReason,
+  Slot,
+  SpotAmounts,
+  TableEvent,
+  TableRules,
+} from './types';
+
+/** The shoe as shown. `seed` is null until revealed. */
+export interface ShoeView {
+  readonly shoeNo: number;
+  readonly dealing: 'rng' | 'live';
+  readonly everyCoup: boolean;
+  readonly decks: number;
+  readonly length: number;
+  /** Index of the next card in the shoe (turned, burned and dealt cards before it). */
+  readonly position: number;
+  readonly cardsLeft: number;
+  /** Index of the cut card, or null (every-coup tables). */
+  readonly cutIndex: number | null;
+  readonly cutCardOut: boolean;
+  /** null until the cut card is out, then coups left (1, then 0). */
+  readonly coupsLeft: number | null;
+  readonly coups: number;
+  readonly commitment: string | null;
+  readonly seed: string | null;
+  readonly burn: { readonly card: Card | null; readonly count: number };
+  readonly ended: boolean;
+  readonly endReason: ShoeEndReason | null;
+}
+
+/** One player's stakes in the round. */
+export interface PlayerBetsView extends SpotAmounts {
+  readonly playerId: string;
+}
+
+/** The current (or last) round as shown. */
+export interface RoundView {
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly status: 'betting' | 'dealing' | 'resolved' | 'voided';
+  readonly openedAt: string;
+  readonly deadline: string | null;
+  readonly bets: {
+    /** Everyone's stakes per spot. */
+    readonly totals: SpotAmounts;
+    /** How many players have stakes. */
+    readonly bettors: number;
+    /** Per player (a player viewer: its own only). */
+    readonly players: readonly PlayerBetsView[];
+  };
+  readonly cards: readonly {
+    readonly index: number;
+    readonly card: Card;
+    readonly to: 'player' | 'banker';
+    readonly slot: Slot;
+  }[];
+  /** Where the next card goes while dealing, else null. */
+  readonly next: NextPosition | null;
+  readonly result: CoupSummary | null;
+  readonly voided: { readonly reason: string; readonly by: string } | null;
+}
+
+/** A seated player's balance. */
+export interface PlayerView {
+  readonly playerId: string;
+  readonly chips: number;
+  readonly commissionOwed: number;
+}
+
+/** The table as the API and consoles show it. JSON-safe. */
+export interface TableView {
+  readonly tableId: string | null;
+  readonly status: 'none' | 'open' | 'closed';
+  readonly phase: Phase;
+  readonly rules: TableRules | null;
+  readonly roundNo: number;
+  readonly shoe: ShoeView | null;
+  readonly round: RoundView | null;
+  readonly players: readonly PlayerView[];
+  readonly lastResult: CoupSummary | null;
+}
+
+function seesEveryone(viewer?: Actor): boolean {
+  return viewer === undefined || viewer.role !== 'player';
+}
+
+function filterResult(result: CoupSummary | null, viewer?: Actor): CoupSummary | null {
+  if (result === null || seesEveryone(viewer)) return result;
+  return { ...result, settlements: result.settlements.filter((s) => s.playerId === viewer!.id) };
+}
+
+/**
+ * The table as `viewer` may see it (no viewer: everything but unrevealed seeds, as staff see it). A `player`
+ * viewer sees only its own entry in `players`, `round.bets.players` and settlements.
+ */
+export function tableView(state: TableState, viewer?: Actor): TableView {
+  const all = seesEveryone(viewer);
+  const round = state.round;
+  const open = roundOpen(round);
+  const shoe = state.shoe;
+  let shoeView: ShoeView | null = null;
+  if (shoe !== null) {
+    const inCoup = open ? round.cards.length : 0;
+    const progress = shoe.progress;
+    shoeView = {
+      shoeNo: shoe.shoeNo,
+      dealing: shoe.dealing,
+      everyCoup: shoe.everyCoup,
+      decks: shoe.decks,
+      length: shoe.length,
+      position: shoe.position + inCoup,
+      cardsLeft: Math.max(0, shoe.length - shoe.position - inCoup),
+      cutIndex: progress?.cutIndex ?? null,
+      cutCardOut:
+        progress === null ? false : progress.cutCardOut || shoe.position + inCoup > progress.cutIndex,
+      coupsLeft: progress === null ? null : progress.coupsLeft,
+      coups: shoe.coups,
+      commitment: shoe.commitment,
+      seed: shoe.revealed ? shoe.seed : null,
+      burn: { card: shoe.burnCard, count: shoe.burnCount },
+      ended: shoe.ended,
+      endReason: shoe.endReason,
+    };
+  }
+  let roundView: RoundView | null = null;
+  if (round !== null) {
+    const totals = { player: 0, banker: 0, tie: 0 };
+    const players: PlayerBetsView[] = [];
+    let bettors = 0;
+    for (const playerId of Object.keys(round.bets).sort()) {
+      const b = round.bets[playerId]!;
+      if (b.player + b.banker + b.tie === 0) continue;
+      bettors += 1;
+      totals.player += b.player;
+      totals.banker += b.banker;
+      totals.tie += b.tie;
+      if (all || playerId === viewer!.id)
+        players.push({ playerId, player: b.player, banker: b.banker, tie: b.tie });
+    }
+    roundView = {
+      roundNo: round.roundNo,
+      shoeNo: round.shoeNo,
+      status: round.status,
+      openedAt: round.openedAt,
+      deadline: round.deadline,
+      bets: { totals, bettors, players },
+      cards: round.cards.map((c, index) => ({ index, card: c.card, to: c.to, slot: c.slot })),
+      next: round.status === 'dealing' ? nextFor(round.cards.map((c) => c.card)) : null,
+      result: filterResult(round.result, viewer),
+      voided: round.voided === null ? null : { reason: round.voided.reason, by: round.voided.by },
+    };
+  }
+  const players: PlayerView[] = Object.keys(state.players)
+    .sort()
+    .filter((playerId) => all || playerId === viewer!.id)
+    .map((playerId) => {
+      const p = state.players[playerId]!;
+      return { playerId, chips: p.chips, commissionOwed: p.commissionOwed };
+    });
+  return {
+    tableId: state.tableId,
+    status: state.phase === 'none' ? 'none' : state.phase === 'closed' ? 'closed' : 'open',
+    phase: state.phase,
+    rules: state.rules,
+    roundNo: state.roundNo,
+    shoe: shoeView,
+    round: roundView,
+    players,
+    lastResult: filterResult(state.lastResult, viewer),
+  };
+}
+
+/**
+ * An event as `viewer` may receive it (for live push), or null if it must not see it at all:
+ * - `ShoeStarted.seed` is always removed (null): the seed is public only in `ShoeEnded`;
+ * - a `player` viewer gets no other player's PlayerBoughtIn, PlayerCashedOut, BetPlaced or BetsCleared, and only
+ *   its own entries in CoupResolved.settlements and RoundVoided.returned.
+ */
+export function redactEvent(event: TableEvent, viewer?: Actor): TableEvent | null {
+  if (event.type === 'ShoeStarted') {
+    return event.data.seed === null ? event : { ...event, data: { ...event.data, seed: null } };
+  }
+  if (seesEveryone(viewer)) return event;
+  const me = viewer!.id;
+  switch (event.type) {
+    case 'PlayerBoughtIn':
+    case 'PlayerCashedOut':
+    case 'BetPlaced':
+    case 'BetsCleared':
+      return event.data.playerId === me ? event : null;
+    case 'CoupResolved':
+      return {
+        ...event,
+        data: {
+          ...event.data,
+          settlements: event.data.settlements.filter((s: Settlement) => s.playerId === me),
+        },
+      };
+    case 'RoundVoided':
+      return {
+        ...event,
+        data: { ...event.data, returned: event.data.returned.filter((r: Returned) => r.playerId === me) },
+      };
+    default:
+      return event;
+  }
+}
