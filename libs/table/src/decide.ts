@@ -943,7 +943,7 @@ function correctCard(ctx: OpenCtx): Verdict {
   }
   const oldCard = cards[index]!;
   if (oldCard === card) {
-    return refuse('INVALID_CORRECTION', `Card ${index} is already ${card}`, { index, card });
+    return refuse('CORRECTION_CONFLICT', `Card ${index} is already ${card}`, { index, card });
   }
   const shoe = ctx.state.shoe!;
   const back = { ...shoe.remaining!, [oldCard]: shoe.remaining![oldCard] + 1 };
@@ -957,7 +957,7 @@ function correctCard(ctx: OpenCtx): Verdict {
   for (let i = 1; i < corrected.length; i++) {
     if (nextFor(corrected.slice(0, i)).to === 'complete') {
       return refuse(
-        'INVALID_CORRECTION',
+        'CORRECTION_CONFLICT',
         `With ${card} as card ${index} the coup is complete after ${i} cards, but ${corrected.length} were dealt: void the round instead`,
         { index, card, cardsNeeded: i, cardsDealt: corrected.length },
       );

@@ -40,7 +40,7 @@ export type DomainErrorCode =
   | 'INVALID_TABLE_ID'
   | 'INVALID_PLAYER_ID'
   | 'INVALID_SPOT'
-  | 'INVALID_CORRECTION';
+  | 'CORRECTION_CONFLICT';
 
 /** A refused command: `code` is stable (match on it), `message` is for people, `details` for programs. */
 export interface DomainError {
@@ -86,7 +86,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   DEADLINE_NOT_REACHED: 409, // timer close before the deadline (or on a round without one)
   SHOE_NOT_STARTED: 409,
   SHOE_IN_PROGRESS: 409,
-  INVALID_CORRECTION: 409, // the corrected sequence makes cards already dealt superfluous, or changes nothing
+  CORRECTION_CONFLICT: 409, // the corrected sequence makes cards already dealt superfluous, or changes nothing
 });
 
 /** Builds a domain error. */

@@ -37,7 +37,7 @@
  *
  * ## Choices
  * - CorrectCard re-validates the whole corrected sequence: if the correction makes the coup complete before the
- *   last dealt card, it is refused `INVALID_CORRECTION` (nothing is truncated: the supervisor voids the round);
+ *   last dealt card, it is refused `CORRECTION_CONFLICT` (nothing is truncated: the supervisor voids the round);
  *   if it makes the coup complete exactly, the coup resolves in the same decision.
  * - A voided coup's dealt cards stay on record and the shoe moves past them; a voided coup never counts as the
  *   "one more coup" after the cut card.
