@@ -1,1 +1,19 @@
-export { cardValue } from './cards';
+/**
+ * `@coup/engine`: the rules of baccarat (Punto Banco), pure. No I/O, no clock, no randomness of its own: seeds
+ * come in as data. Runs unchanged in Node and in a browser.
+ */
+export * from './errors';
+export * from './cards';
+export * from './coup';
+export * from './dealer';
+export * from './settlement';
+export * from './shuffle';
+export * from './shoe';
+export * from './odds';
+export {
+  type SimulateOptions,
+  type SimulationResult,
+  type SimulationZScores,
+  simulate,
+  simulationZScores,
+} from './simulate';
