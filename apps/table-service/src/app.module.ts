@@ -1,0 +1,104 @@
+import {
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, Reflector } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { ServiceConfig } from './config/config';
+import { AuthGuard, JWT_SECRET } from './common/auth';
+import { LiveGateway } from './live/live.gateway';
+import { AllExceptionsFilter } from './common/exception.filter';
+import { Metrics } from './common/metrics';
+import { OpsController } from './ops/ops.controller';
+import { EventStoreHandle } from './store/event-store.provider';
+import { BettingTimer } from './tables/betting-timer';
+import { ExecuteTableCommandHandler } from './tables/commands';
+import { Clock, SeedSource } from './tables/edge-inputs';
+import { TableCatalog } from './tables/table-catalog';
+import { TableProcessor } from './tables/table-processor';
+import { TablesController } from './tables/tables.controller';
+
+export const CONFIG = Symbol('CONFIG');
+
+/** Overrides for tests: a fixed clock, a seed source, a store. */
+export interface AppOverrides {
+  readonly clock?: Clock;
+  readonly seeds?: SeedSource;
+  readonly store?: EventStoreHandle;
+  readonly metrics?: Metrics;
+}
+
+class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('lifecycle');
+  constructor(
+    @Inject(TableCatalog) private readonly catalog: TableCatalog,
+    @Inject(TableProcessor) private readonly tables: TableProcessor,
+    @Inject(EventStoreHandle) private readonly store: EventStoreHandle,
+    @Inject(LiveGateway) private readonly live: LiveGateway,
+  ) {}
+
+  /** Reads the table list and loads every open table, which re-arms betting timers from their events. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.catalog.start();
+    await this.live.start();
+    await Promise.all(this.catalog.openTableIds().map((id) => this.tables.state(id)));
+  }
+
+  /** On SIGTERM: finish the commands in flight, then close the store. */
+  async onApplicationShutdown(signal?: string): Promise<void> {
+    this.log.log({ msg: 'shutting down', signal });
+    await this.tables.shutdown();
+    await this.catalog.stop();
+    await this.store.store.close();
+  }
+}
+
+@Module({})
+export class AppModule {
+  static register(config: ServiceConfig, overrides: AppOverrides = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CqrsModule.forRoot()],
+      controllers: [TablesController, OpsController],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: JWT_SECRET, useValue: config.jwtSecret },
+        LiveGateway,
+        { provide: Clock, useValue: overrides.clock ?? new Clock() },
+        { provide: SeedSource, useValue: overrides.seeds ?? new SeedSource() },
+        { provide: Metrics, useValue: overrides.metrics ?? new Metrics() },
+        { provide: EventStoreHandle, useFactory: () => overrides.store ?? EventStoreHandle.open(config) },
+        {
+          provide: TableProcessor,
+          inject: [EventStoreHandle, Metrics, Clock],
+          useFactory: (handle: EventStoreHandle, metrics: Metrics, clock: Clock) => {
+            let timer: BettingTimer | null = null;
+            const processor = new TableProcessor(handle.store, metrics, {
+              snapshotEvery: config.snapshotEvery,
+              onStateChanged: (tableId, state) => timer?.onStateChanged(tableId, state),
+            });
+            timer = new BettingTimer(processor, clock);
+            return processor;
+          },
+        },
+        {
+          provide: TableCatalog,
+          inject: [EventStoreHandle],
+          useFactory: (handle: EventStoreHandle) => new TableCatalog(handle.store),
+        },
+        {
+          provide: APP_GUARD,
+          inject: [Reflector],
+          useFactory: (reflector: Reflector) => new AuthGuard(reflector, config.jwtSecret),
+        },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        ExecuteTableCommandHandler,
+        Lifecycle,
+      ],
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { verifyToken, type Principal, type Role } from '@coup/auth';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './api-error';
+import { requestContext } from './request-context';
+
+export const ROLES_KEY = 'coup:roles';
+export const PUBLIC_KEY = 'coup:public';
+
+/** The roles that may call a route. Finer rules (a player bets for itself only) live in the decider. */
+export const Roles = (...roles: Role[]) => SetMetadata(ROLES_KEY, roles);
+/** A route anyone may call without a token (health, metrics, docs). */
+export const Public = () => SetMetadata(PUBLIC_KEY, true);
+
+export const JWT_SECRET = Symbol('JWT_SECRET');
+
+type AuthedRequest = FastifyRequest & { principal?: Principal };
+
+/** Reads the bearer token from an Authorization header value; 401 with a reason when it is missing or bad. */
+export function principalFromHeader(secret: string, header: string | undefined): Principal {
+  if (!header)
+    throw new ApiError(401, 'UNAUTHENTICATED', 'a bearer token is required (Authorization: Bearer <token>)');
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw new ApiError(401, 'UNAUTHENTICATED', 'the Authorization header must be "Bearer <token>"');
+  return verifyToken(secret, match[1]!);
+}
+
+/** May this caller act on this table? Dealers and supervisors may be limited to named tables. */
+export function mayUseTable(principal: Principal, tableId: string | undefined): boolean {
+  return !tableId || principal.tables === null || principal.tables.includes(tableId);
+}
+
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly secret: string,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    const request = context.switchToHttp().getRequest<AuthedRequest>();
+    const principal = principalFromHeader(this.secret, request.headers.authorization);
+    request.principal = principal;
+    const store = requestContext.getStore();
+    if (store) store.principal = principal;
+    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
+    if (roles && !roles.includes(principal.role)) {
+      throw new ApiError(
+        403,
+        'FORBIDDEN',
+        `the ${principal.role} role may not do this (needs ${roles.join(' or ')})`,
+      );
+    }
+    const tableId = (request.params as Record<string, string> | undefined)?.['tableId'];
+    if (!mayUseTable(principal, tableId)) {
+      throw new ApiError(403, 'FORBIDDEN', `this token is limited to tables ${principal.tables?.join(', ')}`);
+    }
+    return true;
+  }
+}
+
+/** The authenticated caller of this request. */
+export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
+  const principal = context.switchToHttp().getRequest<AuthedRequest>().principal;
+  if (!principal) throw new ApiError(401, 'UNAUTHENTICATED', 'a bearer token is required');
+  return principal;
+});

@@ -1,0 +1,93 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { TokenError } from '@coup/auth';
+import type { FastifyReply } from 'fastify';
+import { ApiError, type ErrorBody } from './api-error';
+import { currentCorrelationId } from './request-context';
+
+const FASTIFY_CODES: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_CONTENT_LENGTH',
+};
+
+const HTTP_CODES: Readonly<Record<number, string>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+/** Turns anything thrown into `{ statusCode, code, message }`. Exported so fastify's own handler uses it too. */
+export function toErrorBody(error: unknown, log?: Logger): ErrorBody {
+  const correlationId = currentCorrelationId();
+  const body = (
+    statusCode: number,
+    code: string,
+    message: string,
+    details?: Readonly<Record<string, unknown>>,
+  ): ErrorBody => ({
+    statusCode,
+    code,
+    message,
+    ...(details ? { details } : {}),
+    ...(correlationId ? { correlationId } : {}),
+  });
+  if (error instanceof ApiError) return body(error.status, error.code, error.message, error.details);
+  if (error instanceof TokenError)
+    return body(401, 'UNAUTHENTICATED', `invalid bearer token: ${error.message}`);
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const response = error.getResponse();
+    const message =
+      typeof response === 'object' && response !== null && 'message' in response
+        ? [response.message].flat().join('; ')
+        : error.message;
+    // Fastify's body-parser errors reach us as HttpExceptions (Nest maps them), identified by their message.
+    if (status === 400 && /\bJSON\b/.test(message))
+      return body(400, 'INVALID_JSON', `the body is not valid JSON: ${message}`);
+    return body(status, HTTP_CODES[status] ?? `HTTP_${status}`, message);
+  }
+  const e = error as { code?: unknown; statusCode?: unknown; message?: unknown; name?: unknown };
+  if (typeof e?.code === 'string') {
+    if (e.code in FASTIFY_CODES) {
+      const status = typeof e.statusCode === 'number' ? e.statusCode : 400;
+      return body(status, FASTIFY_CODES[e.code]!, String(e.message ?? e.code));
+    }
+    if (e.code === 'WRONG_EXPECTED_VERSION') {
+      return body(409, 'CONCURRENCY_CONFLICT', 'the table changed while this command was decided; retry it');
+    }
+    if (e.code.startsWith('STORE_')) {
+      log?.error({ msg: 'event store unavailable', error: String(e.message) });
+      return body(503, e.code, `the event store cannot take this command now: ${String(e.message)}`);
+    }
+  }
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return body(
+      e.statusCode,
+      HTTP_CODES[e.statusCode] ?? `HTTP_${e.statusCode}`,
+      String(e.message ?? 'bad request'),
+    );
+  }
+  log?.error({ msg: 'unhandled error', error: String(e?.message ?? error), stack: (error as Error)?.stack });
+  return body(500, 'INTERNAL_ERROR', 'an unexpected error occurred; it has been logged');
+}
+
+/** The one exception filter: domain and edge errors, with their stable codes, to HTTP. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly log = new Logger('errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') return;
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const body = toErrorBody(exception, this.log);
+    void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+}

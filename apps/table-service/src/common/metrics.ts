@@ -1,0 +1,44 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics: commands by type and outcome, their latency, and events appended. */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly commands = new Counter({
+    name: 'coup_commands_total',
+    help: 'Table commands handled, by type and outcome (ok or the error code)',
+    labelNames: ['type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly commandSeconds = new Histogram({
+    name: 'coup_command_duration_seconds',
+    help: 'Time from a command entering the table queue to its answer',
+    labelNames: ['type'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly eventsAppended = new Counter({
+    name: 'coup_events_appended_total',
+    help: 'Events appended to the event store',
+    registers: [this.registry],
+  });
+  readonly appendBatch = new Histogram({
+    name: 'coup_append_batch_commands',
+    help: 'Commands decided together into one append',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
+  readonly conflicts = new Counter({
+    name: 'coup_append_conflicts_total',
+    help: 'Appends refused because another writer moved the stream first (retried)',
+    registers: [this.registry],
+  });
+  readonly tablesLoaded = new Gauge({
+    name: 'coup_tables_loaded',
+    help: 'Tables held in memory',
+    registers: [this.registry],
+  });
+
+  constructor(defaults = true) {
+    if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'coup_' });
+  }
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** The service's configuration, read once from the environment at start and validated. */
+export interface ServiceConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly eventStore:
+    | { readonly kind: 'sqlite'; readonly file: string }
+    | { readonly kind: 'eventstoredb'; readonly connectionString: string }
+    | { readonly kind: 'memory' };
+  readonly jwtSecret: string;
+  /** True when the secret was generated into the data folder because none was configured (local use only). */
+  readonly jwtSecretGenerated: boolean;
+  readonly logLevel: LogLevel;
+  /** Largest accepted request body, in bytes. */
+  readonly bodyLimit: number;
+  /** How many events a table may gain before the service writes a snapshot of its state. */
+  readonly snapshotEvery: number;
+  /** Serve the interactive OpenAPI page at /docs (the JSON document at /docs/openapi.json is always served). */
+  readonly docsUi: boolean;
+  /** Serve the dealer console's built files from this folder, if it exists. */
+  readonly consoleDir: string | null;
+}
+
+/** A configuration the service refuses to start with. The message names the variable and what it expects. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
+  }
+  return Number(raw);
+}
+
+/** Reads and validates the configuration. Creates the data folder, and a local JWT secret if none is set. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServiceConfig {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env['HOST'] || '0.0.0.0';
+  const dataDir = resolve(cwd, env['COUP_DATA_DIR'] || 'data');
+  const kind = env['COUP_EVENT_STORE'] || 'sqlite';
+  const logLevel = (env['LOG_LEVEL'] || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`);
+
+  let eventStore: ServiceConfig['eventStore'];
+  if (kind === 'sqlite') {
+    eventStore = { kind: 'sqlite', file: join(dataDir, 'events.sqlite') };
+  } else if (kind === 'eventstoredb') {
+    const connectionString = env['EVENTSTORE_CONNECTION_STRING'];
+    if (!connectionString) {
+      throw new ConfigError(
+        'COUP_EVENT_STORE=eventstoredb needs EVENTSTORE_CONNECTION_STRING (e.g. esdb://localhost:2113?tls=false)',
+      );
+    }
+    if (!/^(esdb|esdb\+discover|kurrentdb|kurrent|kdb)(\+discover)?:\/\//.test(connectionString)) {
+      throw new ConfigError(
+        `EVENTSTORE_CONNECTION_STRING must be an esdb:// connection string, not '${connectionString}'`,
+      );
+    }
+    eventStore = { kind: 'eventstoredb', connectionString };
+  } else if (kind === 'memory') {
+    eventStore = { kind: 'memory' };
+  } else {
+    throw new ConfigError(`COUP_EVENT_STORE must be 'sqlite' (the default) or 'eventstoredb', not '${kind}'`);
+  }
+
+  mkdirSync(dataDir, { recursive: true });
+  let jwtSecret = env['COUP_JWT_SECRET'] ?? '';
+  let jwtSecretGenerated = false;
+  if (jwtSecret === '') {
+    const file = join(dataDir, 'jwt-secret.local');
+    if (!existsSync(file)) {
+      writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600 });
+      chmodSync(file, 0o600);
+    }
+    jwtSecret = readFileSync(file, 'utf8').trim();
+    jwtSecretGenerated = true;
+  } else if (jwtSecret.length < 32) {
+    throw new ConfigError('COUP_JWT_SECRET must be at least 32 characters');
+  }
+
+  const consoleDir = resolve(
+    env['COUP_CONSOLE_DIR'] || join(__dirname, '..', '..', '..', 'dealer-console', 'dist'),
+  );
+  return {
+    port,
+    host,
+    dataDir,
+    eventStore,
+    jwtSecret,
+    jwtSecretGenerated,
+    logLevel,
+    bodyLimit: integer(env, 'COUP_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
+    snapshotEvery: integer(env, 'COUP_SNAPSHOT_EVERY', 500, 10, 1_000_000),
+    docsUi: env['COUP_DOCS_UI'] !== 'false',
+    consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
+  };
+}
+
+/** Where the local JWT secret lives when none is configured (the CLI's `token` command reads it too). */
+export function localSecretFile(dataDir: string): string {
+  return join(dataDir, 'jwt-secret.local');
+}

@@ -1,0 +1,37 @@
+import { signToken, ROLES } from '@coup/auth';
+import { createApp } from './bootstrap';
+import { ConfigError, loadConfig } from './config/config';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`coup: configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://localhost:${config.port}`;
+  const lines = [
+    `Coup table service on ${url} (store: ${config.eventStore.kind}${config.eventStore.kind === 'sqlite' ? ` at ${config.eventStore.file}` : ''})`,
+    `  API docs: ${url}/docs   health: ${url}/health   metrics: ${url}/metrics${config.consoleDir ? `   console: ${url}/` : ''}`,
+  ];
+  if (config.jwtSecretGenerated) {
+    lines.push(
+      '  No COUP_JWT_SECRET set: a secret was generated in the data folder. Tokens for LOCAL USE ONLY:',
+    );
+    for (const role of ROLES) {
+      const sub = role === 'player' ? 'p1' : `${role}-1`;
+      lines.push(
+        `    ${role.padEnd(10)} ${signToken(config.jwtSecret, { sub, role, expiresInSeconds: 7 * 24 * 3600 })}`,
+      );
+    }
+  }
+  process.stderr.write(lines.join('\n') + '\n');
+}
+
+void main();

@@ -1,0 +1,53 @@
+import { Logger } from '@nestjs/common';
+import { tableView, type TableState } from '@coup/table';
+import type { TableProcessor } from './table-processor';
+import type { Clock } from './edge-inputs';
+
+/** The actor the service uses for the betting timer's automatic "no more bets". */
+export const TIMER_ACTOR = { id: 'betting-timer', role: 'dealer' } as const;
+
+/**
+ * The betting timer: the deadline is in the round's event (BettingOpened), so after a restart the timer is
+ * re-armed from the events, never from a clock that was running before. At the deadline the service sends
+ * CloseBetting { byTimer: true }; the decider refuses it if the deadline has not really passed.
+ */
+export class BettingTimer {
+  private readonly log = new Logger('betting-timer');
+  private readonly armed = new Map<string, string>();
+
+  constructor(
+    private readonly tables: TableProcessor,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Called with every table's new state. */
+  onStateChanged(tableId: string, state: TableState): void {
+    const view = tableView(state);
+    const round = view.round;
+    const deadline = view.phase === 'betting' && round?.deadline ? round.deadline : null;
+    const armedFor = deadline ? `${round!.roundNo}@${deadline}` : null;
+    if (!deadline || this.armed.get(tableId) === armedFor) return;
+    this.armed.set(tableId, armedFor!);
+    const roundNo = round!.roundNo;
+    this.tables.setTimer(tableId, Date.parse(deadline), () => {
+      this.armed.delete(tableId);
+      this.tables
+        .execute(tableId, {
+          type: 'CloseBetting',
+          data: { roundNo, byTimer: true },
+          meta: { actor: TIMER_ACTOR, at: this.clock.now() },
+        })
+        .catch((error: { code?: string }) => {
+          if (error.code === 'DEADLINE_NOT_REACHED') {
+            this.onStateChanged(tableId, state);
+          } else if (
+            error.code !== 'BETTING_CLOSED' &&
+            error.code !== 'WRONG_PHASE' &&
+            error.code !== 'WRONG_ROUND'
+          ) {
+            this.log.warn({ msg: 'timer could not close betting', tableId, roundNo, code: error.code });
+          }
+        });
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+/** Largest amount of one request, in cents ($10,000,000,000): far above any table limit, far below 2^53. */
+export const MAX_AMOUNT = 1_000_000_000_000;
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ID_MESSAGE = '$property must be 1 to 64 letters, digits, _ or -';
+
+export class CreateTableDto {
+  @ApiProperty({ example: 'T1', description: 'Unique table id: 1 to 64 of A-Z a-z 0-9 _ -' })
+  @IsString()
+  @Matches(ID, { message: ID_MESSAGE })
+  tableId!: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Table rules (any subset; defaults for the rest): dealing rng|live, decks 1-8 (6 or 8 usual; default 8), shuffle shoe|every-coup, ' +
+      'dealtBy dealer|player, tiePays 8|9, commission deducted|box, limits { player|banker|tie: { min, max } } in cents, chips (cents), ' +
+      'allowPlayerAndBanker, bettingSeconds, cutCard',
+    example: {
+      dealing: 'live',
+      decks: 8,
+      tiePays: 8,
+      commission: 'box',
+      limits: { player: { min: 500, max: 500000 } },
+    },
+  })
+  @IsOptional()
+  @IsObject()
+  rules?: Record<string, unknown>;
+}
+
+export class AmountDto {
+  @ApiProperty({ example: 100000, description: 'Cents, a positive whole number' })
+  @IsInt({ message: '$property must be a whole number of cents' })
+  @Min(1)
+  @Max(MAX_AMOUNT)
+  amount!: number;
+}
+
+export class StartShoeDto {
+  @ApiPropertyOptional({
+    example: 'Kh',
+    description: 'Live tables: the turned first card (it sets how many to burn)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(8)
+  firstCard?: string;
+}
+
+export class PlaceBetDto {
+  @ApiProperty({ example: 'p1' })
+  @IsString()
+  @Matches(ID, { message: ID_MESSAGE })
+  playerId!: string;
+
+  @ApiProperty({ enum: ['player', 'banker', 'tie'] })
+  @IsIn(['player', 'banker', 'tie'])
+  spot!: 'player' | 'banker' | 'tie';
+
+  @ApiProperty({ example: 2500, description: 'Cents, made of the table chips' })
+  @IsInt({ message: '$property must be a whole number of cents' })
+  @Min(1)
+  @Max(MAX_AMOUNT)
+  amount!: number;
+}
+
+export class PlayerRefDto {
+  @ApiProperty({ example: 'p1' })
+  @IsString()
+  @Matches(ID, { message: ID_MESSAGE })
+  playerId!: string;
+}
+
+export class CardDto {
+  @ApiProperty({ example: 'Ah', description: "Rank A 2-9 T J Q K then suit c d h s, e.g. 'Ah', 'Td'" })
+  @IsString()
+  @MaxLength(8)
+  card!: string;
+}
+
+export class VoidDto {
+  @ApiProperty({ example: 'Misdeal: card exposed' })
+  @IsString()
+  @MinLength(3)
+  @MaxLength(500)
+  reason!: string;
+}

@@ -1,0 +1,340 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Principal } from '@coup/auth';
+import { normalizeRules, tableView, type TableCommand } from '@coup/table';
+import { ApiError } from '../common/api-error';
+import { CurrentPrincipal, Roles } from '../common/auth';
+import { currentCorrelationId } from '../common/request-context';
+import { Clock, SeedSource } from './edge-inputs';
+import { ExecuteTableCommand } from './commands';
+import { AmountDto, CardDto, CreateTableDto, PlaceBetDto, PlayerRefDto, StartShoeDto, VoidDto } from './dto';
+import { TableCatalog } from './table-catalog';
+import { TableProcessor } from './table-processor';
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+type Body<C extends TableCommand['type']> = Extract<TableCommand, { type: C }>['data'];
+
+function checkId(name: string, value: string): string {
+  if (!ID.test(value))
+    throw new ApiError(400, 'INVALID_PARAMETER', `${name} must be 1 to 64 letters, digits, _ or -`);
+  return value;
+}
+
+function roundNo(value: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(value))
+    throw new ApiError(400, 'INVALID_PARAMETER', 'roundNo must be a positive whole number');
+  return Number(value);
+}
+
+function idempotencyKey(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,128}$/.test(value)) {
+    throw new ApiError(
+      400,
+      'INVALID_IDEMPOTENCY_KEY',
+      'Idempotency-Key must be 1 to 128 visible ASCII characters',
+    );
+  }
+  return value;
+}
+
+const DEALERS = ['dealer', 'supervisor'] as const;
+const BETTORS = ['player', 'dealer', 'supervisor', 'admin'] as const;
+const READERS = ['admin', 'dealer', 'supervisor', 'player', 'compliance', 'analyst'] as const;
+
+@ApiTags('tables')
+@ApiBearerAuth()
+@ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'A retry with the same key returns the first answer and records nothing new',
+})
+@Controller('api/tables')
+export class TablesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly tables: TableProcessor,
+    private readonly catalog: TableCatalog,
+    private readonly clock: Clock,
+    private readonly seeds: SeedSource,
+  ) {}
+
+  private run<C extends TableCommand['type']>(
+    tableId: string,
+    type: C,
+    data: Body<C>,
+    principal: Principal,
+    key: string | undefined,
+  ): Promise<unknown> {
+    const command = {
+      type,
+      data,
+      meta: { actor: { id: principal.id, role: principal.role }, at: this.clock.now() },
+    } as TableCommand;
+    return this.commands.execute(
+      new ExecuteTableCommand(
+        checkId('tableId', tableId),
+        command,
+        idempotencyKey(key),
+        currentCorrelationId(),
+      ),
+    );
+  }
+
+  /**
+   * A fresh CSPRNG seed for a command that starts a shuffle on this table: StartShoe on rng tables, OpenBetting on
+   * rng `every-coup` tables, and Deal on player-dealt rng tables (whose next coup's shoe starts at once).
+   */
+  private async seedFor(
+    tableId: string,
+    command: 'StartShoe' | 'OpenBetting' | 'Deal',
+  ): Promise<string | undefined> {
+    const rules = tableView(await this.tables.state(checkId('tableId', tableId))).rules;
+    if (rules?.dealing !== 'rng') return undefined;
+    const wanted =
+      command === 'StartShoe' ||
+      (command === 'OpenBetting' ? rules.shuffle === 'every-coup' : rules.dealtBy === 'player');
+    return wanted ? this.seeds.next() : undefined;
+  }
+
+  @Post()
+  @Roles('admin')
+  @ApiOperation({ summary: 'Open a table with its rules' })
+  create(
+    @Body() body: CreateTableDto,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    const rules = normalizeRules(body.rules ?? {});
+    if (!rules.ok) throw new ApiError(400, rules.error.code, rules.error.message, rules.error.details);
+    return this.run(body.tableId, 'OpenTable', { tableId: body.tableId, rules: rules.value }, p, key);
+  }
+
+  @Get()
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'List the tables' })
+  list() {
+    return this.catalog.list();
+  }
+
+  @Get(':tableId')
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'The table as it stands now (a player sees only its own bets and chips)' })
+  async view(@Param('tableId') tableId: string, @CurrentPrincipal() p: Principal) {
+    const state = await this.tables.state(checkId('tableId', tableId));
+    const view = tableView(state, { id: p.id, role: p.role });
+    if (view.status === 'none') throw new ApiError(404, 'UNKNOWN_TABLE', `there is no table '${tableId}'`);
+    return view;
+  }
+
+  @Delete(':tableId')
+  @Roles('admin')
+  @ApiOperation({ summary: 'Close the table (between rounds only)' })
+  close(
+    @Param('tableId') tableId: string,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(tableId, 'CloseTable', {}, p, key);
+  }
+
+  @Post(':tableId/players/:playerId/buy-in')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiOperation({ summary: 'Seat a player and change cash into chips' })
+  buyIn(
+    @Param('tableId') tableId: string,
+    @Param('playerId') playerId: string,
+    @Body() body: AmountDto,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(
+      tableId,
+      'BuyIn',
+      { playerId: checkId('playerId', playerId), amount: body.amount },
+      p,
+      key,
+    );
+  }
+
+  @Post(':tableId/players/:playerId/cash-out')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiOperation({ summary: 'Cash a player out: commission owed is collected from the chips first' })
+  cashOut(
+    @Param('tableId') tableId: string,
+    @Param('playerId') playerId: string,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(tableId, 'CashOut', { playerId: checkId('playerId', playerId) }, p, key);
+  }
+
+  @Post(':tableId/shoes')
+  @Roles(...DEALERS)
+  @ApiOperation({
+    summary:
+      'Start a new shoe (rng: shuffled from a fresh seed, commitment published; live: the turned first card)',
+  })
+  async startShoe(
+    @Param('tableId') tableId: string,
+    @Body() body: StartShoeDto,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    const seed = await this.seedFor(tableId, 'StartShoe');
+    return this.run(
+      tableId,
+      'StartShoe',
+      { ...(seed ? { seed } : {}), ...(body.firstCard !== undefined ? { firstCard: body.firstCard } : {}) },
+      p,
+      key,
+    );
+  }
+
+  @Post(':tableId/rounds')
+  @Roles(...DEALERS)
+  @ApiOperation({ summary: 'Open betting for the next round' })
+  async openRound(
+    @Param('tableId') tableId: string,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    const seed = await this.seedFor(tableId, 'OpenBetting');
+    return this.run(tableId, 'OpenBetting', seed ? { seed } : {}, p, key);
+  }
+
+  @Post(':tableId/rounds/:roundNo/bets')
+  @Roles(...BETTORS)
+  @ApiOperation({ summary: 'Place a bet on player, banker or tie' })
+  bet(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @Body() body: PlaceBetDto,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(
+      tableId,
+      'PlaceBet',
+      { roundNo: roundNo(round), playerId: body.playerId, spot: body.spot, amount: body.amount },
+      p,
+      key,
+    );
+  }
+
+  @Delete(':tableId/rounds/:roundNo/bets/:playerId')
+  @Roles(...BETTORS)
+  @ApiOperation({ summary: "Clear a player's bets of this round" })
+  clear(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @Param('playerId') playerId: string,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(
+      tableId,
+      'ClearBets',
+      { roundNo: roundNo(round), playerId: checkId('playerId', playerId) },
+      p,
+      key,
+    );
+  }
+
+  @Post(':tableId/rounds/:roundNo/rebet')
+  @Roles(...BETTORS)
+  @ApiOperation({ summary: "Repeat the player's bets of its last round (all or nothing)" })
+  rebet(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @Body() body: PlayerRefDto,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(tableId, 'Rebet', { roundNo: roundNo(round), playerId: body.playerId }, p, key);
+  }
+
+  @Post(':tableId/rounds/:roundNo/close')
+  @HttpCode(200)
+  @Roles(...DEALERS)
+  @ApiOperation({ summary: 'No more bets' })
+  closeBetting(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(tableId, 'CloseBetting', { roundNo: roundNo(round) }, p, key);
+  }
+
+  @Post(':tableId/rounds/:roundNo/deal')
+  @HttpCode(200)
+  @Roles('dealer', 'supervisor', 'player')
+  @ApiOperation({
+    summary: 'rng tables: deal the whole coup and settle every bet (a player deals on its own online table)',
+  })
+  async deal(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    const nextSeed = await this.seedFor(tableId, 'Deal');
+    return this.run(tableId, 'Deal', { roundNo: roundNo(round), ...(nextSeed ? { nextSeed } : {}) }, p, key);
+  }
+
+  @Post(':tableId/rounds/:roundNo/cards')
+  @HttpCode(200)
+  @Roles(...DEALERS)
+  @ApiOperation({
+    summary: 'Live tables: one dealt card; the answer says where the next goes, or the result',
+  })
+  card(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @Body() body: CardDto,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(tableId, 'DealCard', { roundNo: roundNo(round), card: body.card }, p, key);
+  }
+
+  @Put(':tableId/rounds/:roundNo/cards/:index')
+  @Roles('supervisor')
+  @ApiOperation({ summary: 'Live tables, supervisor: correct a mis-entered card before the coup resolves' })
+  correct(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @Param('index') index: string,
+    @Body() body: CardDto,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    if (!/^[0-5]$/.test(index))
+      throw new ApiError(400, 'INVALID_PARAMETER', 'index must be 0 to 5 (dealing order)');
+    return this.run(
+      tableId,
+      'CorrectCard',
+      { roundNo: roundNo(round), index: Number(index), card: body.card },
+      p,
+      key,
+    );
+  }
+
+  @Post(':tableId/rounds/:roundNo/void')
+  @HttpCode(200)
+  @Roles('supervisor')
+  @ApiOperation({ summary: 'Supervisor: void the round; every bet is returned, the cards stay on record' })
+  void(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @Body() body: VoidDto,
+    @CurrentPrincipal() p: Principal,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(tableId, 'VoidRound', { roundNo: roundNo(round), reason: body.reason }, p, key);
+  }
+}
