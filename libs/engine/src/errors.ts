@@ -55,12 +55,11 @@ export function isEngineError(e: unknown, code?: EngineErrorCode): e is EngineEr
   return e instanceof EngineError && (code === undefined || e.code === code);
 }
 
-/** Describes an unknown input for an error message: strings quoted, other values by type. */
+/** Describes an unknown input for an error message: strings quoted, numbers as they are, others by type. */
 export function describeInput(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null) return 'null';
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    return `${typeof value} ${String(value)}`;
-  }
-  return typeof value;
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'bigint') return `${String(value)}n`;
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }

@@ -1,0 +1,11 @@
+/**
+ * The command registry. To add a command: write `src/commands/<name>.ts` exporting a {@link Command}, import
+ * it here and add it to {@link COMMANDS}. `help` is added by the CLI itself.
+ */
+import type { Command } from '../command';
+import { odds } from './odds';
+import { resolve } from './resolve';
+import { simulate } from './simulate';
+
+/** Every command except `help`, in the order `coup help` lists them. */
+export const COMMANDS: readonly Command[] = [odds, simulate, resolve];
