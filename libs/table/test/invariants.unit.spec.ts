@@ -1,0 +1,657 @@
+/**
+ * Property test: thousands of random, realistic command sequences (valid and invalid mixed, several players,
+ * rng and live dealing, shoe and every-coup shuffles, dealer- and player-dealt tables, both commission modes, the
+ * timer) keep every invariant of the table:
+ * - decide never throws and never changes its input; a refused command has a known code and records nothing;
+ * - chips and commission owed are never negative;
+ * - every cent is accounted for, checked from the events alone:
+ *   Σ chips + Σ stakes on the layout + Σ cashed out + Σ commission collected + house result = Σ bought in,
+ *   with house result = Σ (amount − paid) over every settlement; and Σ commission owed = Σ box commission − Σ
+ *   collected;
+ * - every coup's result is the engine's resolveCoup on the cards dealt (after corrections); rng cards are the
+ *   seeded shoe's, in order; every settlement is the engine's settleBet;
+ * - nothing is accepted after betting closes (no bet or clear after BettingClosed, nor after the deadline);
+ * - the revealed seed matches the commitment published before the round's bets;
+ * - the state is plain JSON and folding all the events from scratch gives the same state.
+ */
+import { type Card, RANKS, SUITS, resolveCoup, seedFromHex, settleBet, shuffleShoe } from '@coup/engine';
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  type Actor,
+  ERROR_HTTP_STATUS,
+  type TableCommand,
+  type TableEvent,
+  type TableRules,
+  type TableState,
+  decide,
+  evolve,
+  fold,
+  initialState,
+} from '../src';
+import { T0, commitOf, seed } from './support';
+
+/** Sequences per run: 1,000 in the suite (a few seconds); set TABLE_PROPERTY_RUNS for a deeper search. */
+const RUNS = Number(process.env['TABLE_PROPERTY_RUNS'] ?? 1000);
+const PLAYERS = ['p1', 'p2', 'p3', 'p4'];
+const ALL_CARDS: Card[] = SUITS.flatMap((s) => RANKS.map((r): Card => `${r}${s}`));
+type Kind =
+  | 'auto'
+  | 'buyIn'
+  | 'cashOut'
+  | 'startShoe'
+  | 'openBetting'
+  | 'placeBet'
+  | 'clearBets'
+  | 'rebet'
+  | 'closeBetting'
+  | 'deal'
+  | 'dealCard'
+  | 'correctCard'
+  | 'voidRound'
+  | 'endShoe'
+  | 'closeTable'
+  | 'readOnly';
+
+interface Step {
+  readonly kind: Kind;
+  readonly a: number;
+  readonly b: number;
+  readonly c: number;
+  readonly dt: number;
+}
+
+const kindArb: fc.Arbitrary<Kind> = fc.oneof(
+  { weight: 30, arbitrary: fc.constant<Kind>('auto') },
+  { weight: 14, arbitrary: fc.constant<Kind>('placeBet') },
+  { weight: 3, arbitrary: fc.constant<Kind>('buyIn') },
+  { weight: 2, arbitrary: fc.constant<Kind>('cashOut') },
+  { weight: 2, arbitrary: fc.constant<Kind>('startShoe') },
+  { weight: 3, arbitrary: fc.constant<Kind>('openBetting') },
+  { weight: 3, arbitrary: fc.constant<Kind>('clearBets') },
+  { weight: 4, arbitrary: fc.constant<Kind>('rebet') },
+  { weight: 3, arbitrary: fc.constant<Kind>('closeBetting') },
+  { weight: 3, arbitrary: fc.constant<Kind>('deal') },
+  { weight: 6, arbitrary: fc.constant<Kind>('dealCard') },
+  { weight: 2, arbitrary: fc.constant<Kind>('correctCard') },
+  { weight: 1, arbitrary: fc.constant<Kind>('voidRound') },
+  { weight: 1, arbitrary: fc.constant<Kind>('endShoe') },
+  { weight: 1, arbitrary: fc.constant<Kind>('closeTable') },
+  { weight: 1, arbitrary: fc.constant<Kind>('readOnly') },
+);
+
+const stepArb: fc.Arbitrary<Step> = fc.record({
+  kind: kindArb,
+  a: fc.nat(1000),
+  b: fc.nat(1000),
+  c: fc.nat(1000),
+  dt: fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 5 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 5, max: 40 }) },
+  ),
+});
+
+const rulesArb: fc.Arbitrary<Record<string, unknown>> = fc
+  .record({
+    dealing: fc.constantFrom('rng', 'live'),
+    shuffle: fc.constantFrom('shoe', 'every-coup'),
+    dealtBy: fc.constantFrom('dealer', 'player'),
+    commission: fc.constantFrom('deducted', 'box'),
+    tiePays: fc.constantFrom(8, 9),
+    decks: fc.constantFrom(1, 2, 8),
+    allowPlayerAndBanker: fc.boolean(),
+    bettingSeconds: fc.option(fc.integer({ min: 5, max: 30 }), { nil: null }),
+    min: fc.constantFrom(100, 500),
+  })
+  .map((r) => {
+    const live = r.dealing === 'live';
+    const playerDealt = !live && r.dealtBy === 'player';
+    return {
+      dealing: r.dealing,
+      shuffle: live ? 'shoe' : r.shuffle,
+      dealtBy: live ? 'dealer' : r.dealtBy,
+      commission: r.commission,
+      tiePays: r.tiePays,
+      decks: r.decks,
+      allowPlayerAndBanker: r.allowPlayerAndBanker,
+      bettingSeconds: playerDealt ? null : r.bettingSeconds,
+      cutCard: r.decks === 1 ? 14 : 20, // short shoes: the cut card comes out within a run
+      chips: [100, 500, 2500],
+      limits: {
+        player: { min: r.min, max: 5000 },
+        banker: { min: r.min, max: 5000 },
+        tie: { min: 100, max: 2000 },
+      },
+    };
+  });
+
+/** Drives one table through the steps, checking every invariant after every command. */
+class Run {
+  events: TableEvent[] = [];
+  state: TableState = initialState;
+  now = Date.parse(T0);
+  seeds = 0;
+  physical: Card[] = [];
+  next = 0;
+  accepted = 0;
+  refused = 0;
+  readonly stats: Record<string, number>;
+  readonly ledger = new Ledger();
+
+  constructor(
+    readonly rules: Record<string, unknown>,
+    readonly salt: number,
+    stats: Record<string, number>,
+  ) {
+    this.stats = stats;
+  }
+
+  at(): string {
+    return new Date(this.now).toISOString();
+  }
+
+  newSeed(): string {
+    return seed(`${this.salt}-${this.seeds++}`);
+  }
+
+  command(type: TableCommand['type'], data: Record<string, unknown>, actor: Actor): TableCommand {
+    return { type, data, meta: { actor, at: this.at() } } as TableCommand;
+  }
+
+  exec(command: TableCommand): void {
+    const before = this.state;
+    let decision;
+    try {
+      decision = decide(command, this.state);
+    } catch (e) {
+      throw new Error(`decide threw on ${JSON.stringify(command)}: ${String(e)}`);
+    }
+    if (!decision.ok) {
+      this.refused++;
+      check(
+        ERROR_HTTP_STATUS[decision.error.code] !== undefined,
+        () => `unknown code ${decision.error.code}`,
+      );
+      check(!('events' in decision), () => 'a refusal carries events');
+      check(this.state === before, () => 'a refusal changed the state');
+      this.stats[`refused ${decision.error.code}`] = (this.stats[`refused ${decision.error.code}`] ?? 0) + 1;
+      return;
+    }
+    if (['compliance', 'analyst'].includes(command.meta.actor.role)) {
+      throw new Error(`${command.meta.actor.role} was allowed ${command.type}`);
+    }
+    check(decision.events.length > 0, () => `${command.type} accepted with no events`);
+    this.accepted++;
+    for (const e of decision.events) {
+      this.stats[e.type] = (this.stats[e.type] ?? 0) + 1;
+      this.events.push(e);
+      this.ledger.apply(e);
+      this.state = deepFreeze(evolve(this.state, e)); // decide and evolve may not change it: a write would throw
+      if (e.type === 'ShoeStarted' && e.data.dealing === 'live') {
+        this.next = this.physical.indexOf(e.data.burnCard!) + 1 + e.data.burnCount;
+      }
+    }
+    this.ledger.checkAgainst(this.state);
+  }
+
+  /** The state's current round number, or a wrong one now and then. */
+  roundNo(step: Step): number {
+    return step.b % 13 === 0 ? this.state.roundNo + 1 : Math.max(1, this.state.roundNo);
+  }
+
+  playerOf(step: Step): string {
+    return PLAYERS[step.a % PLAYERS.length]!;
+  }
+
+  bettor(step: Step, playerId: string): Actor {
+    switch (step.c % 10) {
+      case 0:
+        return { id: PLAYERS[(PLAYERS.indexOf(playerId) + 1) % PLAYERS.length]!, role: 'player' };
+      case 1:
+        return { id: 'd1', role: 'dealer' };
+      default:
+        return { id: playerId, role: 'player' };
+    }
+  }
+
+  amount(step: Step): number {
+    if (step.c % 17 === 0) return 150;
+    if (step.c % 23 === 0) return 0;
+    if (step.c % 29 === 0) return 1_000_000;
+    return (1 + (step.b % 12)) * 100;
+  }
+
+  liveCard(step: Step): string {
+    if (step.c % 11 === 0) return ALL_CARDS[step.a % 52]!;
+    if (step.c % 97 === 0) return 'Xx';
+    return this.physical[this.next] ?? ALL_CARDS[step.a % 52]!;
+  }
+
+  dealer(step: Step): Actor {
+    return step.c % 3 === 0 ? { id: 's1', role: 'supervisor' } : { id: 'd1', role: 'dealer' };
+  }
+
+  step(step: Step): void {
+    this.now += step.dt * 1000;
+    const s = this.state;
+    const rules = s.rules as TableRules | null;
+    const supervisor: Actor = { id: 's1', role: 'supervisor' };
+    const admin: Actor = { id: 'a1', role: 'admin' };
+    const playerId = this.playerOf(step);
+    const roundNo = this.roundNo(step);
+    let kind = step.kind;
+    if (kind === 'auto') {
+      if (s.phase === 'idle')
+        kind = rules?.shuffle === 'every-coup' && step.c % 2 === 0 ? 'openBetting' : 'startShoe';
+      else if (s.phase === 'ready') kind = 'openBetting';
+      else if (s.phase === 'betting') {
+        const late = s.round?.deadline != null && this.now >= Date.parse(s.round.deadline);
+        kind = late
+          ? 'closeBetting'
+          : step.c % 4 === 0
+            ? rules?.dealtBy === 'player'
+              ? 'deal'
+              : 'closeBetting'
+            : step.c % 7 === 1
+              ? 'rebet'
+              : 'placeBet';
+      } else if (s.phase === 'dealing') kind = rules?.dealing === 'live' ? 'dealCard' : 'deal';
+      else if (s.phase === 'closed') kind = 'cashOut';
+    }
+    switch (kind) {
+      case 'buyIn':
+        return this.exec(
+          this.command('BuyIn', { playerId, amount: step.c % 19 === 0 ? -5 : 500 + step.b * 10 }, admin),
+        );
+      case 'cashOut':
+        return this.exec(this.command('CashOut', { playerId }, admin));
+      case 'startShoe':
+        return this.exec(
+          this.command(
+            'StartShoe',
+            rules?.dealing === 'live'
+              ? { firstCard: this.freshPhysicalShoe(step) }
+              : { seed: step.c % 31 === 0 ? 'nope' : this.newSeed() },
+            this.dealer(step),
+          ),
+        );
+      case 'openBetting':
+        return this.exec(
+          this.command(
+            'OpenBetting',
+            s.phase === 'idle' && rules?.shuffle === 'every-coup' && step.c % 9 !== 0
+              ? { seed: this.newSeed() }
+              : {},
+            this.dealer(step),
+          ),
+        );
+      case 'placeBet': {
+        const spot = (['player', 'banker', 'tie'] as const)[step.a % 3]!;
+        return this.exec(
+          this.command(
+            'PlaceBet',
+            { roundNo, playerId, spot, amount: this.amount(step) },
+            this.bettor(step, playerId),
+          ),
+        );
+      }
+      case 'clearBets':
+        return this.exec(this.command('ClearBets', { roundNo, playerId }, this.bettor(step, playerId)));
+      case 'rebet':
+        return this.exec(this.command('Rebet', { roundNo, playerId }, this.bettor(step, playerId)));
+      case 'closeBetting':
+        return this.exec(
+          this.command(
+            'CloseBetting',
+            step.c % 2 === 0 ? { roundNo, byTimer: true } : { roundNo },
+            this.dealer(step),
+          ),
+        );
+      case 'deal': {
+        const actor: Actor =
+          rules?.dealtBy === 'player' && step.c % 3 !== 0
+            ? { id: playerId, role: 'player' }
+            : this.dealer(step);
+        return this.exec(
+          this.command('Deal', step.b % 5 === 0 ? { roundNo } : { roundNo, nextSeed: this.newSeed() }, actor),
+        );
+      }
+      case 'dealCard': {
+        const card = this.liveCard(step);
+        const wasPhysical = card === this.physical[this.next];
+        const before = this.events.length;
+        this.exec(this.command('DealCard', { roundNo, card }, this.dealer(step)));
+        if (wasPhysical && this.events.length > before) this.next++;
+        return;
+      }
+      case 'correctCard': {
+        const dealt = s.round?.cards.length ?? 0;
+        return this.exec(
+          this.command(
+            'CorrectCard',
+            { roundNo, index: step.a % (dealt + 1), card: ALL_CARDS[step.b % 52]! },
+            supervisor,
+          ),
+        );
+      }
+      case 'voidRound':
+        return this.exec(
+          this.command('VoidRound', { roundNo, reason: step.c % 5 === 0 ? 'x' : 'misdeal' }, supervisor),
+        );
+      case 'endShoe':
+        return this.exec(this.command('EndShoe', {}, supervisor));
+      case 'closeTable':
+        // rare: a closed table refuses nearly everything, which makes the rest of the run dull
+        return step.c % 3 === 0 ? this.exec(this.command('CloseTable', {}, admin)) : undefined;
+      case 'readOnly': {
+        const role = step.c % 2 === 0 ? 'compliance' : 'analyst';
+        return this.exec(this.command('OpenBetting', {}, { id: 'ro', role }));
+      }
+      case 'auto':
+        return;
+    }
+  }
+
+  freshPhysicalShoe(step: Step): string {
+    const decks = (this.rules['decks'] as number) ?? 8;
+    this.physical = shuffleShoe(decks, seedFromHex(seed(`phys-${this.salt}-${this.seeds++}`)));
+    this.next = 0;
+    return step.c % 37 === 0 ? '1x' : this.physical[0]!;
+  }
+}
+
+/** Freezes what is not frozen yet (evolve shares unchanged parts, which are frozen already). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+  return value;
+}
+
+function check(ok: boolean, message: () => string): void {
+  if (!ok) throw new Error(`invariant broken: ${message()}`);
+}
+
+const shoes = new Map<string, Card[]>();
+function shuffled(decks: number, hex: string): Card[] {
+  const key = `${decks}:${hex}`;
+  let shoe = shoes.get(key);
+  if (!shoe) {
+    if (shoes.size > 500) shoes.clear();
+    shoe = shuffleShoe(decks, seedFromHex(hex));
+    shoes.set(key, shoe);
+  }
+  return shoe;
+}
+
+/**
+ * The table's money and cards, kept from the events alone (no decider code), checked as each event arrives;
+ * `checkAgainst(state)` compares the balances with the decider's state.
+ */
+class Ledger {
+  rules: TableRules | null = null;
+  bought = 0;
+  cashed = 0;
+  collected = 0;
+  house = 0;
+  boxCommission = 0;
+  layout = new Map<string, number>(); // player -> stake on the open round
+  closedRounds = new Set<number>();
+  deadline: string | null = null;
+  round = 0;
+  cards: Card[] = [];
+  positions: number[] = [];
+  roundSeed: string | null = null;
+  shoeSeed: string | null = null;
+  commitments = new Map<number, string | null>();
+  currentShoe = 0;
+
+  onLayout(): number {
+    let n = 0;
+    for (const v of this.layout.values()) n += v;
+    return n;
+  }
+
+  apply(e: TableEvent): void {
+    switch (e.type) {
+      case 'TableOpened':
+        this.rules = e.data.rules;
+        break;
+      case 'PlayerBoughtIn':
+        this.bought += e.data.amount;
+        break;
+      case 'PlayerCashedOut':
+        this.cashed += e.data.paid;
+        this.collected += e.data.commissionCollected;
+        check(
+          !this.layout.get(e.data.playerId),
+          () => `${e.data.playerId} cashed out with stakes on the layout`,
+        );
+        break;
+      case 'ShoeStarted':
+        this.shoeSeed = e.data.seed;
+        this.currentShoe = e.data.shoeNo;
+        this.commitments.set(e.data.shoeNo, e.data.commitment);
+        if (e.data.seed !== null)
+          check(e.data.commitment === commitOf(e.data.seed), () => 'commitment is not sha256(seed)');
+        break;
+      case 'ShoeEnded':
+        if (e.data.seed !== null) {
+          check(
+            commitOf(e.data.seed) === this.commitments.get(e.data.shoeNo),
+            () => 'revealed seed does not match the commitment',
+          );
+        }
+        break;
+      case 'BettingOpened':
+        check(e.data.shoeNo === this.currentShoe, () => 'round opened on a shoe that was not started');
+        check(
+          e.data.shoeNo === 0 || this.commitments.has(e.data.shoeNo),
+          () => 'no commitment before betting',
+        );
+        this.round = e.data.roundNo;
+        this.deadline = e.data.deadline;
+        this.cards = [];
+        this.positions = [];
+        this.roundSeed = this.shoeSeed;
+        break;
+      case 'BetPlaced':
+        check(
+          !this.closedRounds.has(e.data.roundNo),
+          () => `bet accepted after round ${e.data.roundNo} closed`,
+        );
+        check(e.data.roundNo === this.round, () => 'bet on a round that is not open');
+        check(
+          this.deadline === null || Date.parse(e.data.at) <= Date.parse(this.deadline),
+          () => 'bet after the deadline',
+        );
+        this.layout.set(e.data.playerId, (this.layout.get(e.data.playerId) ?? 0) + e.data.amount);
+        break;
+      case 'BetsCleared':
+        check(
+          !this.closedRounds.has(e.data.roundNo),
+          () => `clear accepted after round ${e.data.roundNo} closed`,
+        );
+        check(
+          this.deadline === null || Date.parse(e.data.at) <= Date.parse(this.deadline),
+          () => 'clear after the deadline',
+        );
+        check(this.layout.get(e.data.playerId) === e.data.returned, () => 'cleared amount is not the stake');
+        this.layout.delete(e.data.playerId);
+        break;
+      case 'BettingClosed':
+        this.closedRounds.add(e.data.roundNo);
+        break;
+      case 'CardDealt':
+        check(this.closedRounds.has(e.data.roundNo), () => 'card dealt while betting');
+        this.cards.push(e.data.card);
+        this.positions.push(e.data.shoePosition);
+        break;
+      case 'CardCorrected':
+        check(this.cards[e.data.index] === e.data.oldCard, () => 'corrected card was not the dealt one');
+        this.cards[e.data.index] = e.data.newCard;
+        break;
+      case 'CoupResolved': {
+        const rules = this.rules!;
+        const expected = resolveCoup(this.cards);
+        check(this.cards.length === expected.cardsUsed, () => 'cards dealt beyond the coup');
+        check(
+          isDeepStrictEqual(
+            [
+              e.data.playerCards,
+              e.data.bankerCards,
+              e.data.playerTotal,
+              e.data.bankerTotal,
+              e.data.outcome,
+              e.data.natural,
+              e.data.cardsUsed,
+            ],
+            [
+              expected.playerCards,
+              expected.bankerCards,
+              expected.playerTotal,
+              expected.bankerTotal,
+              expected.outcome,
+              expected.natural,
+              expected.cardsUsed,
+            ],
+          ),
+          () => `coup ${JSON.stringify(e.data)} is not the engine's ${JSON.stringify(expected)}`,
+        );
+        if (this.roundSeed !== null) {
+          const shoe = shuffled(rules.decks, this.roundSeed);
+          this.positions.forEach((p, i) =>
+            check(shoe[p] === this.cards[i], () => 'rng card is not the seeded shoe’s'),
+          );
+        }
+        let staked = 0;
+        for (const st of e.data.settlements) {
+          const x = settleBet(st.spot, st.amount, e.data.outcome, {
+            tiePays: rules.tiePays,
+            commission: rules.commission,
+          });
+          check(
+            x.result === st.result && x.paid === st.paid && x.commission === st.commission,
+            () => `settlement ${JSON.stringify(st)} is not the engine's ${JSON.stringify(x)}`,
+          );
+          this.house += st.amount - st.paid;
+          if (rules.commission === 'box') this.boxCommission += st.commission;
+          staked += st.amount;
+        }
+        check(staked === this.onLayout(), () => 'settled stakes are not the layout');
+        this.layout.clear();
+        break;
+      }
+      case 'RoundVoided': {
+        const returned = e.data.returned.reduce((n, r) => n + r.amount, 0);
+        check(returned === this.onLayout(), () => 'void did not return the layout');
+        this.layout.clear();
+        this.closedRounds.add(e.data.roundNo);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  checkAgainst(state: TableState): void {
+    let chips = 0;
+    let owed = 0;
+    for (const [id, p] of Object.entries(state.players)) {
+      check(Number.isSafeInteger(p.chips) && p.chips >= 0, () => `${id} has ${p.chips} chips`);
+      check(
+        Number.isSafeInteger(p.commissionOwed) && p.commissionOwed >= 0,
+        () => `${id} owes ${p.commissionOwed}`,
+      );
+      chips += p.chips;
+      owed += p.commissionOwed;
+    }
+    const round = state.round;
+    let stateLayout = 0;
+    if (round && (round.status === 'betting' || round.status === 'dealing')) {
+      for (const b of Object.values(round.bets)) stateLayout += b.player + b.banker + b.tie;
+    }
+    const onLayout = this.onLayout();
+    check(stateLayout === onLayout, () => `state layout ${stateLayout} != events layout ${onLayout}`);
+    check(
+      chips + onLayout + this.cashed + this.collected + this.house === this.bought,
+      () =>
+        `cents unaccounted: chips ${chips} + layout ${onLayout} + cashed ${this.cashed} + collected ${this.collected} + house ${this.house} != bought ${this.bought}`,
+    );
+    check(
+      owed === this.boxCommission - this.collected,
+      () => `owed ${owed} != box ${this.boxCommission} - collected ${this.collected}`,
+    );
+  }
+}
+
+describe('table invariants over random command sequences', () => {
+  it('hold for thousands of sequences', () => {
+    const stats: Record<string, number> = {};
+    let runs = 0;
+    let accepted = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        rulesArb,
+        fc.array(stepArb, { minLength: 10, maxLength: 80, size: 'max' }),
+        fc.nat(),
+        (rules, steps, salt) => {
+          runs++;
+          const run = new Run(rules, salt, stats);
+          run.exec(run.command('OpenTable', { tableId: 'T1', rules }, { id: 'a1', role: 'admin' }));
+          for (const p of PLAYERS.slice(0, 2 + (salt % 3))) {
+            run.exec(
+              run.command(
+                'BuyIn',
+                { playerId: p, amount: 1000 + (salt % 5) * 1000 },
+                { id: 'a1', role: 'admin' },
+              ),
+            );
+          }
+          for (const step of steps) run.step(step);
+          // the state is plain JSON, and a fold from scratch gives the same state
+          check(
+            isDeepStrictEqual(JSON.parse(JSON.stringify(run.state)), run.state),
+            () => 'state is not plain JSON',
+          );
+          check(isDeepStrictEqual(fold(run.events), run.state), () => 'a fold from scratch differs');
+          // and a fresh ledger over all the events agrees
+          const ledger = new Ledger();
+          for (const e of run.events) ledger.apply(e);
+          ledger.checkAgainst(run.state);
+          accepted += run.accepted;
+          refused += run.refused;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    if (process.env['TABLE_STATS']) console.log(JSON.stringify({ accepted, refused, stats }, null, 1));
+    // the sequences reached every corner worth reaching
+    expect(runs).toBe(RUNS);
+    for (const type of [
+      'CoupResolved',
+      'ShoeEnded',
+      'RoundVoided',
+      'CardCorrected',
+      'BetsCleared',
+      'PlayerCashedOut',
+    ]) {
+      expect(stats[type] ?? 0).toBeGreaterThan(10);
+    }
+    for (const code of [
+      'BETTING_CLOSED',
+      'BET_LIMIT',
+      'INSUFFICIENT_CHIPS',
+      'FORBIDDEN',
+      'WRONG_ROUND',
+      'CARD_NOT_DUE',
+      'DEADLINE_NOT_REACHED',
+      'MINIMUM_BET_REQUIRED',
+    ]) {
+      expect(stats[`refused ${code}`] ?? 0).toBeGreaterThan(0);
+    }
+    expect(accepted).toBeGreaterThan(RUNS * 10);
+    expect(refused).toBeGreaterThan(RUNS);
+  });
+});
