@@ -13,7 +13,7 @@
    bounded by construction; noUncheckedIndexedAccess would otherwise need a check per access. */
 import { sha256 } from '@noble/hashes/sha256';
 import { utf8ToBytes } from '@noble/hashes/utils';
-import { type Card, DECK, RANKS, RANK_VALUES, checkDecks, rankIndex } from './cards';
+import { type Card, DECK, MAX_DECKS, RANKS, RANK_VALUES, checkDecks, rankIndex } from './cards';
 import { type Outcome, resolveCoup } from './coup';
 import { EngineError, describeInput } from './errors';
 import type { ExactOdds } from './odds';
@@ -80,11 +80,23 @@ export function newTally(): Float64Array {
 export type CoupLog = (start: number, cardsUsed: number, outcome: Outcome, natural: boolean) => void;
 
 const VALUE = Uint8Array.from(RANK_VALUES);
-/** TWO_CARD_TOTAL[a * 13 + b]: the total of two cards of rank indices a and b. */
-const TWO_CARD_TOTAL = Uint8Array.from(
-  { length: 169 },
-  (_, i) => (VALUE[Math.floor(i / 13)]! + VALUE[i % 13]!) % 10,
-);
+/**
+ * HAND[a * 13 + b], for the first two cards of a hand of rank indices a and b: their total (low 4 bits), and
+ * 16 if they are a pair (same rank).
+ */
+const HAND = Uint8Array.from({ length: 169 }, (_, i) => {
+  const a = Math.floor(i / 13);
+  const b = i % 13;
+  return ((VALUE[a]! + VALUE[b]!) % 10) | (a === b ? 16 : 0);
+});
+/**
+ * COUNT[code & 7] packs what one coup adds to the shoe's counters: player wins in bits 0-6, banker wins in
+ * bits 7-13, naturals from bit 14 (a shoe of at most 8 decks has at most 104 coups, below 128).
+ */
+const COUNT = Int32Array.from({ length: 8 }, (_, c) => {
+  const outcome = c & 3;
+  return (outcome === 0 ? 1 : 0) + (outcome === 1 ? 1 << 7 : 0) + ((c & 4) !== 0 ? 1 << 14 : 0);
+});
 /** One card of each rank, to hand the turned card's rank to {@link startShoeProgress}. */
 const CARD_OF_RANK: readonly Card[] = RANKS.map((r): Card => `${r}c`);
 /** A card of each value 0-9, to build {@link coupTable} from {@link resolveCoup}. */
@@ -140,6 +152,11 @@ export function playShoe(
   tally: Float64Array,
   log?: CoupLog,
 ): number {
+  if (ranks.length > 52 * MAX_DECKS) {
+    throw new EngineError('INVALID_ARGUMENT', `A shoe holds at most ${52 * MAX_DECKS} cards`, {
+      length: ranks.length,
+    });
+  }
   const cutCard = options.cutCard ?? DEFAULT_CUT_CARD;
   const start =
     options.burn === false
@@ -150,43 +167,33 @@ export function playShoe(
   let pos = start.position | 0;
   let coupsLeft = CUT_CARD_IN;
   let coups = 0;
-  let player = 0;
-  let banker = 0;
-  let naturals = 0;
-  let playerPairs = 0;
-  let bankerPairs = 0;
+  let counts = 0; // packed as in COUNT
+  let pairs = 0; // player pairs in bits 0-7, banker pairs from bit 8
   // The cut card leaves at least 12 cards behind the cut index, so pos + 5 is always inside the shoe.
+  // No branch depends on the cards: mispredicted branches would cost more than the whole coup.
   do {
-    const r0 = ranks[pos]!;
-    const r1 = ranks[pos + 1]!;
-    const r2 = ranks[pos + 2]!;
-    const r3 = ranks[pos + 3]!;
+    const player = HAND[ranks[pos]! * 13 + ranks[pos + 2]!]!;
+    const banker = HAND[ranks[pos + 1]! * 13 + ranks[pos + 3]!]!;
     const code =
       coup[
-        TWO_CARD_TOTAL[r0 * 13 + r2]! * 1000 +
-          TWO_CARD_TOTAL[r1 * 13 + r3]! * 100 +
-          VALUE[ranks[pos + 4]!]! * 10 +
-          VALUE[ranks[pos + 5]!]!
+        (player & 15) * 1000 + (banker & 15) * 100 + VALUE[ranks[pos + 4]!]! * 10 + VALUE[ranks[pos + 5]!]!
       ]!;
-    const outcome = code & 3;
-    player += outcome === 0 ? 1 : 0;
-    banker += outcome === 1 ? 1 : 0;
-    naturals += (code >> 2) & 1;
-    if (r0 === r2) playerPairs++;
-    if (r1 === r3) bankerPairs++;
-    const used = code >> 3;
-    if (log !== undefined) log(pos, used, OUTCOME_OF_CODE[outcome]!, (code & 4) !== 0);
-    pos += used;
+    counts += COUNT[code & 7]!;
+    pairs += (player >> 4) + ((banker >> 4) << 8);
+    if (log !== undefined) log(pos, code >> 3, OUTCOME_OF_CODE[code & 3]!, (code & 4) !== 0);
+    pos += code >> 3;
     coups++;
     coupsLeft = coupsLeftAfter(coupsLeft, pos - 1, cutIndex);
   } while (coupsLeft !== 0);
+  const player = counts & 127;
+  const banker = (counts >> 7) & 127;
   tally[TALLY.coups]! += coups;
   tally[TALLY.player]! += player;
   tally[TALLY.banker]! += banker;
   tally[TALLY.tie]! += coups - player - banker;
-  tally[TALLY.naturals]! += naturals;
-  tally[TALLY.playerPairs]! += playerPairs;
-  tally[TALLY.bankerPairs]! += bankerPairs;
+  tally[TALLY.naturals]! += counts >> 14;
+  tally[TALLY.playerPairs]! += pairs & 255;
+  tally[TALLY.bankerPairs]! += pairs >> 8;
   return coups;
 }
 
