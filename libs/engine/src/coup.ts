@@ -114,12 +114,16 @@ function notEnough(needed: number, given: number, exact: boolean): EngineError {
  * Plays one coup from the cards in dealing order: player, banker, player, banker, then the player's third card
  * if the player draws, then the banker's if the banker draws. Cards after the last one used are ignored (not
  * even checked), so a slice of the shoe can be passed.
- * @throws EngineError `INVALID_CARD` for a used card that is not a card (`details.index` says which);
+ * @throws EngineError `INVALID_ARGUMENT` if `cards` is not an array; `INVALID_CARD` for a used card that is
+ *   not a card (`details.index` says which);
  *   `NOT_ENOUGH_CARDS` if the sequence needs more cards than given, with `details.needed` (how many this
  *   sequence needs, as far as the given cards tell; `details.exact` is false when it may need one more),
  *   `details.given`.
  */
 export function resolveCoup(cards: readonly string[]): CoupResult {
+  if (!Array.isArray(cards)) {
+    throw new EngineError('INVALID_ARGUMENT', 'resolveCoup takes an array of cards in dealing order', {});
+  }
   const given = cards.length;
   const card = (i: number): Card => {
     try {

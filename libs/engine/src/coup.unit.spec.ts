@@ -139,6 +139,12 @@ describe('resolveCoup', () => {
     ]);
   });
 
+  test('not an array is INVALID_ARGUMENT', () => {
+    expect(() => resolveCoup(null as unknown as string[])).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+  });
+
   test('cards after the last one used are ignored, even invalid ones', () => {
     expect(resolveCoup(['9h', '9d', 'Kc', 'Ks', 'not a card', 5 as unknown as string]).cardsUsed).toBe(4);
   });
