@@ -6,6 +6,7 @@ import type { Command } from '../command';
 import { odds } from './odds';
 import { resolve } from './resolve';
 import { simulate } from './simulate';
+import { token } from './token';
 
 /** Every command except `help`, in the order `coup help` lists them. */
-export const COMMANDS: readonly Command[] = [odds, simulate, resolve];
+export const COMMANDS: readonly Command[] = [odds, simulate, resolve, token];
