@@ -1,1 +1,40 @@
-export {};
+// @coup/event-store: one port (`EventStore`), three adapters (memory, SQLite, EventStoreDB), the
+// tamper-evident hash chain and upcasting. The contract suite every adapter passes is in
+// `src/testing/contract.ts` (test-only: import it by relative path from a spec).
+export type {
+  AppendOptions,
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  JsonValue,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamHead,
+  StreamVerification,
+  SubscribeToAllOptions,
+  Subscription,
+  VerifyStreamOptions,
+} from './types';
+export {
+  EventStoreInputError,
+  type EventStoreInputErrorCode,
+  EventStoreUnavailableError,
+  type EventStoreUnavailableErrorCode,
+  WrongExpectedVersionError,
+} from './errors';
+export { canonicalJson, computeEventHash, type EventHashInput, GENESIS_HASH } from './hash';
+export { type Upcaster, type UpcastInput, type UpcastOutput, UpcasterRegistry } from './upcasting';
+export { MAX_EVENT_BYTES, MAX_EVENT_TYPE_LENGTH, MAX_STREAM_NAME_LENGTH } from './validation';
+export {
+  createEventStore,
+  type EventStoreConfig,
+  eventStoreConfigFromEnv,
+  type EventStoreOptions,
+  SQLITE_FILE_NAME,
+} from './factory';
+export { MemoryEventStore, type MemoryEventStoreOptions } from './memory';
+export { SQLITE_SCHEMA, SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
+export { EventStoreDbEventStore, type EventStoreDbConfig } from './eventstoredb';

@@ -1,0 +1,313 @@
+// The EventStoreDB (and KurrentDB) adapter over @eventstore/db-client 6. The client is loaded on first use
+// (it pulls in gRPC), so processes on the SQLite store never pay for it.
+//
+// Chain: to append, the adapter reads the stream's head, chains the new events onto its hash, and appends
+// with that exact revision as the expected revision; when another writer got there first (the server
+// answers WrongExpectedVersion) it re-reads and retries a bounded number of times, so the chain never forks.
+import type * as Esdb from '@eventstore/db-client';
+import {
+  chainRows,
+  expectedRevisionMatches,
+  type Head,
+  lastOf,
+  matchReplay,
+  replayPlace,
+  type StoredShape,
+  verifyChain,
+} from './core';
+import {
+  concreteExpectedRevision,
+  type EsdbRecordedLike,
+  globalPositionOf,
+  isSystemEvent,
+  mapClientError,
+  packMetadata,
+  readPositionFor,
+  toChainLink,
+  toRecordedEvent,
+} from './eventstoredb-mapping';
+import { EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  JsonValue,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamHead,
+  StreamVerification,
+  SubscribeToAllOptions,
+  Subscription,
+  VerifyStreamOptions,
+} from './types';
+import type { UpcasterRegistry } from './upcasting';
+import {
+  normalizePosition,
+  normalizeReadAllOptions,
+  normalizeReadStreamOptions,
+  prepareEvents,
+  validateExpectedRevision,
+  validateStreamName,
+} from './validation';
+
+export interface EventStoreDbConfig {
+  /** e.g. `esdb://localhost:2113?tls=false` (single node) or `esdb+discover://...` (cluster). */
+  connectionString: string;
+  upcasters?: UpcasterRegistry;
+  /** How often an append re-reads the head after losing a race (default 8). */
+  maxAppendAttempts?: number;
+}
+
+type Client = Esdb.EventStoreDBClient;
+interface LiveState {
+  closed: boolean;
+  upstream: Esdb.AllStreamSubscription | null;
+}
+type Lib = typeof Esdb;
+
+export class EventStoreDbEventStore implements EventStore {
+  private libPromise: Promise<Lib> | null = null;
+  private clientPromise: Promise<Client> | null = null;
+  private readonly subscriptions = new Set<Subscription>();
+  private closed = false;
+
+  constructor(private readonly config: EventStoreDbConfig) {
+    if (
+      typeof config.connectionString !== 'string' ||
+      !/^esdb(\+discover)?:\/\//.test(config.connectionString)
+    ) {
+      throw new EventStoreUnavailableError(
+        'STORE_UNAVAILABLE',
+        'EVENTSTORE_CONNECTION_STRING must be an esdb:// or esdb+discover:// connection string',
+      );
+    }
+  }
+
+  async appendToStream(
+    stream: string,
+    events: readonly NewEvent[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    validateStreamName(stream);
+    const expected = validateExpectedRevision(options.expectedRevision);
+    const prepared = prepareEvents(events);
+    const { client, lib } = await this.connect();
+    const attempts = Math.max(1, this.config.maxAppendAttempts ?? 8);
+    let head: Head | null = null;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      head = await this.head(stream);
+      if (!expectedRevisionMatches(expected, head)) {
+        const place = replayPlace(expected);
+        if (place !== null) {
+          const replay = matchReplay(stream, await this.shapes(stream, place, prepared.length), prepared);
+          if (replay) return replay;
+        }
+        throw new WrongExpectedVersionError(stream, expected, head ? head.revision : 'no_stream');
+      }
+      if (
+        head &&
+        (expected === 'any' || expected === 'stream_exists') &&
+        head.revision + 1n >= BigInt(prepared.length)
+      ) {
+        // A retry of the stream's latest append is a no-op (the tail holds the same ids).
+        const tail = await this.shapes(stream, head.revision + 1n - BigInt(prepared.length), prepared.length);
+        const replay = matchReplay(stream, tail, prepared);
+        if (replay) return replay;
+      }
+      const rows = chainRows(stream, head, prepared, '');
+      const toWrite = rows.map((row) =>
+        lib.jsonEvent({
+          id: row.id,
+          type: row.type,
+          data: JSON.parse(row.dataJson) as Esdb.JSONType,
+          metadata: packMetadata(
+            JSON.parse(row.metadataJson) as { [k: string]: JsonValue },
+            row.prevHash,
+            row.hash,
+          ),
+        }),
+      );
+      try {
+        await client.appendToStream(stream, toWrite, { expectedRevision: concreteExpectedRevision(head) });
+      } catch (error) {
+        if ((error as { type?: unknown }).type === 'wrong-expected-version') continue; // lost a race: re-read
+        throw mapClientError(error, stream, expected);
+      }
+      const last = lastOf(rows);
+      const [written] = await this.shapes(stream, last.revision, 1);
+      if (!written)
+        throw new EventStoreUnavailableError(
+          'STORE_UNAVAILABLE',
+          `Appended to '${stream}' but cannot read it back`,
+        );
+      return { nextExpectedRevision: last.revision, position: written.globalPosition };
+    }
+    throw new WrongExpectedVersionError(stream, expected, head ? head.revision : 'no_stream');
+  }
+
+  async *readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent> {
+    validateStreamName(stream);
+    const { fromRevision, direction, maxCount } = normalizeReadStreamOptions(options);
+    if (maxCount === 0) return;
+    for await (const event of this.rawStream(stream, fromRevision, direction, maxCount)) {
+      yield this.upcast(toRecordedEvent(event));
+    }
+  }
+
+  async *readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent> {
+    const { fromPosition, maxCount } = normalizeReadAllOptions(options);
+    if (maxCount === 0) return;
+    const { client } = await this.connect();
+    let delivered = 0;
+    const read = client.readAll({ fromPosition: readPositionFor(fromPosition), direction: 'forwards' });
+    try {
+      for await (const resolved of read) {
+        const event = resolved.event as EsdbRecordedLike | undefined;
+        if (!event || isSystemEvent(event) || !event.isJson) continue;
+        const recorded = toRecordedEvent(event);
+        if (recorded.globalPosition <= fromPosition) continue; // the client's start position is inclusive
+        yield this.upcast(recorded);
+        if (++delivered >= maxCount) return;
+      }
+    } catch (error) {
+      throw mapClientError(error, null, 'any');
+    } finally {
+      await read.cancel().catch(() => undefined);
+    }
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
+    this.assertOpen();
+    const state: LiveState = { closed: false, upstream: null };
+    const iterator = this.live(normalizePosition(options.fromPosition), state);
+    const subscription: Subscription = {
+      [Symbol.asyncIterator]: () => iterator,
+      close: async () => {
+        if (state.closed) return;
+        state.closed = true;
+        this.subscriptions.delete(subscription);
+        await state.upstream?.unsubscribe().catch(() => undefined);
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  private async *live(from: bigint, state: LiveState): AsyncGenerator<RecordedEvent, void, undefined> {
+    if (state.closed) return;
+    const { client, lib } = await this.connect();
+    if (state.closed) return;
+    const upstream = client.subscribeToAll({
+      fromPosition: readPositionFor(from),
+      filter: lib.excludeSystemEvents(),
+    });
+    state.upstream = upstream;
+    let last = from;
+    try {
+      for await (const resolved of upstream) {
+        if (state.closed) return;
+        const event = resolved.event as EsdbRecordedLike | undefined;
+        if (!event || isSystemEvent(event) || !event.isJson) continue;
+        const recorded = toRecordedEvent(event);
+        if (recorded.globalPosition <= last) continue; // never deliver twice across a reconnect
+        last = recorded.globalPosition;
+        yield this.upcast(recorded);
+      }
+    } catch (error) {
+      if (!state.closed) throw mapClientError(error, null, 'any');
+    } finally {
+      await upstream.unsubscribe().catch(() => undefined);
+    }
+  }
+
+  async streamHead(stream: string): Promise<StreamHead | null> {
+    validateStreamName(stream);
+    return this.head(stream);
+  }
+
+  async verifyStream(stream: string, options?: VerifyStreamOptions): Promise<StreamVerification> {
+    validateStreamName(stream);
+    const links = (async function* (raw: AsyncIterable<EsdbRecordedLike>) {
+      for await (const event of raw) yield toChainLink(event);
+    })(this.rawStream(stream, 'start', 'forwards', Number.MAX_SAFE_INTEGER));
+    return verifyChain(links, options);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    if (this.clientPromise) {
+      const client = await this.clientPromise.catch(() => null);
+      await client?.dispose();
+    }
+  }
+
+  private upcast(event: RecordedEvent): RecordedEvent {
+    return this.config.upcasters ? this.config.upcasters.upcast(event) : event;
+  }
+
+  private async head(stream: string): Promise<Head | null> {
+    for await (const event of this.rawStream(stream, 'end', 'backwards', 1)) {
+      return { revision: event.revision, hash: toChainLink(event).hash };
+    }
+    return null;
+  }
+
+  /** The comparable shapes of up to `count` stored events from `from` forwards. */
+  private async shapes(stream: string, from: bigint, count: number): Promise<StoredShape[]> {
+    const out: StoredShape[] = [];
+    for await (const event of this.rawStream(stream, from, 'forwards', count)) {
+      const link = toChainLink(event);
+      out.push({ ...link, id: event.id, globalPosition: globalPositionOf(event) });
+    }
+    return out;
+  }
+
+  /** Stored events of a stream as the client returns them; an unknown stream is empty. */
+  private async *rawStream(
+    stream: string,
+    fromRevision: bigint | 'start' | 'end',
+    direction: 'forwards' | 'backwards',
+    maxCount: number,
+  ): AsyncGenerator<EsdbRecordedLike, void, undefined> {
+    const { client } = await this.connect();
+    const read = client.readStream(stream, { fromRevision, direction, maxCount: BigInt(maxCount) });
+    try {
+      for await (const resolved of read) {
+        if (resolved.event) yield resolved.event as EsdbRecordedLike;
+      }
+    } catch (error) {
+      if ((error as { type?: unknown }).type === 'stream-not-found') return;
+      throw mapClientError(error, stream, 'any');
+    } finally {
+      await read.cancel().catch(() => undefined);
+    }
+  }
+
+  private async connect(): Promise<{ client: Client; lib: Lib }> {
+    this.assertOpen();
+    this.libPromise ??= import('@eventstore/db-client');
+    const lib = await this.libPromise;
+    this.clientPromise ??= Promise.resolve().then(() =>
+      lib.EventStoreDBClient.connectionString(this.config.connectionString),
+    );
+    try {
+      return { client: await this.clientPromise, lib };
+    } catch (error) {
+      this.clientPromise = null;
+      throw new EventStoreUnavailableError(
+        'STORE_UNAVAILABLE',
+        `Cannot use EVENTSTORE_CONNECTION_STRING: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EventStoreUnavailableError('STORE_CLOSED', 'The event store is closed');
+  }
+}

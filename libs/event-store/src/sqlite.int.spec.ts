@@ -1,0 +1,187 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
+import { GENESIS_HASH } from './hash';
+import { SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
+import { collect, events, newEvent, runEventStoreContract } from './testing/contract';
+
+const tempDirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'coup-es-'));
+  tempDirs.push(dir);
+  return join(dir, 'events.sqlite');
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+runEventStoreContract('sqlite', async (options) => {
+  const file = tempFile();
+  const store = new SqliteEventStore({ file, upcasters: options?.upcasters });
+  return {
+    store,
+    cleanup: () => store.close(),
+    tamper: async (stream, revision, patch) => {
+      // Someone with access to the file edits a row behind the store's back.
+      const raw = new Database(file);
+      try {
+        const columns = {
+          data: patch.data,
+          metadata: patch.metadata,
+          type: patch.type,
+          prev_hash: patch.prevHash,
+          hash: patch.hash,
+        };
+        for (const [column, value] of Object.entries(columns)) {
+          if (value === undefined) continue;
+          const info = raw
+            .prepare(`UPDATE events SET ${column} = ? WHERE stream = ? AND revision = ?`)
+            .run(value, stream, revision);
+          if (info.changes !== 1) throw new Error(`no row ${stream}@${revision} to tamper with`);
+        }
+      } finally {
+        raw.close();
+      }
+    },
+  };
+});
+
+describe('SQLite event store', () => {
+  const open = (config: Partial<SqliteEventStoreConfig> & { file: string }): SqliteEventStore =>
+    new SqliteEventStore(config);
+
+  it('runs WAL with synchronous = FULL, and the schema enforces (stream, revision) and id uniqueness', async () => {
+    const file = tempFile();
+    const store = open({ file });
+    expect(store.durability()).toEqual({ journalMode: 'wal', synchronous: 'FULL' });
+    await store.appendToStream('s', events(1));
+    await store.close();
+    const raw = new Database(file);
+    try {
+      const row = raw.prepare('SELECT * FROM events').get() as Record<string, unknown>;
+      expect(row['global_position']).toBe(1);
+      const insert = raw.prepare(
+        "INSERT INTO events (stream, revision, id, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, 'T', '{}', '{}', '', '', '')",
+      );
+      expect(() => insert.run('s', 0, 'another-id')).toThrow(
+        /UNIQUE constraint failed: events.stream, events.revision/,
+      );
+      expect(() => insert.run('s', 1, row['id'])).toThrow(/UNIQUE constraint failed: events.id/);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('group-commits appends arriving together: one transaction, and one refusal does not fail its neighbours', async () => {
+    const store = open({ file: tempFile() });
+    await store.appendToStream('shared', events(1));
+    const before = store.stats();
+    const appends = Array.from({ length: 64 }, (_, i) => store.appendToStream(`own-${i}`, events(1)));
+    const conflicting = store.appendToStream('shared', events(1), { expectedRevision: 5n });
+    const matching = store.appendToStream('shared', events(1), { expectedRevision: 0n });
+    const results = await Promise.allSettled([...appends, conflicting, matching]);
+    expect(results.slice(0, 64).every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(results[64]).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedVersionError) });
+    expect(results[65]).toMatchObject({ status: 'fulfilled' });
+    expect(store.stats()).toEqual({ appends: before.appends + 66, commits: before.commits + 1 });
+    expect(await collect(store.readAll())).toHaveLength(66);
+    await store.close();
+  });
+
+  it('survives a reopen: events, chain and positions carry on', async () => {
+    const file = tempFile();
+    const first = open({ file });
+    await first.appendToStream('t', events(3));
+    await first.close();
+    const second = open({ file });
+    const result = await second.appendToStream('t', events(1), { expectedRevision: 2n });
+    expect(result).toEqual({ nextExpectedRevision: 3n, position: 4n });
+    expect(await second.verifyStream('t')).toMatchObject({ ok: true, checked: 4 });
+    await second.close();
+  });
+
+  it('two connections (as two processes) share one file: no stale head, no fork, subscriptions see both', async () => {
+    const file = tempFile();
+    const a = open({ file, pollIntervalMs: 20 });
+    const b = open({ file, pollIntervalMs: 20 });
+    const subscription = a.subscribeToAll();
+    try {
+      const seen: bigint[] = [];
+      const consumer = (async () => {
+        for await (const event of subscription) {
+          seen.push(event.globalPosition);
+          if (seen.length === 40) return;
+        }
+      })();
+      for (let i = 0; i < 10; i++) {
+        await Promise.all([a.appendToStream('table-1', events(1)), b.appendToStream('table-1', events(1))]);
+        await Promise.all([a.appendToStream('table-1', events(1)), b.appendToStream('table-1', events(1))]);
+      }
+      await consumer;
+      expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => BigInt(i + 1)));
+      expect(await b.verifyStream('table-1')).toMatchObject({ ok: true, checked: 40 });
+      await expect(a.appendToStream('table-1', events(1), { expectedRevision: 38n })).rejects.toMatchObject({
+        actual: 39n,
+      });
+    } finally {
+      await subscription.close();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('keeps positions beyond 2^53 exact', async () => {
+    const file = tempFile();
+    const store = open({ file });
+    await store.appendToStream('small', events(1));
+    await store.close();
+    const big = 2n ** 60n;
+    const raw = new Database(file);
+    raw.defaultSafeIntegers(true);
+    const hash = '1'.repeat(64);
+    raw
+      .prepare('INSERT INTO events VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?)')
+      .run(
+        big,
+        'far',
+        newEvent().id,
+        'T',
+        '{}',
+        '{"schemaVersion":1}',
+        new Date().toISOString(),
+        GENESIS_HASH,
+        hash,
+      );
+    raw.close();
+    const reopened = open({ file });
+    const result = await reopened.appendToStream('small', events(2));
+    expect(result.position).toBe(big + 2n);
+    const after = await collect(reopened.readAll({ fromPosition: big }));
+    expect(after.map((e) => e.globalPosition)).toEqual([big + 1n, big + 2n]);
+    await reopened.close();
+  });
+
+  it('reads all events across many pages', async () => {
+    const store = open({ file: tempFile() });
+    for (let i = 0; i < 3; i++) await store.appendToStream(`p-${i}`, events(450));
+    const all = await collect(store.readAll());
+    expect(all.map((e) => e.globalPosition)).toEqual(Array.from({ length: 1350 }, (_, i) => BigInt(i + 1)));
+    expect(await collect(store.readAll({ fromPosition: 500n, maxCount: 600 }))).toHaveLength(600);
+    await store.close();
+  });
+
+  it('refuses a file that is not a Coup event store', async () => {
+    const garbage = tempFile();
+    writeFileSync(
+      garbage,
+      'this is not a database, just some text that is long enough to have a header '.repeat(20),
+    );
+    expect(() => open({ file: garbage })).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
+    const future = tempFile();
+    const raw = new Database(future);
+    raw.pragma('user_version = 99');
+    raw.close();
+    expect(() => open({ file: future })).toThrow(EventStoreUnavailableError);
+  });
+});
