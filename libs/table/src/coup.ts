@@ -13,7 +13,7 @@ import {
   nextPosition,
   settleBet,
 } from '@coup/engine';
-import type { DealtCard, RoundState } from './state';
+import { type DealtCard, type RoundState, sortedEntries } from './state';
 import { SPOTS, type Settlement, type SpotAmounts, type TableRules } from './types';
 
 let fullOneDeck: ShoeCounts | null = null;
@@ -32,17 +32,11 @@ export function nextFor(cards: readonly Card[]): NextPosition {
 
 /** The dealt cards with their destination, recomputed from the sequence (a correction may move a third card). */
 export function placeCards(cards: readonly Card[]): DealtCard[] {
-  const placed: DealtCard[] = [];
-  for (let i = 0; i < cards.length; i++) {
+  return cards.map((card, i): DealtCard => {
     const next = nextFor(cards.slice(0, i));
     // a card past completion cannot be recorded by decide; keep it visible as a banker third card if it ever is
-    placed.push(
-      next.to === 'complete'
-        ? { card: cards[i]!, to: 'banker', slot: 'banker3' }
-        : { card: cards[i]!, ...next },
-    );
-  }
-  return placed;
+    return next.to === 'complete' ? { card, to: 'banker', slot: 'banker3' } : { card, ...next };
+  });
 }
 
 /** Every stake of the round settled for `outcome`, sorted by player id then spot (player, banker, tie). */
@@ -53,8 +47,7 @@ export function settleRound(
 ): Settlement[] {
   const settlements: Settlement[] = [];
   const payout = { tiePays: rules.tiePays, commission: rules.commission };
-  for (const playerId of Object.keys(bets).sort()) {
-    const stakes = bets[playerId]!;
+  for (const [playerId, stakes] of sortedEntries(bets)) {
     for (const spot of SPOTS) {
       const amount = stakes[spot];
       if (amount <= 0) continue;
@@ -67,12 +60,8 @@ export function settleRound(
 
 /** Every player's stakes in the round returned, one entry per player with a positive total (sorted by id). */
 export function stakesOf(round: RoundState): { playerId: string; amount: number }[] {
-  return Object.keys(round.bets)
-    .sort()
-    .map((playerId) => {
-      const b = round.bets[playerId]!;
-      return { playerId, amount: b.player + b.banker + b.tie };
-    })
+  return sortedEntries(round.bets)
+    .map(([playerId, b]) => ({ playerId, amount: b.player + b.banker + b.tie }))
     .filter((r) => r.amount > 0);
 }
 

@@ -25,7 +25,18 @@ import {
 import { afterCoup, afterVoid, nextFor, settleRound, stakesOf } from './coup';
 import { type DomainError, type DomainErrorCode, domainError } from './errors';
 import { chipUnit, normalizeRules } from './rules';
-import { NO_BETS, type RoundState, type TableState, betsOf, playerOf, roundOpen, totalOf } from './state';
+import {
+  NO_BETS,
+  type PlayerState,
+  type RoundState,
+  type ShoeState,
+  type TableState,
+  betsOf,
+  playerOf,
+  roundOpen,
+  sortedEntries,
+  totalOf,
+} from './state';
 import {
   type Actor,
   type CommandMeta,
@@ -275,10 +286,19 @@ function currentRound(
   return round;
 }
 
-function seated(ctx: Ctx, playerId: string): Refusal | null {
-  return playerOf(ctx.state, playerId) === undefined
-    ? refuse('UNKNOWN_PLAYER', `Player ${playerId} is not seated at this table (buy in first)`, { playerId })
-    : null;
+function seated(ctx: Ctx, playerId: string): PlayerState | Refusal {
+  return (
+    playerOf(ctx.state, playerId) ??
+    refuse('UNKNOWN_PLAYER', `Player ${playerId} is not seated at this table (buy in first)`, { playerId })
+  );
+}
+
+/** The shoe in progress (phase checks come first: this only guards the type). */
+function shoeIn(ctx: Ctx): ShoeState | Refusal {
+  const shoe = ctx.state.shoe;
+  return shoe === null || shoe.ended
+    ? refuse('SHOE_NOT_STARTED', 'No shoe is in progress', { phase: ctx.state.phase })
+    : shoe;
 }
 
 /**
@@ -342,8 +362,7 @@ function checkStakes(ctx: OpenCtx, playerId: string, current: SpotAmounts, add: 
 /** Player-dealt tables: a bet on the layout, and every staked spot at least its minimum. */
 function minimumMet(ctx: OpenCtx, round: RoundState): Refusal | null {
   let any = false;
-  for (const playerId of Object.keys(round.bets).sort()) {
-    const bets = round.bets[playerId]!;
+  for (const [playerId, bets] of sortedEntries(round.bets)) {
     for (const spot of SPOTS) {
       if (bets[spot] === 0) continue;
       any = true;
@@ -377,7 +396,7 @@ function shoeStarted(ctx: OpenCtx, source: { seed: string } | { firstCard: Card 
     seed = source.seed;
     const bytes = seedFromHex(seed);
     commit = commitment(bytes);
-    if (!everyCoup) burnCard = shuffleShoe(rules.decks, bytes)[0]!;
+    if (!everyCoup) burnCard = shuffleShoe(rules.decks, bytes)[0] ?? null;
   } else {
     burnCard = source.firstCard;
   }
@@ -409,8 +428,7 @@ function bettingOpened(ctx: OpenCtx, roundNo: number, shoeNo: number): TableEven
   };
 }
 
-function shoeEnded(ctx: Ctx, reason: ShoeEndReason): TableEvent {
-  const shoe = ctx.state.shoe!;
+function shoeEnded(ctx: Ctx, shoe: ShoeState, reason: ShoeEndReason): TableEvent {
   return {
     type: 'ShoeEnded',
     data: { shoeNo: shoe.shoeNo, seed: shoe.seed, reason, coups: shoe.coups, at: ctx.at },
@@ -423,10 +441,10 @@ function shoeEnded(ctx: Ctx, reason: ShoeEndReason): TableEvent {
  */
 function resolution(
   ctx: OpenCtx,
+  shoe: ShoeState,
   round: RoundState,
   result: CoupResult,
 ): { events: TableEvent[]; ended: boolean } {
-  const shoe = ctx.state.shoe!;
   const events: TableEvent[] = [
     {
       type: 'CoupResolved',
@@ -487,7 +505,11 @@ function openTable(ctx: Ctx): Verdict {
 function closeTable(ctx: OpenCtx): Verdict {
   const { state } = ctx;
   const events: TableEvent[] = [];
-  if (state.phase === 'dealing' || (state.phase === 'betting' && stakesOf(state.round!).length > 0)) {
+  const round = state.round;
+  if (
+    state.phase === 'dealing' ||
+    (state.phase === 'betting' && round !== null && stakesOf(round).length > 0)
+  ) {
     return refuse(
       'WRONG_PHASE',
       `A table closes only between rounds (phase ${state.phase}, bets on the layout)`,
@@ -496,11 +518,11 @@ function closeTable(ctx: OpenCtx): Verdict {
       },
     );
   }
-  if (state.phase === 'betting') {
+  if (state.phase === 'betting' && round !== null) {
     events.push({
       type: 'RoundVoided',
       data: {
-        roundNo: state.round!.roundNo,
+        roundNo: round.roundNo,
         reason: 'Table closed',
         returned: [],
         cardsDealt: 0,
@@ -508,8 +530,8 @@ function closeTable(ctx: OpenCtx): Verdict {
       },
     });
   }
-  if (state.shoe !== null && !state.shoe.ended) events.push(shoeEnded(ctx, 'table-closed'));
-  events.push({ type: 'TableClosed', data: { tableId: state.tableId!, ...by(ctx) } });
+  if (state.shoe !== null && !state.shoe.ended) events.push(shoeEnded(ctx, state.shoe, 'table-closed'));
+  events.push({ type: 'TableClosed', data: { tableId: state.tableId ?? '', ...by(ctx) } });
   return events;
 }
 
@@ -530,8 +552,8 @@ function buyIn(ctx: OpenCtx): Verdict {
 function cashOut(ctx: OpenCtx): Verdict {
   const playerId = playerIdOf(ctx);
   if (playerId instanceof Refusal) return playerId;
-  const player = playerOf(ctx.state, playerId);
-  if (player === undefined) return seated(ctx, playerId)!;
+  const player = seated(ctx, playerId);
+  if (player instanceof Refusal) return player;
   const round = ctx.state.round;
   if (roundOpen(round) && totalOf(betsOf(round, playerId)) > 0) {
     return refuse(
@@ -657,13 +679,13 @@ function placeBet(ctx: OpenCtx): Verdict {
   if (amount instanceof Refusal) return amount;
   const round = bettingRound(ctx, roundNo);
   if (round instanceof Refusal) return round;
-  const notSeated = seated(ctx, playerId);
-  if (notSeated) return notSeated;
+  const player = seated(ctx, playerId);
+  if (player instanceof Refusal) return player;
   const current = betsOf(round, playerId);
   const add: SpotAmounts = { ...NO_BETS, [spot]: amount };
   const refused = checkStakes(ctx, playerId, current, add);
   if (refused) return refused;
-  const chips = playerOf(ctx.state, playerId)!.chips - amount;
+  const chips = player.chips - amount;
   return [
     {
       type: 'BetPlaced',
@@ -688,14 +710,14 @@ function clearBets(ctx: OpenCtx): Verdict {
   if (playerId instanceof Refusal) return playerId;
   const round = bettingRound(ctx, roundNo);
   if (round instanceof Refusal) return round;
-  const notSeated = seated(ctx, playerId);
-  if (notSeated) return notSeated;
+  const player = seated(ctx, playerId);
+  if (player instanceof Refusal) return player;
   const bets = betsOf(round, playerId);
   const returned = totalOf(bets);
   if (returned === 0) {
     return refuse('NO_BETS', `Player ${playerId} has no bets in round ${roundNo}`, { playerId, roundNo });
   }
-  const chips = playerOf(ctx.state, playerId)!.chips + returned;
+  const chips = player.chips + returned;
   return [
     {
       type: 'BetsCleared',
@@ -711,9 +733,9 @@ function rebet(ctx: OpenCtx): Verdict {
   if (playerId instanceof Refusal) return playerId;
   const round = bettingRound(ctx, roundNo);
   if (round instanceof Refusal) return round;
-  const notSeated = seated(ctx, playerId);
-  if (notSeated) return notSeated;
-  const last = playerOf(ctx.state, playerId)!.lastBets;
+  const player = seated(ctx, playerId);
+  if (player instanceof Refusal) return player;
+  const last = player.lastBets;
   if (last === null || totalOf(last) === 0) {
     return refuse('NO_PREVIOUS_BETS', `Player ${playerId} has no previous round's bets to repeat`, {
       playerId,
@@ -722,7 +744,7 @@ function rebet(ctx: OpenCtx): Verdict {
   const current = betsOf(round, playerId);
   const refused = checkStakes(ctx, playerId, current, last);
   if (refused) return refused;
-  let chips = playerOf(ctx.state, playerId)!.chips;
+  let chips = player.chips;
   const events: TableEvent[] = [];
   for (const spot of SPOTS) {
     const amount = last[spot];
@@ -804,8 +826,8 @@ function deal(ctx: OpenCtx): Verdict {
     });
   }
   if (actor.role === 'player') {
-    const notSeated = seated(ctx, actor.id);
-    if (notSeated) return notSeated;
+    const dealer = seated(ctx, actor.id);
+    if (dealer instanceof Refusal) return dealer;
   }
   const phases: TableState['phase'][] = rules.dealtBy === 'player' ? ['betting', 'dealing'] : ['dealing'];
   const round = currentRound(ctx, roundNo, phases);
@@ -832,8 +854,11 @@ function deal(ctx: OpenCtx): Verdict {
       },
     });
   }
-  const shoe = state.shoe!;
-  const shuffled = shuffleShoe(shoe.decks, seedFromHex(shoe.seed!));
+  const shoe = shoeIn(ctx);
+  if (shoe instanceof Refusal) return shoe;
+  if (shoe.seed === null)
+    return refuse('WRONG_DEALING_MODE', 'This shoe has no seed to deal from', { shoeNo: shoe.shoeNo });
+  const shuffled = shuffleShoe(shoe.decks, seedFromHex(shoe.seed));
   const start = shoe.position;
   const result = resolveCoup(shuffled.slice(start, start + 6));
   const cards = shuffled.slice(start, start + result.cardsUsed);
@@ -854,7 +879,7 @@ function deal(ctx: OpenCtx): Verdict {
       },
     });
   });
-  const resolved = resolution(ctx, round, result);
+  const resolved = resolution(ctx, shoe, round, result);
   events.push(...resolved.events);
   // what follows: the next shoe (nextSeed, if this one ended) and, on player-dealt tables, the next round
   let shoeNo: number | null = resolved.ended ? null : shoe.shoeNo;
@@ -878,9 +903,12 @@ function dealOneCard(ctx: OpenCtx): Verdict {
   }
   const round = currentRound(ctx, roundNo, ['dealing'], 'CARD_NOT_DUE');
   if (round instanceof Refusal) return round;
-  const shoe = ctx.state.shoe!;
+  const shoe = shoeIn(ctx);
+  if (shoe instanceof Refusal) return shoe;
+  if (shoe.remaining === null)
+    return refuse('WRONG_DEALING_MODE', 'This shoe is not dealt by hand', { shoeNo: shoe.shoeNo });
   const cards = round.cards.map((c) => c.card);
-  const coup: CoupState = { cards, remaining: shoe.remaining! };
+  const coup: CoupState = { cards, remaining: shoe.remaining };
   const place = nextFor(cards);
   if (place.to === 'complete') {
     return refuse('CARD_NOT_DUE', `The coup of round ${roundNo} is complete: no card is due`, { roundNo });
@@ -912,7 +940,7 @@ function dealOneCard(ctx: OpenCtx): Verdict {
       },
     },
   ];
-  if (next.to === 'complete') events.push(...resolution(ctx, round, resolveCoup(after)).events);
+  if (next.to === 'complete') events.push(...resolution(ctx, shoe, round, resolveCoup(after)).events);
   return events;
 }
 
@@ -941,12 +969,18 @@ function correctCard(ctx: OpenCtx): Verdict {
       cardsDealt: cards.length,
     });
   }
-  const oldCard = cards[index]!;
+  const oldCard = cards[index];
+  if (oldCard === undefined) {
+    return refuse('INVALID_INDEX', `Card ${index} has not been dealt`, { index, cardsDealt: cards.length });
+  }
   if (oldCard === card) {
     return refuse('CORRECTION_CONFLICT', `Card ${index} is already ${card}`, { index, card });
   }
-  const shoe = ctx.state.shoe!;
-  const back = { ...shoe.remaining!, [oldCard]: shoe.remaining![oldCard] + 1 };
+  const shoe = shoeIn(ctx);
+  if (shoe instanceof Refusal) return shoe;
+  if (shoe.remaining === null)
+    return refuse('WRONG_DEALING_MODE', 'This shoe is not dealt by hand', { shoeNo: shoe.shoeNo });
+  const back = { ...shoe.remaining, [oldCard]: shoe.remaining[oldCard] + 1 };
   if (!removeCard(back, card).ok) {
     return refuse('CARD_NOT_IN_SHOE', `The shoe holds no more ${card}: check the card`, {
       card,
@@ -967,7 +1001,7 @@ function correctCard(ctx: OpenCtx): Verdict {
   const events: TableEvent[] = [
     { type: 'CardCorrected', data: { roundNo, index, oldCard, newCard: card, next, ...by(ctx) } },
   ];
-  if (next.to === 'complete') events.push(...resolution(ctx, round, resolveCoup(corrected)).events);
+  if (next.to === 'complete') events.push(...resolution(ctx, shoe, round, resolveCoup(corrected)).events);
   return events;
 }
 
@@ -985,21 +1019,22 @@ function voidRound(ctx: OpenCtx): Verdict {
   const events: TableEvent[] = [
     { type: 'RoundVoided', data: { roundNo, reason, returned: stakesOf(round), cardsDealt, ...by(ctx) } },
   ];
-  const progress = ctx.state.shoe?.progress;
-  if (progress && !progress.ended && afterVoid(progress, cardsDealt).ended)
-    events.push(shoeEnded(ctx, 'exhausted'));
+  const shoe = ctx.state.shoe;
+  const progress = shoe?.progress;
+  if (shoe && progress && !progress.ended && afterVoid(progress, cardsDealt).ended) {
+    events.push(shoeEnded(ctx, shoe, 'exhausted'));
+  }
   return events;
 }
 
 function endShoe(ctx: OpenCtx): Verdict {
   const { state } = ctx;
-  if (state.shoe === null || state.shoe.ended) {
-    return refuse('SHOE_NOT_STARTED', 'No shoe is in progress', { phase: state.phase });
-  }
+  const shoe = shoeIn(ctx);
+  if (shoe instanceof Refusal) return shoe;
   if (state.phase !== 'ready') {
     return refuse('WRONG_PHASE', `A shoe ends between rounds (phase ${state.phase})`, { phase: state.phase });
   }
-  return [shoeEnded(ctx, 'supervisor')];
+  return [shoeEnded(ctx, shoe, 'supervisor')];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1098,7 +1133,9 @@ export function decide(command: TableCommand, state: TableState): Decision {
 }
 
 function onOpenTable(type: Exclude<TableCommandType, 'OpenTable'>, base: Ctx): Verdict {
-  const ctx: OpenCtx = { ...base, rules: base.state.rules! };
+  const rules = base.state.rules;
+  if (rules === null) return refuse('UNKNOWN_TABLE', 'No such table: open it first');
+  const ctx: OpenCtx = { ...base, rules };
   if (base.state.phase === 'closed' && type !== 'CashOut') {
     return refuse('TABLE_CLOSED', `Table ${base.state.tableId} is closed`, { tableId: base.state.tableId });
   }

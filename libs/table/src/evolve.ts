@@ -7,11 +7,11 @@ import { type Card, type ShoeCounts, fullShoeCounts, removeCard, startShoeProgre
 import { afterCoup, afterVoid, placeCards } from './coup';
 import {
   type CoupSummary,
-  NO_BETS,
   type PlayerState,
   type RoundState,
   type ShoeState,
   type TableState,
+  betsOf,
   initialState,
   playerOf,
 } from './state';
@@ -92,8 +92,8 @@ function coupResolved(state: TableState, d: EventData<'CoupResolved'>): TableSta
   };
   const players: Record<string, PlayerState> = { ...state.players };
   for (const s of d.settlements) {
-    if (!Object.hasOwn(players, s.playerId)) continue;
-    const p = players[s.playerId]!;
+    const p = Object.hasOwn(players, s.playerId) ? players[s.playerId] : undefined;
+    if (p === undefined) continue;
     players[s.playerId] = {
       ...p,
       chips: p.chips + s.paid,
@@ -127,18 +127,18 @@ function rememberBets(
   players: Record<string, PlayerState>,
   bets: Readonly<Record<string, SpotAmounts>>,
 ): void {
-  for (const playerId of Object.keys(bets)) {
-    const b = bets[playerId]!;
-    if (b.player + b.banker + b.tie <= 0 || !Object.hasOwn(players, playerId)) continue;
-    players[playerId] = { ...players[playerId]!, lastBets: b };
+  for (const [playerId, b] of Object.entries(bets)) {
+    const p = Object.hasOwn(players, playerId) ? players[playerId] : undefined;
+    if (b.player + b.banker + b.tie <= 0 || p === undefined) continue;
+    players[playerId] = { ...p, lastBets: b };
   }
 }
 
 function roundVoided(state: TableState, d: EventData<'RoundVoided'>): TableState {
   const players: Record<string, PlayerState> = { ...state.players };
   for (const r of d.returned) {
-    if (!Object.hasOwn(players, r.playerId)) continue;
-    const p = players[r.playerId]!;
+    const p = Object.hasOwn(players, r.playerId) ? players[r.playerId] : undefined;
+    if (p === undefined) continue;
     players[r.playerId] = { ...p, chips: p.chips + r.amount };
   }
   const round = state.round;
@@ -231,7 +231,7 @@ export function evolve(state: TableState, event: TableEvent): TableState {
       const round = state.round;
       const after = withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips - d.amount }));
       if (round === null) return after;
-      const current = Object.hasOwn(round.bets, d.playerId) ? round.bets[d.playerId]! : NO_BETS;
+      const current = betsOf(round, d.playerId);
       return {
         ...after,
         round: {

@@ -131,6 +131,11 @@ export function betsOf(round: RoundState | null, playerId: string): SpotAmounts 
   return round.bets[playerId] ?? NO_BETS;
 }
 
+/** The entries of a record sorted by key (a stable order for settlements, views and returns). */
+export function sortedEntries<T>(record: Readonly<Record<string, T>>): [string, T][] {
+  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** Zero stakes. */
 export const NO_BETS: SpotAmounts = Object.freeze({ player: 0, banker: 0, tie: 0 });
 

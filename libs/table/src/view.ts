@@ -5,7 +5,7 @@
  */
 import type { NextPosition } from '@coup/engine';
 import { nextFor } from './coup';
-import { type CoupSummary, type Phase, type TableState, roundOpen } from './state';
+import { type CoupSummary, type Phase, type TableState, roundOpen, sortedEntries } from './state';
 import type {
   Actor,
   Card,
@@ -93,13 +93,14 @@ export interface TableView {
   readonly lastResult: CoupSummary | null;
 }
 
-function seesEveryone(viewer?: Actor): boolean {
-  return viewer === undefined || viewer.role !== 'player';
+/** The player id a viewer is limited to, or null if it sees everyone (staff, compliance, analysts, no viewer). */
+function onlyPlayer(viewer?: Actor): string | null {
+  return viewer !== undefined && viewer.role === 'player' ? viewer.id : null;
 }
 
-function filterResult(result: CoupSummary | null, viewer?: Actor): CoupSummary | null {
-  if (result === null || seesEveryone(viewer)) return result;
-  return { ...result, settlements: result.settlements.filter((s) => s.playerId === viewer!.id) };
+function filterResult(result: CoupSummary | null, me: string | null): CoupSummary | null {
+  if (result === null || me === null) return result;
+  return { ...result, settlements: result.settlements.filter((s) => s.playerId === me) };
 }
 
 /**
@@ -107,7 +108,7 @@ function filterResult(result: CoupSummary | null, viewer?: Actor): CoupSummary |
  * viewer sees only its own entry in `players`, `round.bets.players` and settlements.
  */
 export function tableView(state: TableState, viewer?: Actor): TableView {
-  const all = seesEveryone(viewer);
+  const me = onlyPlayer(viewer);
   const round = state.round;
   const open = roundOpen(round);
   const shoe = state.shoe;
@@ -140,14 +141,13 @@ export function tableView(state: TableState, viewer?: Actor): TableView {
     const totals = { player: 0, banker: 0, tie: 0 };
     const players: PlayerBetsView[] = [];
     let bettors = 0;
-    for (const playerId of Object.keys(round.bets).sort()) {
-      const b = round.bets[playerId]!;
+    for (const [playerId, b] of sortedEntries(round.bets)) {
       if (b.player + b.banker + b.tie === 0) continue;
       bettors += 1;
       totals.player += b.player;
       totals.banker += b.banker;
       totals.tie += b.tie;
-      if (all || playerId === viewer!.id)
+      if (me === null || playerId === me)
         players.push({ playerId, player: b.player, banker: b.banker, tie: b.tie });
     }
     roundView = {
@@ -159,17 +159,13 @@ export function tableView(state: TableState, viewer?: Actor): TableView {
       bets: { totals, bettors, players },
       cards: round.cards.map((c, index) => ({ index, card: c.card, to: c.to, slot: c.slot })),
       next: round.status === 'dealing' ? nextFor(round.cards.map((c) => c.card)) : null,
-      result: filterResult(round.result, viewer),
+      result: filterResult(round.result, me),
       voided: round.voided === null ? null : { reason: round.voided.reason, by: round.voided.by },
     };
   }
-  const players: PlayerView[] = Object.keys(state.players)
-    .sort()
-    .filter((playerId) => all || playerId === viewer!.id)
-    .map((playerId) => {
-      const p = state.players[playerId]!;
-      return { playerId, chips: p.chips, commissionOwed: p.commissionOwed };
-    });
+  const players: PlayerView[] = sortedEntries(state.players)
+    .filter(([playerId]) => me === null || playerId === me)
+    .map(([playerId, p]) => ({ playerId, chips: p.chips, commissionOwed: p.commissionOwed }));
   return {
     tableId: state.tableId,
     status: state.phase === 'none' ? 'none' : state.phase === 'closed' ? 'closed' : 'open',
@@ -179,7 +175,7 @@ export function tableView(state: TableState, viewer?: Actor): TableView {
     shoe: shoeView,
     round: roundView,
     players,
-    lastResult: filterResult(state.lastResult, viewer),
+    lastResult: filterResult(state.lastResult, me),
   };
 }
 
@@ -193,8 +189,8 @@ export function redactEvent(event: TableEvent, viewer?: Actor): TableEvent | nul
   if (event.type === 'ShoeStarted') {
     return event.data.seed === null ? event : { ...event, data: { ...event.data, seed: null } };
   }
-  if (seesEveryone(viewer)) return event;
-  const me = viewer!.id;
+  const me = onlyPlayer(viewer);
+  if (me === null) return event;
   switch (event.type) {
     case 'PlayerBoughtIn':
     case 'PlayerCashedOut':
