@@ -1,1 +1,5 @@
-module.exports = require('../../jest.preset.js')(__dirname);
+// Component and unit tests run in jsdom (the app is browser code); `@coup/*` resolve to the libraries' sources.
+module.exports = require('../../jest.preset.js')(__dirname, {
+  testEnvironment: 'jsdom',
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx'],
+});

@@ -1,0 +1,62 @@
+import { useEffect, useMemo, useState } from 'react';
+import { apiClient, readToken } from './api';
+import { SignIn } from './components/SignIn';
+import { TablePicker } from './components/TablePicker';
+import { TableScreen } from './components/TableScreen';
+
+const TOKEN_KEY = 'coup.token';
+
+/** `#/tables/T1` -> the table; anything else -> the picker. (The player page will get `#/play`.) */
+function tableFromHash(hash: string): string | null {
+  const m = /^#\/tables\/([A-Za-z0-9_-]{1,64})$/.exec(hash);
+  return m?.[1] ?? null;
+}
+
+export function App() {
+  const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
+  const [tableId, setTableId] = useState<string | null>(() => tableFromHash(window.location.hash));
+  useEffect(() => {
+    const onHash = () => setTableId(tableFromHash(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const api = useMemo(() => (token ? apiClient(token) : null), [token]);
+  const who = token ? readToken(token) : null;
+
+  const signOut = () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    setToken(null);
+  };
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>
+          <a href="#/">Coup</a> dealer console
+        </h1>
+        {who && (
+          <span className="who">
+            {who.sub} ({who.role}){' '}
+            <button type="button" className="link" onClick={signOut}>
+              sign out
+            </button>
+          </span>
+        )}
+      </header>
+      <main>
+        {!token || !api || !who ? (
+          <SignIn
+            onSignIn={(t) => {
+              sessionStorage.setItem(TOKEN_KEY, t);
+              setToken(t);
+            }}
+          />
+        ) : tableId === null ? (
+          <TablePicker api={api} onPick={(id) => (window.location.hash = `#/tables/${id}`)} />
+        ) : (
+          <TableScreen key={tableId} api={api} token={token} role={who.role} tableId={tableId} />
+        )}
+      </main>
+    </div>
+  );
+}

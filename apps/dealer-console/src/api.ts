@@ -1,0 +1,105 @@
+/**
+ * The table service's REST API, as the console uses it: a bearer token on every request, and every refusal turned
+ * into an {@link ApiError} with the service's stable `code` and `message` (never thrown strings).
+ */
+import type { TableView } from '@coup/table';
+
+/** A refused or failed request: the service's `{ statusCode, code, message }`, or `NETWORK` when none came back. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** One entry of `GET /api/tables`. */
+export interface TableEntry {
+  readonly tableId: string;
+  readonly status: 'open' | 'closed';
+  readonly dealing: string | null;
+  readonly openedAt: string | null;
+}
+
+/** The fetch the client uses (injected in tests). */
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+async function errorOf(res: Response): Promise<ApiError> {
+  try {
+    const body = (await res.json()) as { code?: unknown; message?: unknown };
+    if (typeof body.code === 'string' && typeof body.message === 'string')
+      return new ApiError(res.status, body.code, body.message);
+  } catch {
+    // not JSON: fall through
+  }
+  return new ApiError(res.status, `HTTP_${res.status}`, res.statusText || 'the service refused the request');
+}
+
+/** A small client for the endpoints the console calls. */
+export function apiClient(token: string, fetchFn: Fetch = (i, init) => fetch(i, init)) {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetchFn(`/api${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new ApiError(0, 'NETWORK', `the service cannot be reached (${(error as Error).message})`);
+    }
+    if (!res.ok) throw await errorOf(res);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : null) as T;
+  }
+  const t = (tableId: string) => `/tables/${encodeURIComponent(tableId)}`;
+  const r = (tableId: string, roundNo: number) => `${t(tableId)}/rounds/${roundNo}`;
+  return {
+    listTables: () => call<TableEntry[]>('GET', '/tables'),
+    view: (tableId: string) => call<TableView>('GET', t(tableId)),
+    startShoe: (tableId: string, firstCard?: string) =>
+      call<unknown>('POST', `${t(tableId)}/shoes`, firstCard === undefined ? {} : { firstCard }),
+    openBetting: (tableId: string) => call<unknown>('POST', `${t(tableId)}/rounds`, {}),
+    closeBetting: (tableId: string, roundNo: number) =>
+      call<unknown>('POST', `${r(tableId, roundNo)}/close`, {}),
+    deal: (tableId: string, roundNo: number) => call<unknown>('POST', `${r(tableId, roundNo)}/deal`, {}),
+    dealCard: (tableId: string, roundNo: number, card: string) =>
+      call<unknown>('POST', `${r(tableId, roundNo)}/cards`, { card }),
+    voidRound: (tableId: string, roundNo: number, reason: string) =>
+      call<unknown>('POST', `${r(tableId, roundNo)}/void`, { reason }),
+  };
+}
+
+/** The API client type. */
+export type Api = ReturnType<typeof apiClient>;
+
+/** What a bearer token says about its holder (read for display only: the service checks the signature). */
+export interface TokenInfo {
+  readonly sub: string;
+  readonly role: string;
+  readonly exp: number | null;
+}
+
+/** Reads a JWT's payload without verifying it, or null if it is not a JWT. */
+export function readToken(token: string): TokenInfo | null {
+  const part = token.trim().split('.')[1];
+  if (!part) return null;
+  try {
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
+    const payload = JSON.parse(json) as { sub?: unknown; role?: unknown; exp?: unknown };
+    if (typeof payload.sub !== 'string' || typeof payload.role !== 'string') return null;
+    return {
+      sub: payload.sub,
+      role: payload.role,
+      exp: typeof payload.exp === 'number' ? payload.exp : null,
+    };
+  } catch {
+    return null;
+  }
+}
