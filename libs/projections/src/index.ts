@@ -1,1 +1,8 @@
-export {};
+/**
+ * `@coup/projections`: the read side of Coup. Pure read-model folds (`models`), the SQLite projection runner
+ * (`runner`), replay and verification of hands (`replay`), and the queries the service answers from the read
+ * models (`read`).
+ */
+export * from './models';
+export * from './runner';
+export * as testing from './testing';

@@ -1,0 +1,673 @@
+/**
+ * Hand history and audit trail (`hh_`): one row per coup (round), one row per player of each coup, one row per
+ * shoe, and the table state just before each hand (to replay a hand without reading the table's history).
+ *
+ * A hand spans the table stream's events from its `BettingOpened` to its `CoupResolved` or `RoundVoided`,
+ * contiguous revisions (a buy-in during betting is inside the span). The row keeps the span's first and last
+ * global positions and revisions, the `prevHash` of its first event and the `hash` of its last: verification
+ * reads exactly those events and checks the chain between the two.
+ */
+import type { Card, Role, Settlement, Slot, Spot, SpotAmounts, TableState } from '@coup/table';
+import { evolve, initialState } from '@coup/table';
+import { withoutSecrets } from './secrets';
+import {
+  type Evolution,
+  type ProjectionEvent,
+  type ProjectionModel,
+  type Row,
+  type TableDef,
+  type Write,
+  byTable,
+  int,
+  once,
+  text,
+} from './types';
+
+export const HH_HANDS = 'hh_hands';
+export const HH_HAND_PLAYERS = 'hh_hand_players';
+export const HH_HAND_STATES = 'hh_hand_states';
+export const HH_SHOES = 'hh_shoes';
+
+/** A bet placed (or cleared) in a hand, with who and when. */
+export interface BetEntry {
+  readonly kind: 'bet' | 'clear';
+  readonly playerId: string;
+  /** bet: the spot; clear: null (all the player's stakes). */
+  readonly spot: Spot | null;
+  /** bet: the amount; clear: the total returned. */
+  readonly amount: number;
+  /** clear: the stakes taken back per spot. */
+  readonly cleared: SpotAmounts | null;
+  readonly rebet: boolean;
+  readonly at: string;
+  readonly by: string;
+  readonly role: Role;
+  readonly position: number;
+}
+
+/** A card of the hand in dealing order, with who entered it. */
+export interface CardEntry {
+  readonly index: number;
+  readonly card: Card;
+  readonly to: 'player' | 'banker';
+  readonly slot: Slot;
+  /** 0-based position of the card in the shoe. */
+  readonly shoePosition: number;
+  readonly at: string;
+  readonly by: string;
+  readonly role: Role;
+  readonly position: number;
+  /** When corrected: the card first entered. */
+  readonly correctedFrom: Card | null;
+}
+
+export interface CorrectionEntry {
+  readonly index: number;
+  readonly oldCard: Card;
+  readonly newCard: Card;
+  readonly at: string;
+  readonly by: string;
+  readonly role: Role;
+  readonly position: number;
+}
+
+/** A hand being built (betting or dealing). */
+export interface OpenHand {
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly status: 'betting' | 'dealing';
+  readonly openedAt: string;
+  readonly openedBy: string;
+  readonly deadline: string | null;
+  readonly closedAt: string | null;
+  readonly closedHow: 'dealer' | 'timer' | 'player' | null;
+  readonly closedBy: string | null;
+  readonly dealer: string | null;
+  readonly bets: readonly BetEntry[];
+  readonly cards: readonly CardEntry[];
+  readonly corrections: readonly CorrectionEntry[];
+  readonly firstPosition: number;
+  readonly lastPosition: number;
+  readonly firstRevision: number;
+  readonly lastRevision: number;
+  readonly firstPrevHash: string;
+  readonly lastHash: string;
+  readonly eventCount: number;
+}
+
+/** The shoe row as built. */
+export interface ShoeRecord {
+  readonly shoeNo: number;
+  readonly dealing: 'rng' | 'live';
+  readonly shuffle: 'shoe' | 'every-coup';
+  readonly decks: number;
+  readonly length: number;
+  readonly commitment: string | null;
+  /** Only once revealed (ShoeEnded). */
+  readonly seed: string | null;
+  readonly burnCard: Card | null;
+  readonly burnCount: number;
+  readonly firstCoupIndex: number;
+  readonly cutCard: number | null;
+  readonly startedAt: string;
+  readonly startedBy: string;
+  readonly startedPosition: number;
+  readonly startedRevision: number;
+  readonly startedPrevHash: string;
+  readonly startedHash: string;
+  readonly endedAt: string | null;
+  readonly endReason: string | null;
+  readonly endedPosition: number | null;
+  readonly endedRevision: number | null;
+  readonly endedPrevHash: string | null;
+  readonly endedHash: string | null;
+  readonly coups: number;
+  readonly voids: number;
+  readonly firstRound: number | null;
+  readonly lastRound: number | null;
+}
+
+export interface HandHistoryState {
+  readonly position: number;
+  readonly tableId: string;
+  /** The table folded with @coup/table's evolve, seed removed until revealed. */
+  readonly table: TableState;
+  readonly hand: OpenHand | null;
+  readonly shoe: ShoeRecord | null;
+}
+
+const tables: readonly TableDef[] = [
+  {
+    name: HH_HANDS,
+    doc: 'One row per hand (round): bets, cards, result, settlements, void, and the event span it covers.',
+    primaryKey: ['table_id', 'round_no'],
+    indexes: [
+      { name: 'shoe', columns: ['table_id', 'shoe_no', 'round_no'] },
+      { name: 'time', columns: ['table_id', 'opened_at'] },
+      { name: 'outcome', columns: ['table_id', 'outcome', 'round_no'] },
+    ],
+    columns: [
+      text('table_id', 'Table id'),
+      int('round_no', 'Round number (1, 2, ...)'),
+      int('shoe_no', 'Shoe the hand was dealt from'),
+      text('status', "'betting' | 'dealing' | 'resolved' | 'voided'"),
+      text('opened_at', 'Betting opened (ISO)'),
+      text('opened_by', 'Who opened betting'),
+      text('deadline', 'Betting timer deadline, or NULL'),
+      text('closed_at', 'No more bets (ISO)'),
+      text('closed_how', "How betting closed: 'dealer' | 'timer' | 'player'"),
+      text('closed_by', 'Who closed betting (actor id)'),
+      text('dealer', 'Dealer on duty: who dealt the first card (or opened betting if no card was dealt)'),
+      text('resolved_at', 'When the coup resolved or the round was voided (ISO)'),
+      text('outcome', "'player' | 'banker' | 'tie', NULL unless resolved"),
+      int('natural', '1 if a natural (8 or 9 on two cards), 0 if not, NULL unless resolved'),
+      text('player_cards', "Player's cards, space separated (e.g. 'Ah 9d')"),
+      text('banker_cards', "Banker's cards, space separated"),
+      int('player_total', 'Player total'),
+      int('banker_total', 'Banker total'),
+      text('cards_json', 'Every card in dealing order: [{index, card, to, slot, shoePosition, at, by, role, position, correctedFrom}]'),
+      text('corrections_json', 'Card corrections: [{index, oldCard, newCard, at, by, role, position}]'),
+      text('bets_json', 'Every bet and clear in order: [{kind, playerId, spot, amount, cleared, rebet, at, by, role, position}]'),
+      text('settlements_json', 'Settlements as recorded: [{playerId, spot, amount, result, paid, commission}]'),
+      text('players', 'Players with stakes at the end of betting, comma separated'),
+      int('bet_count', 'Bets placed (including rebets and bets later cleared)'),
+      int('total_staked', 'Stakes in play when the hand ended (cents)'),
+      int('total_paid', 'Paid back to players, stakes included (cents; voids: stakes returned)'),
+      int('commission', 'Commission deducted or owed to the box (cents)'),
+      text('commission_mode', "'deducted' | 'box'"),
+      int('house_result', 'total_staked - total_paid (+ box commission owed): what the house won'),
+      text('void_reason', 'Why the round was voided, or NULL'),
+      text('voided_by', 'Who voided it'),
+      text('returned_json', 'Stakes returned by the void: [{playerId, amount}]'),
+      int('first_position', 'Global position of the first event of the hand (BettingOpened)'),
+      int('last_position', 'Global position of the last event of the hand so far'),
+      int('first_revision', 'Stream revision of the first event'),
+      int('last_revision', 'Stream revision of the last event'),
+      int('event_count', 'Events in the span'),
+      text('first_prev_hash', 'prevHash of the first event (the chain link into the hand)'),
+      text('last_hash', 'hash of the last event (the chain head of the hand)'),
+    ],
+  },
+  {
+    name: HH_HAND_PLAYERS,
+    doc: 'One row per player with stakes in a hand (for the player filter and per-player results).',
+    primaryKey: ['table_id', 'round_no', 'player_id'],
+    indexes: [{ name: 'player', columns: ['player_id', 'table_id', 'round_no'] }],
+    columns: [
+      text('table_id', 'Table id'),
+      int('round_no', 'Round number'),
+      text('player_id', 'Player id'),
+      int('staked', 'Stakes in play at the end of the hand'),
+      int('paid', 'Paid back (stakes included); for a void, the stakes returned'),
+      int('commission', 'Commission deducted or owed'),
+      int('net', 'paid - staked (box commission owed not subtracted)'),
+    ],
+  },
+  {
+    name: HH_HAND_STATES,
+    doc: 'The table state just before each hand (JSON, seed removed until revealed): where a replay starts.',
+    primaryKey: ['table_id', 'round_no'],
+    columns: [
+      text('table_id', 'Table id'),
+      int('round_no', 'Round number'),
+      text('state_json', "@coup/table's TableState before the hand's BettingOpened"),
+    ],
+  },
+  {
+    name: HH_SHOES,
+    doc: 'One row per shoe: commitment, revealed seed, burn, and the positions of its ShoeStarted/ShoeEnded events.',
+    primaryKey: ['table_id', 'shoe_no'],
+    columns: [
+      text('table_id', 'Table id'),
+      int('shoe_no', 'Shoe number'),
+      text('dealing', "'rng' | 'live'"),
+      text('shuffle', "'shoe' | 'every-coup'"),
+      int('decks', 'Decks'),
+      int('length', 'Cards in the shoe'),
+      text('commitment', 'sha256(seed), published before the first bet (rng)'),
+      text('seed', 'The seed (64 hex), only once revealed by ShoeEnded'),
+      text('burn_card', 'The turned card'),
+      int('burn_count', 'Cards burned after it'),
+      int('first_coup_index', 'Shoe index of the first card of the first coup'),
+      int('cut_card', 'Cut card distance from the end'),
+      text('started_at', 'ShoeStarted time'),
+      text('started_by', 'Who started the shoe'),
+      int('started_position', 'Global position of ShoeStarted'),
+      int('started_revision', 'Stream revision of ShoeStarted'),
+      text('started_prev_hash', 'prevHash of ShoeStarted'),
+      text('started_hash', 'hash of ShoeStarted'),
+      text('ended_at', 'ShoeEnded time'),
+      text('end_reason', "'cut-card' | 'every-coup' | 'supervisor' | 'table-closed' | 'exhausted'"),
+      int('ended_position', 'Global position of ShoeEnded'),
+      int('ended_revision', 'Stream revision of ShoeEnded'),
+      text('ended_prev_hash', 'prevHash of ShoeEnded'),
+      text('ended_hash', 'hash of ShoeEnded'),
+      int('coups', 'Coups resolved from this shoe'),
+      int('voids', 'Rounds voided in this shoe'),
+      int('first_round', 'First round dealt from this shoe'),
+      int('last_round', 'Last round dealt from this shoe'),
+    ],
+  },
+];
+
+const json = (v: unknown): string => JSON.stringify(v);
+
+function shoeRow(tableId: string, s: ShoeRecord): Write {
+  return {
+    kind: 'upsert',
+    table: HH_SHOES,
+    row: {
+      table_id: tableId,
+      shoe_no: s.shoeNo,
+      dealing: s.dealing,
+      shuffle: s.shuffle,
+      decks: s.decks,
+      length: s.length,
+      commitment: s.commitment,
+      seed: s.seed,
+      burn_card: s.burnCard,
+      burn_count: s.burnCount,
+      first_coup_index: s.firstCoupIndex,
+      cut_card: s.cutCard,
+      started_at: s.startedAt,
+      started_by: s.startedBy,
+      started_position: s.startedPosition,
+      started_revision: s.startedRevision,
+      started_prev_hash: s.startedPrevHash,
+      started_hash: s.startedHash,
+      ended_at: s.endedAt,
+      end_reason: s.endReason,
+      ended_position: s.endedPosition,
+      ended_revision: s.endedRevision,
+      ended_prev_hash: s.endedPrevHash,
+      ended_hash: s.endedHash,
+      coups: s.coups,
+      voids: s.voids,
+      first_round: s.firstRound,
+      last_round: s.lastRound,
+    },
+  };
+}
+
+interface Ending {
+  readonly status: 'resolved' | 'voided';
+  readonly at: string;
+  readonly outcome: string | null;
+  readonly natural: boolean | null;
+  readonly playerCards: readonly Card[] | null;
+  readonly bankerCards: readonly Card[] | null;
+  readonly playerTotal: number | null;
+  readonly bankerTotal: number | null;
+  readonly settlements: readonly Settlement[];
+  readonly commissionMode: 'deducted' | 'box' | null;
+  readonly void: { readonly reason: string; readonly by: string; readonly returned: readonly { playerId: string; amount: number }[] } | null;
+}
+
+/** Stakes per player in play (from the folded table state's round). */
+function stakesOf(table: TableState): Map<string, number> {
+  const out = new Map<string, number>();
+  const bets = table.round?.bets ?? {};
+  for (const playerId of Object.keys(bets).sort()) {
+    const b = bets[playerId]!;
+    const total = b.player + b.banker + b.tie;
+    if (total > 0) out.set(playerId, total);
+  }
+  return out;
+}
+
+/** The hh_hands row of a hand, open (ending null) or finished. `stakes` are the stakes in play. */
+function handRow(tableId: string, h: OpenHand, stakes: Map<string, number>, ending: Ending | null): Row {
+  let staked = 0;
+  for (const v of stakes.values()) staked += v;
+  let paid = 0;
+  let commission = 0;
+  if (ending?.void) for (const r of ending.void.returned) paid += r.amount;
+  for (const s of ending?.settlements ?? []) {
+    paid += s.paid;
+    commission += s.commission;
+  }
+  const settledStaked = ending?.status === 'resolved' ? ending.settlements.reduce((a, s) => a + s.amount, 0) : staked;
+  const box = ending?.commissionMode === 'box' ? commission : 0;
+  return {
+    table_id: tableId,
+    round_no: h.roundNo,
+    shoe_no: h.shoeNo,
+    status: ending?.status ?? h.status,
+    opened_at: h.openedAt,
+    opened_by: h.openedBy,
+    deadline: h.deadline,
+    closed_at: h.closedAt,
+    closed_how: h.closedHow,
+    closed_by: h.closedBy,
+    dealer: h.dealer ?? h.openedBy,
+    resolved_at: ending?.at ?? null,
+    outcome: ending?.outcome ?? null,
+    natural: ending?.natural === null || ending === null ? null : ending.natural ? 1 : 0,
+    player_cards: ending?.playerCards ? ending.playerCards.join(' ') : null,
+    banker_cards: ending?.bankerCards ? ending.bankerCards.join(' ') : null,
+    player_total: ending?.playerTotal ?? null,
+    banker_total: ending?.bankerTotal ?? null,
+    cards_json: json(h.cards),
+    corrections_json: json(h.corrections),
+    bets_json: json(h.bets),
+    settlements_json: json(ending?.settlements ?? []),
+    players: [...stakes.keys()].join(','),
+    bet_count: h.bets.reduce((n, b) => (b.kind === 'bet' ? n + 1 : n), 0),
+    total_staked: settledStaked,
+    total_paid: ending === null ? 0 : paid,
+    commission,
+    commission_mode: ending?.commissionMode ?? null,
+    house_result: ending === null ? 0 : settledStaked - paid + box,
+    void_reason: ending?.void?.reason ?? null,
+    voided_by: ending?.void?.by ?? null,
+    returned_json: ending?.void ? json(ending.void.returned) : null,
+    first_position: h.firstPosition,
+    last_position: h.lastPosition,
+    first_revision: h.firstRevision,
+    last_revision: h.lastRevision,
+    event_count: h.eventCount,
+    first_prev_hash: h.firstPrevHash,
+    last_hash: h.lastHash,
+  };
+}
+
+function finish(s: HandHistoryState, h: OpenHand, before: TableState, ending: Ending): Write[] {
+  const stakes = stakesOf(before);
+  const writes: Write[] = [{ kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, h, stakes, ending) }];
+  const perPlayer = new Map<string, { staked: number; paid: number; commission: number }>();
+  for (const [playerId, staked] of stakes) perPlayer.set(playerId, { staked, paid: 0, commission: 0 });
+  const entry = (playerId: string) => {
+    let p = perPlayer.get(playerId);
+    if (!p) perPlayer.set(playerId, (p = { staked: 0, paid: 0, commission: 0 }));
+    return p;
+  };
+  for (const st of ending.settlements) {
+    const p = entry(st.playerId);
+    p.paid += st.paid;
+    p.commission += st.commission;
+  }
+  for (const r of ending.void?.returned ?? []) entry(r.playerId).paid += r.amount;
+  for (const [playerId, p] of perPlayer) {
+    writes.push({
+      kind: 'upsert',
+      table: HH_HAND_PLAYERS,
+      row: {
+        table_id: s.tableId,
+        round_no: h.roundNo,
+        player_id: playerId,
+        staked: p.staked,
+        paid: p.paid,
+        commission: p.commission,
+        net: p.paid - p.staked,
+      },
+    });
+  }
+  return writes;
+}
+
+function extend(h: OpenHand, e: ProjectionEvent): OpenHand {
+  return { ...h, lastPosition: e.position, lastRevision: e.revision, lastHash: e.hash, eventCount: h.eventCount + 1 };
+}
+
+function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<HandHistoryState> {
+  return once(state, e, (s) => {
+    const before = s.table;
+    const table = withoutSecrets(evolve(before, e.event));
+    const ev = e.event;
+    let hand = s.hand === null ? null : extend(s.hand, e);
+    let shoe = s.shoe;
+    const writes: Write[] = [];
+    switch (ev.type) {
+      case 'ShoeStarted': {
+        const d = ev.data;
+        shoe = {
+          shoeNo: d.shoeNo,
+          dealing: d.dealing,
+          shuffle: d.shuffle,
+          decks: d.decks,
+          length: d.length,
+          commitment: d.commitment,
+          seed: null,
+          burnCard: d.burnCard,
+          burnCount: d.burnCount,
+          firstCoupIndex: d.firstCoupIndex,
+          cutCard: d.cutCard,
+          startedAt: d.at,
+          startedBy: d.by,
+          startedPosition: e.position,
+          startedRevision: e.revision,
+          startedPrevHash: e.prevHash,
+          startedHash: e.hash,
+          endedAt: null,
+          endReason: null,
+          endedPosition: null,
+          endedRevision: null,
+          endedPrevHash: null,
+          endedHash: null,
+          coups: 0,
+          voids: 0,
+          firstRound: null,
+          lastRound: null,
+        };
+        writes.push(shoeRow(s.tableId, shoe));
+        break;
+      }
+      case 'ShoeEnded': {
+        const d = ev.data;
+        if (shoe !== null && shoe.shoeNo === d.shoeNo) {
+          shoe = {
+            ...shoe,
+            seed: d.seed,
+            endedAt: d.at,
+            endReason: d.reason,
+            endedPosition: e.position,
+            endedRevision: e.revision,
+            endedPrevHash: e.prevHash,
+            endedHash: e.hash,
+          };
+          writes.push(shoeRow(s.tableId, shoe));
+        }
+        break;
+      }
+      case 'BettingOpened': {
+        const d = ev.data;
+        if (hand !== null) {
+          // cannot come from decide: keep what was recorded of the unfinished hand
+          writes.push({ kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, s.hand!, stakesOf(before), null) });
+        }
+        hand = {
+          roundNo: d.roundNo,
+          shoeNo: d.shoeNo,
+          status: 'betting',
+          openedAt: d.at,
+          openedBy: d.by,
+          deadline: d.deadline,
+          closedAt: null,
+          closedHow: null,
+          closedBy: null,
+          dealer: null,
+          bets: [],
+          cards: [],
+          corrections: [],
+          firstPosition: e.position,
+          lastPosition: e.position,
+          firstRevision: e.revision,
+          lastRevision: e.revision,
+          firstPrevHash: e.prevHash,
+          lastHash: e.hash,
+          eventCount: 1,
+        };
+        writes.push({
+          kind: 'upsert',
+          table: HH_HAND_STATES,
+          row: { table_id: s.tableId, round_no: d.roundNo, state_json: json(before) },
+        });
+        if (shoe !== null && shoe.shoeNo === d.shoeNo) {
+          shoe = { ...shoe, firstRound: shoe.firstRound ?? d.roundNo, lastRound: d.roundNo };
+          writes.push(shoeRow(s.tableId, shoe));
+        }
+        break;
+      }
+      case 'BetPlaced': {
+        const d = ev.data;
+        if (hand !== null && hand.roundNo === d.roundNo) {
+          const bet: BetEntry = {
+            kind: 'bet',
+            playerId: d.playerId,
+            spot: d.spot,
+            amount: d.amount,
+            cleared: null,
+            rebet: d.rebet,
+            at: d.at,
+            by: d.by,
+            role: d.role,
+            position: e.position,
+          };
+          hand = { ...hand, bets: [...hand.bets, bet] };
+        }
+        break;
+      }
+      case 'BetsCleared': {
+        const d = ev.data;
+        if (hand !== null && hand.roundNo === d.roundNo) {
+          const clear: BetEntry = {
+            kind: 'clear',
+            playerId: d.playerId,
+            spot: null,
+            amount: d.returned,
+            cleared: d.bets,
+            rebet: false,
+            at: d.at,
+            by: d.by,
+            role: d.role,
+            position: e.position,
+          };
+          hand = { ...hand, bets: [...hand.bets, clear] };
+        }
+        break;
+      }
+      case 'BettingClosed': {
+        const d = ev.data;
+        if (hand !== null && hand.roundNo === d.roundNo) {
+          hand = { ...hand, status: 'dealing', closedAt: d.at, closedHow: d.by, closedBy: d.actorId };
+        }
+        break;
+      }
+      case 'CardDealt': {
+        const d = ev.data;
+        if (hand !== null && hand.roundNo === d.roundNo) {
+          const card: CardEntry = {
+            index: d.index,
+            card: d.card,
+            to: d.to,
+            slot: d.slot,
+            shoePosition: d.shoePosition,
+            at: d.at,
+            by: d.by,
+            role: d.role,
+            position: e.position,
+            correctedFrom: null,
+          };
+          hand = { ...hand, cards: [...hand.cards, card], dealer: hand.dealer ?? d.by };
+        }
+        break;
+      }
+      case 'CardCorrected': {
+        const d = ev.data;
+        if (hand !== null && hand.roundNo === d.roundNo) {
+          const placed = table.round?.cards ?? [];
+          const cards = hand.cards.map((c, i) => {
+            const at = placed[i];
+            const moved = at ? { to: at.to, slot: at.slot } : {};
+            return i === d.index ? { ...c, ...moved, card: d.newCard, correctedFrom: c.correctedFrom ?? d.oldCard } : { ...c, ...moved };
+          });
+          const correction: CorrectionEntry = {
+            index: d.index,
+            oldCard: d.oldCard,
+            newCard: d.newCard,
+            at: d.at,
+            by: d.by,
+            role: d.role,
+            position: e.position,
+          };
+          hand = { ...hand, cards, corrections: [...hand.corrections, correction] };
+        }
+        break;
+      }
+      case 'CoupResolved': {
+        const d = ev.data;
+        if (hand !== null && hand.roundNo === d.roundNo) {
+          writes.push(
+            ...finish(s, hand, before, {
+              status: 'resolved',
+              at: d.at,
+              outcome: d.outcome,
+              natural: d.natural,
+              playerCards: d.playerCards,
+              bankerCards: d.bankerCards,
+              playerTotal: d.playerTotal,
+              bankerTotal: d.bankerTotal,
+              settlements: d.settlements,
+              commissionMode: d.commissionMode,
+              void: null,
+            }),
+          );
+          hand = null;
+        }
+        if (shoe !== null && shoe.shoeNo === d.shoeNo) {
+          shoe = { ...shoe, coups: shoe.coups + 1 };
+          writes.push(shoeRow(s.tableId, shoe));
+        }
+        break;
+      }
+      case 'RoundVoided': {
+        const d = ev.data;
+        if (hand !== null && hand.roundNo === d.roundNo) {
+          const shoeNo = hand.shoeNo;
+          writes.push(
+            ...finish(s, hand, before, {
+              status: 'voided',
+              at: d.at,
+              outcome: null,
+              natural: null,
+              playerCards: null,
+              bankerCards: null,
+              playerTotal: null,
+              bankerTotal: null,
+              settlements: [],
+              commissionMode: null,
+              void: { reason: d.reason, by: d.by, returned: d.returned },
+            }),
+          );
+          hand = null;
+          if (shoe !== null && shoe.shoeNo === shoeNo) {
+            shoe = { ...shoe, voids: shoe.voids + 1 };
+            writes.push(shoeRow(s.tableId, shoe));
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    return { state: { ...s, table, hand, shoe }, writes };
+  });
+}
+
+/** The open hand's row (rewritten once per batch while the hand is in progress). */
+function materializeHands(state: HandHistoryState): Write[] {
+  if (state.hand === null) return [];
+  return [{ kind: 'upsert', table: HH_HANDS, row: handRow(state.tableId, state.hand, stakesOf(state.table), null) }];
+}
+
+export const handHistoryProjection: ProjectionModel<HandHistoryState> = {
+  name: 'hand-history',
+  prefix: 'hh',
+  version: 1,
+  description: 'One record per coup: bets, cards, result, settlements, voids, event span and chain hashes; shoes.',
+  tables,
+  keyOf: byTable,
+  initial: (tableId) => ({ position: 0, tableId, table: initialState, hand: null, shoe: null }),
+  evolve: evolveHands,
+  materialize: materializeHands,
+};

@@ -1,0 +1,320 @@
+/**
+ * Roads (`rd_`): the scoreboards of a shoe, as casinos display them.
+ *
+ * - Bead plate: every coup (ties included) in order, six rows per column, filled top to bottom then left to right.
+ * - Big road: player and banker wins only. Same side as the last win: one row down; the other side: a new
+ *   column. A tie is marked on the cell of the last win (a count); ties before the first win are `leadingTies`.
+ *   Six rows deep: when a streak cannot go down (row 6 reached, or the cell below is taken by an earlier tail),
+ *   it turns right and continues along that row (the "dragon tail"). The derived roads read the LOGICAL
+ *   columns (whole streaks), not where the tail was drawn.
+ * - Derived roads, k = 1 (big eye boy), 2 (small road), 3 (cockroach pig): each big-road entry from the
+ *   starting point on adds one red or blue mark. For an entry in logical column c, row r (0-based):
+ *   - r = 0 (a new column): red if columns c-1 and c-1-k have the same length, else blue;
+ *   - r >= 1: look at column c-k: red if it has an entry in row r, or has neither row r nor row r-1 (it is
+ *     shorter by two or more); blue if it ends exactly at row r-1.
+ *   The first entry that is marked is the one at column k, row 1, or failing that column k+1, row 0 (entries
+ *   before it have no column to compare with). Marks are then laid out like a big road (red/blue streaks).
+ *
+ * Roads are per shoe. On every-coup tables (one shuffle per coup, so a one-coup "shoe"), a road runs for a UTC
+ * day, or {@link EVERY_COUP_ROAD_COUPS} coups (about a shoe's worth), whichever ends first: `shoe_no` is the first
+ * shoe of the road and `last_shoe_no` the last.
+ */
+import type { Card, Outcome } from '@coup/table';
+import {
+  type Evolution,
+  type ProjectionEvent,
+  type ProjectionModel,
+  type TableDef,
+  type Write,
+  byTable,
+  dayOf,
+  int,
+  once,
+  text,
+} from './types';
+
+export const RD_ROADS = 'rd_roads';
+
+/** One coup as the roads record it. */
+export interface Bead {
+  readonly roundNo: number;
+  readonly outcome: Outcome;
+  readonly natural: boolean;
+  readonly playerPair: boolean;
+  readonly bankerPair: boolean;
+  readonly playerTotal: number;
+  readonly bankerTotal: number;
+}
+
+export interface BeadCell extends Bead {
+  readonly col: number;
+  readonly row: number;
+}
+
+export interface BigRoadCell {
+  readonly col: number;
+  readonly row: number;
+  readonly outcome: 'player' | 'banker';
+  readonly roundNo: number;
+  /** Ties after this win (before the next one). */
+  readonly ties: number;
+  readonly natural: boolean;
+  readonly playerPair: boolean;
+  readonly bankerPair: boolean;
+  /** The logical column (streak) and row in it. */
+  readonly streak: number;
+  readonly streakRow: number;
+}
+
+export interface DerivedCell {
+  readonly col: number;
+  readonly row: number;
+  readonly color: 'red' | 'blue';
+}
+
+export interface Roads {
+  readonly beadPlate: readonly BeadCell[];
+  readonly bigRoad: readonly BigRoadCell[];
+  /** Ties before the first player or banker win of the road. */
+  readonly leadingTies: number;
+  readonly bigEyeBoy: readonly DerivedCell[];
+  readonly smallRoad: readonly DerivedCell[];
+  readonly cockroachPig: readonly DerivedCell[];
+}
+
+export const ROAD_ROWS = 6;
+
+/** every-coup tables: coups per road at most (a new road starts after them, or on a new UTC day). */
+export const EVERY_COUP_ROAD_COUPS = 80;
+
+/** The bead plate: six rows per column. */
+export function beadPlate(beads: readonly Bead[]): BeadCell[] {
+  return beads.map((b, i) => ({ ...b, col: Math.floor(i / ROAD_ROWS), row: i % ROAD_ROWS }));
+}
+
+/**
+ * Lays out streaks (arrays of items) as a big road: each streak starts in row 0 of the column after the previous
+ * streak's start (further right if that cell is taken), goes down while it can, then turns right.
+ */
+export function layOut<T>(streaks: readonly (readonly T[])[]): { col: number; row: number; item: T; streak: number; streakRow: number }[] {
+  const taken = new Set<string>();
+  const key = (c: number, r: number) => `${c},${r}`;
+  const out: { col: number; row: number; item: T; streak: number; streakRow: number }[] = [];
+  let start = -1;
+  streaks.forEach((streak, s) => {
+    start += 1;
+    while (taken.has(key(start, 0))) start += 1;
+    let col = start;
+    let row = 0;
+    let turned = false;
+    streak.forEach((item, i) => {
+      if (i > 0) {
+        if (!turned && row + 1 < ROAD_ROWS && !taken.has(key(col, row + 1))) row += 1;
+        else {
+          turned = true;
+          col += 1;
+        }
+      }
+      taken.add(key(col, row));
+      out.push({ col, row, item, streak: s, streakRow: i });
+    });
+  });
+  return out;
+}
+
+interface Entry {
+  readonly bead: Bead;
+  ties: number;
+}
+
+/** The big road's logical columns (streaks of player or banker wins, ties counted on the last win). */
+export function bigRoadColumns(beads: readonly Bead[]): { columns: Entry[][]; leadingTies: number } {
+  const columns: Entry[][] = [];
+  let leadingTies = 0;
+  let last: Entry | null = null;
+  for (const bead of beads) {
+    if (bead.outcome === 'tie') {
+      if (last === null) leadingTies += 1;
+      else last.ties += 1;
+      continue;
+    }
+    const entry: Entry = { bead, ties: 0 };
+    const column = columns[columns.length - 1];
+    if (column !== undefined && column[0]!.bead.outcome === bead.outcome) column.push(entry);
+    else columns.push([entry]);
+    last = entry;
+  }
+  return { columns, leadingTies };
+}
+
+/** The red/blue marks of a derived road (k = 1, 2, 3) from the big road's column lengths, in order. */
+export function derivedMarks(lengths: readonly number[], k: number): ('red' | 'blue')[] {
+  const marks: ('red' | 'blue')[] = [];
+  lengths.forEach((len, c) => {
+    for (let r = 0; r < len; r++) {
+      if (r === 0) {
+        if (c < k + 1) continue;
+        marks.push(lengths[c - 1] === lengths[c - 1 - k] ? 'red' : 'blue');
+      } else {
+        if (c < k) continue;
+        marks.push(lengths[c - k] === r ? 'blue' : 'red');
+      }
+    }
+  });
+  return marks;
+}
+
+/** Groups marks into streaks of one color. */
+function streaksOf<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (const item of items) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last[0] === item) last.push(item);
+    else out.push([item]);
+  }
+  return out;
+}
+
+function derivedRoad(lengths: readonly number[], k: number): DerivedCell[] {
+  return layOut(streaksOf(derivedMarks(lengths, k))).map((c) => ({ col: c.col, row: c.row, color: c.item }));
+}
+
+/** Every road of a sequence of coups. */
+export function computeRoads(beads: readonly Bead[]): Roads {
+  const { columns, leadingTies } = bigRoadColumns(beads);
+  const bigRoad = layOut(columns).map(({ col, row, item, streak, streakRow }) => ({
+    col,
+    row,
+    outcome: item.bead.outcome as 'player' | 'banker',
+    roundNo: item.bead.roundNo,
+    ties: item.ties,
+    natural: item.bead.natural,
+    playerPair: item.bead.playerPair,
+    bankerPair: item.bead.bankerPair,
+    streak,
+    streakRow,
+  }));
+  const lengths = columns.map((c) => c.length);
+  return {
+    beadPlate: beadPlate(beads),
+    bigRoad,
+    leadingTies,
+    bigEyeBoy: derivedRoad(lengths, 1),
+    smallRoad: derivedRoad(lengths, 2),
+    cockroachPig: derivedRoad(lengths, 3),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The projection
+
+export interface Road {
+  readonly shoeNo: number;
+  readonly lastShoeNo: number;
+  /** every-coup tables: the UTC day of the road; shoe tables: null. */
+  readonly day: string | null;
+  readonly beads: readonly Bead[];
+  readonly startedAt: string;
+  readonly updatedAt: string;
+}
+
+export interface RoadsState {
+  readonly position: number;
+  readonly tableId: string;
+  readonly road: Road | null;
+}
+
+const tables: readonly TableDef[] = [
+  {
+    name: RD_ROADS,
+    doc: 'One row per shoe (every-coup tables: per UTC day): the outcome sequence and every road, as JSON.',
+    primaryKey: ['table_id', 'shoe_no'],
+    columns: [
+      text('table_id', 'Table id'),
+      int('shoe_no', 'The shoe (every-coup tables: the first shoe of the day road)'),
+      int('last_shoe_no', 'The last shoe in the road (= shoe_no on shoe tables)'),
+      text('day', 'every-coup tables: the UTC day of the road; else NULL'),
+      int('coups', 'Coups in the road'),
+      text('outcomes', "The outcomes in order, one letter each: P, B, T (e.g. 'BBPTB')"),
+      text('started_at', 'When the shoe (road) started'),
+      text('updated_at', 'Time of the last coup'),
+      text('bead_plate_json', 'Bead plate cells: [{col, row, roundNo, outcome, natural, playerPair, bankerPair, playerTotal, bankerTotal}]'),
+      text('big_road_json', 'Big road cells: [{col, row, outcome, roundNo, ties, natural, playerPair, bankerPair, streak, streakRow}]'),
+      int('leading_ties', 'Ties before the first player/banker win'),
+      text('big_eye_boy_json', 'Big eye boy: [{col, row, color}]'),
+      text('small_road_json', 'Small road: [{col, row, color}]'),
+      text('cockroach_pig_json', 'Cockroach pig: [{col, row, color}]'),
+    ],
+  },
+];
+
+const LETTER: Readonly<Record<Outcome, string>> = { player: 'P', banker: 'B', tie: 'T' };
+
+export function roadRow(tableId: string, road: Road): Write {
+  const roads = computeRoads(road.beads);
+  return {
+    kind: 'upsert',
+    table: RD_ROADS,
+    row: {
+      table_id: tableId,
+      shoe_no: road.shoeNo,
+      last_shoe_no: road.lastShoeNo,
+      day: road.day,
+      coups: road.beads.length,
+      outcomes: road.beads.map((b) => LETTER[b.outcome]).join(''),
+      started_at: road.startedAt,
+      updated_at: road.updatedAt,
+      bead_plate_json: JSON.stringify(roads.beadPlate),
+      big_road_json: JSON.stringify(roads.bigRoad),
+      leading_ties: roads.leadingTies,
+      big_eye_boy_json: JSON.stringify(roads.bigEyeBoy),
+      small_road_json: JSON.stringify(roads.smallRoad),
+      cockroach_pig_json: JSON.stringify(roads.cockroachPig),
+    },
+  };
+}
+
+const pair = (cards: readonly Card[]): boolean => cards.length >= 2 && cards[0]![0] === cards[1]![0];
+
+function evolveRoads(state: RoadsState, e: ProjectionEvent): Evolution<RoadsState> {
+  return once(state, e, (s) => {
+    const ev = e.event;
+    if (ev.type === 'ShoeStarted') {
+      const d = ev.data;
+      const day = d.shuffle === 'every-coup' ? dayOf(d.at) : null;
+      const current = s.road;
+      if (current !== null && day !== null && current.day === day && current.beads.length < EVERY_COUP_ROAD_COUPS) {
+        return { state: { ...s, road: { ...current, lastShoeNo: d.shoeNo } }, writes: [] };
+      }
+      const road: Road = { shoeNo: d.shoeNo, lastShoeNo: d.shoeNo, day, beads: [], startedAt: d.at, updatedAt: d.at };
+      // the road being replaced is written now (materialize only sees the last one of a batch)
+      return { state: { ...s, road }, writes: current === null ? [] : [roadRow(s.tableId, current)] };
+    }
+    if (ev.type === 'CoupResolved' && s.road !== null) {
+      const d = ev.data;
+      const bead: Bead = {
+        roundNo: d.roundNo,
+        outcome: d.outcome,
+        natural: d.natural,
+        playerPair: pair(d.playerCards),
+        bankerPair: pair(d.bankerCards),
+        playerTotal: d.playerTotal,
+        bankerTotal: d.bankerTotal,
+      };
+      return { state: { ...s, road: { ...s.road, beads: [...s.road.beads, bead], updatedAt: d.at } }, writes: [] };
+    }
+    return { state: s, writes: [] };
+  });
+}
+
+export const roadsProjection: ProjectionModel<RoadsState> = {
+  name: 'roads',
+  prefix: 'rd',
+  version: 1,
+  description: 'Bead plate, big road (ties, dragon tail), big eye boy, small road and cockroach pig per shoe.',
+  tables,
+  keyOf: byTable,
+  initial: (tableId) => ({ position: 0, tableId, road: null }),
+  evolve: evolveRoads,
+  materialize: (s) => (s.road === null ? [] : [roadRow(s.tableId, s.road)]),
+};

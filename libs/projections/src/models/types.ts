@@ -1,0 +1,141 @@
+/**
+ * The shape every read model (projection) has: pure folds over the table events that produce row writes for
+ * SQLite tables. No I/O here: the runner (`src/runner`) loads the state, calls `evolve`, and commits the writes
+ * and the checkpoint in one transaction.
+ *
+ * Idempotence comes from the position: every projection state records the global position of the last event it
+ * applied, and `evolve` of an event at or before that position changes nothing (see {@link once}). The runner's
+ * checkpoint gives the same guarantee across batches and crashes.
+ */
+import type { TableEvent } from '@coup/table';
+
+/** A value stored in a read-model column. */
+export type SqlValue = string | number | null;
+
+/** A row: column name to value. */
+export type Row = Readonly<Record<string, SqlValue>>;
+
+export interface ColumnDef {
+  readonly name: string;
+  readonly type: 'TEXT' | 'INTEGER' | 'REAL';
+  /** What the column holds (documentation, printed in the README). */
+  readonly doc: string;
+}
+
+export interface IndexDef {
+  /** Short name, unique within the table (the runner derives the SQL index name). */
+  readonly name: string;
+  readonly columns: readonly string[];
+}
+
+/** A read-model table. Names carry the projection's prefix (its "schema"), e.g. `hh_hands`. */
+export interface TableDef {
+  readonly name: string;
+  readonly doc: string;
+  readonly columns: readonly ColumnDef[];
+  readonly primaryKey: readonly string[];
+  readonly indexes?: readonly IndexDef[];
+  /** Columns that `add` writes increment (tables written with `add` only). */
+  readonly counters?: readonly string[];
+}
+
+/**
+ * A change to a read-model table:
+ * - `upsert`: the row replaces the one with the same primary key (every column given; missing ones are NULL);
+ * - `add`: a counter row: inserted with `row` (key columns and set-once columns) plus `add`, or, when the key
+ *   exists, each `add` column is incremented by its value;
+ * - `delete`: removes the row with this primary key.
+ */
+export type Write =
+  | { readonly kind: 'upsert'; readonly table: string; readonly row: Row }
+  | { readonly kind: 'add'; readonly table: string; readonly row: Row; readonly add: Readonly<Record<string, number>> }
+  | { readonly kind: 'delete'; readonly table: string; readonly key: Row };
+
+/** A recorded table event as projections see it (from a `table-<tableId>` stream). */
+export interface ProjectionEvent {
+  /** From the stream name `table-<tableId>`. */
+  readonly tableId: string;
+  readonly event: TableEvent;
+  /** Global position in `$all` (a safe integer). */
+  readonly position: number;
+  /** Revision in the table's stream (0-based). */
+  readonly revision: number;
+  /** When the store recorded it (ISO). Events also carry `data.at`, the command's time. */
+  readonly recordedAt: string;
+  readonly prevHash: string;
+  readonly hash: string;
+  /** Metadata `actor` ("role:id"), if any. */
+  readonly actor: string | null;
+  readonly commandId: string | null;
+}
+
+/** What `evolve` returns: the next state and the writes it implies. */
+export interface Evolution<S> {
+  readonly state: S;
+  readonly writes: readonly Write[];
+}
+
+/** Every projection state knows the last position it applied. */
+export interface PositionedState {
+  readonly position: number;
+}
+
+/**
+ * A projection: pure, keyed by table. The runner keeps one state per key (persisted as JSON in
+ * `<prefix>_state`), applies events in global order, and writes, once per batch for every key whose state
+ * changed, the rows of `materialize(state)` (rows that mirror the state, such as the table view).
+ */
+export interface ProjectionModel<S extends PositionedState = PositionedState> {
+  readonly name: string;
+  /** Table-name prefix: every table of this projection starts with `<prefix>_`. */
+  readonly prefix: string;
+  /** Bump when the tables or the fold change: the runner then rebuilds the projection from position 0. */
+  readonly version: number;
+  readonly description: string;
+  readonly tables: readonly TableDef[];
+  /** The state key of an event (the table id), or null to skip it. */
+  keyOf(e: ProjectionEvent): string | null;
+  initial(key: string): S;
+  evolve(state: S, e: ProjectionEvent): Evolution<S>;
+  materialize?(state: S): readonly Write[];
+}
+
+/** A projection of any state type (for lists of projections). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProjection = ProjectionModel<any>;
+
+const NOTHING: readonly Write[] = Object.freeze([]);
+
+/** The state with no writes. */
+export function only<S>(state: S): Evolution<S> {
+  return { state, writes: NOTHING };
+}
+
+/**
+ * Applies `f` unless the event was applied already (position at or before the state's): then the state is
+ * returned unchanged with no writes. `f` returns the next state without the new position; `once` stamps it.
+ */
+export function once<S extends PositionedState>(
+  state: S,
+  e: ProjectionEvent,
+  f: (state: S) => Evolution<S>,
+): Evolution<S> {
+  if (e.position <= state.position) return only(state);
+  const out = f(state);
+  return { state: { ...out.state, position: e.position }, writes: out.writes };
+}
+
+/** The key of every event: its table. */
+export function byTable(e: ProjectionEvent): string {
+  return e.tableId;
+}
+
+/** The UTC day (YYYY-MM-DD) of an ISO instant. */
+export function dayOf(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+/** Column helpers for table definitions. */
+export const text = (name: string, doc: string): ColumnDef => ({ name, type: 'TEXT', doc });
+export const int = (name: string, doc: string): ColumnDef => ({ name, type: 'INTEGER', doc });
+export const real = (name: string, doc: string): ColumnDef => ({ name, type: 'REAL', doc });

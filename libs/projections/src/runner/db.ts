@@ -1,0 +1,236 @@
+/**
+ * The read-model SQLite file: schema creation from the projections' table definitions, the checkpoint table,
+ * and compiled write statements. One file for every projection; each projection's tables carry its prefix.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { AnyProjection, Row, TableDef, Write } from '../models/types';
+
+export type Db = Database.Database;
+
+/** The checkpoint table: one row per projection. */
+export const CHECKPOINTS = 'projection_checkpoints';
+
+/** Name of the per-projection state table (JSON state per key). */
+export const stateTable = (prefix: string): string => `${prefix}_state`;
+
+/** Prefix of the tables a rebuild builds before swapping them in. */
+export const REBUILD_PREFIX = 'rb_';
+
+/** Opens (and creates) the read-model file: WAL, NORMAL sync (read models are rebuildable), busy timeout. */
+export function openReadModelDb(file: string, options: { readonly?: boolean } = {}): Db {
+  if (file !== ':memory:' && !options.readonly) mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  db.pragma('busy_timeout = 10000');
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
+  return db;
+}
+
+const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** The state table's definition (documented like the others). */
+export function stateTableDef(prefix: string): TableDef {
+  return {
+    name: stateTable(prefix),
+    doc: 'The fold state per key (table id) as JSON, where the projection resumes (no unrevealed seed).',
+    primaryKey: ['key'],
+    columns: [
+      { name: 'key', type: 'TEXT', doc: 'State key (table id)' },
+      { name: 'position', type: 'INTEGER', doc: 'Global position of the last event applied to this key' },
+      { name: 'state', type: 'TEXT', doc: 'The state (JSON)' },
+    ],
+  };
+}
+
+/** Every table of a projection (its read-model tables and its state table). */
+export function projectionTables(p: AnyProjection): TableDef[] {
+  return [...p.tables, stateTableDef(p.prefix)];
+}
+
+/** CREATE TABLE and CREATE INDEX statements for a table, created under `name`; index names carry `tag`. */
+export function createTableSql(def: TableDef, name: string, tag: string): string[] {
+  const cols = def.columns.map((c) => `${q(c.name)} ${c.type}`).join(', ');
+  const sql = [`CREATE TABLE IF NOT EXISTS ${q(name)} (${cols}, PRIMARY KEY (${def.primaryKey.map(q).join(', ')}))`];
+  for (const idx of def.indexes ?? []) {
+    sql.push(`CREATE INDEX IF NOT EXISTS ${q(`${def.name}_${idx.name}_${tag}`)} ON ${q(name)} (${idx.columns.map(q).join(', ')})`);
+  }
+  return sql;
+}
+
+export function ensureCheckpointTable(db: Db): void {
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (
+      name TEXT PRIMARY KEY,
+      version INTEGER NOT NULL,
+      position INTEGER NOT NULL,
+      generation INTEGER NOT NULL,
+      updated_at TEXT,
+      rebuilt_at TEXT
+    )`,
+  );
+}
+
+export interface CheckpointRow {
+  readonly name: string;
+  readonly version: number;
+  readonly position: number;
+  readonly generation: number;
+  readonly updated_at: string | null;
+  readonly rebuilt_at: string | null;
+}
+
+export function readCheckpoint(db: Db, name: string): CheckpointRow | undefined {
+  return db.prepare(`SELECT * FROM ${CHECKPOINTS} WHERE name = ?`).get(name) as CheckpointRow | undefined;
+}
+
+export function dropTables(db: Db, names: readonly string[]): void {
+  for (const n of names) db.exec(`DROP TABLE IF EXISTS ${q(n)}`);
+}
+
+/**
+ * Makes sure the projection's tables exist at its current version. A projection whose stored version differs
+ * (or that has no checkpoint yet) gets fresh tables and a checkpoint at 0: it is refolded from the start.
+ * Returns its checkpoint.
+ */
+export function ensureProjection(db: Db, p: AnyProjection): CheckpointRow {
+  ensureCheckpointTable(db);
+  return db.transaction((): CheckpointRow => {
+    const row = readCheckpoint(db, p.name);
+    const defs = projectionTables(p);
+    if (row && row.version === p.version) {
+      for (const def of defs) for (const sql of createTableSql(def, def.name, `g${row.generation}`)) db.exec(sql);
+      return row;
+    }
+    const generation = (row?.generation ?? 0) + 1;
+    dropTables(db, defs.map((d) => d.name));
+    for (const def of defs) for (const sql of createTableSql(def, def.name, `g${generation}`)) db.exec(sql);
+    db.prepare(
+      `INSERT INTO ${CHECKPOINTS} (name, version, position, generation, updated_at, rebuilt_at) VALUES (?, ?, 0, ?, NULL, NULL)
+       ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = 0, generation = excluded.generation, updated_at = NULL, rebuilt_at = NULL`,
+    ).run(p.name, p.version, generation);
+    return readCheckpoint(db, p.name)!;
+  }).immediate();
+}
+
+/** Compiled statements for one table under a (possibly temporary) name. */
+class TableStatements {
+  private upsertStmt: Database.Statement | null = null;
+  private addStmt: Database.Statement | null = null;
+  private deleteStmt: Database.Statement | null = null;
+  private readonly names: readonly string[];
+
+  constructor(
+    private readonly db: Db,
+    private readonly def: TableDef,
+    private readonly name: string,
+  ) {
+    this.names = def.columns.map((c) => c.name);
+  }
+
+  private values(row: Row): (string | number | null)[] {
+    const out = new Array<string | number | null>(this.names.length);
+    for (let i = 0; i < this.names.length; i++) out[i] = row[this.names[i]!] ?? null;
+    return out;
+  }
+
+  upsert(row: Row): void {
+    if (this.upsertStmt === null) {
+      const cols = this.names.map(q).join(', ');
+      const marks = this.names.map(() => '?').join(', ');
+      const rest = this.names.filter((n) => !this.def.primaryKey.includes(n));
+      const conflict =
+        rest.length === 0
+          ? 'DO NOTHING'
+          : `DO UPDATE SET ${rest.map((n) => `${q(n)} = excluded.${q(n)}`).join(', ')}`;
+      this.upsertStmt = this.db.prepare(
+        `INSERT INTO ${q(this.name)} (${cols}) VALUES (${marks}) ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) ${conflict}`,
+      );
+    }
+    this.upsertStmt.run(this.values(row));
+  }
+
+  add(row: Row, add: Readonly<Record<string, number>>): void {
+    const counters = this.def.counters ?? [];
+    if (this.addStmt === null) {
+      if (counters.length === 0) throw new Error(`table ${this.def.name} has no counters: it takes no add writes`);
+      const cols = this.names.map(q).join(', ');
+      const marks = this.names.map(() => '?').join(', ');
+      this.addStmt = this.db.prepare(
+        `INSERT INTO ${q(this.name)} (${cols}) VALUES (${marks}) ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) DO UPDATE SET ${counters
+          .map((n) => `${q(n)} = ${q(n)} + excluded.${q(n)}`)
+          .join(', ')}`,
+      );
+    }
+    const values = this.values(row);
+    for (let i = 0; i < this.names.length; i++) {
+      const n = this.names[i]!;
+      if (counters.includes(n)) values[i] = add[n] ?? 0;
+    }
+    this.addStmt.run(values);
+  }
+
+  delete(key: Row): void {
+    if (this.deleteStmt === null) {
+      this.deleteStmt = this.db.prepare(
+        `DELETE FROM ${q(this.name)} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`,
+      );
+    }
+    this.deleteStmt.run(this.def.primaryKey.map((n) => key[n] ?? null));
+  }
+
+  /** The primary key of a row as a string (for coalescing writes). */
+  keyOf(row: Row): string {
+    let k = '';
+    for (const n of this.def.primaryKey) k += `${String(row[n])}\u0001`;
+    return k;
+  }
+}
+
+/**
+ * Writes of a batch, coalesced by primary key: the last upsert or delete of a row wins, `add`s to a row are
+ * summed. Then applied with compiled statements (inside the caller's transaction).
+ */
+export class WriteSet {
+  private readonly pending = new Map<string, { stmts: TableStatements; write: Write }>();
+
+  constructor(private readonly tables: ReadonlyMap<string, TableStatements>) {}
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  push(w: Write): void {
+    const stmts = this.tables.get(w.table);
+    if (!stmts) throw new Error(`unknown read-model table ${w.table}`);
+    const key = `${w.table}\u0000${stmts.keyOf(w.kind === 'delete' ? w.key : w.row)}`;
+    if (w.kind === 'add') {
+      const prev = this.pending.get(key);
+      if (prev && prev.write.kind === 'add') {
+        const sum: Record<string, number> = { ...prev.write.add };
+        for (const [c, v] of Object.entries(w.add)) sum[c] = (sum[c] ?? 0) + v;
+        this.pending.set(key, { stmts, write: { ...prev.write, add: sum } });
+        return;
+      }
+    }
+    this.pending.set(key, { stmts, write: w });
+  }
+
+  apply(): void {
+    for (const { stmts, write } of this.pending.values()) {
+      if (write.kind === 'upsert') stmts.upsert(write.row);
+      else if (write.kind === 'add') stmts.add(write.row, write.add);
+      else stmts.delete(write.key);
+    }
+  }
+}
+
+/** Statements for every table of some projections, under names given by `rename` (identity for live tables). */
+export function compileTables(db: Db, projections: readonly AnyProjection[], rename: (name: string) => string = (n) => n): Map<string, TableStatements> {
+  const out = new Map<string, TableStatements>();
+  for (const p of projections) for (const def of projectionTables(p)) out.set(def.name, new TableStatements(db, def, rename(def.name)));
+  return out;
+}

@@ -1,0 +1,4 @@
+export * from './db';
+export * from './engine';
+export * from './runner';
+export * from './rebuild';

@@ -1,0 +1,103 @@
+/**
+ * Rebuild: refolds projections from position 0 into fresh `rb_` tables while the live tables keep serving (and
+ * a running service's runner keeps updating them), then swaps them in with one transaction: the live tables are
+ * dropped, the rebuilt ones renamed, and the checkpoint set to where the rebuild stopped with a new generation.
+ * A runner in another process notices the new generation at its next commit and resumes from there.
+ */
+import type { EventStore, RecordedEvent } from '@coup/event-store';
+import { PROJECTIONS } from '../models';
+import type { AnyProjection } from '../models/types';
+import {
+  CHECKPOINTS,
+  type Db,
+  REBUILD_PREFIX,
+  createTableSql,
+  dropTables,
+  ensureCheckpointTable,
+  ensureProjection,
+  projectionTables,
+  readCheckpoint,
+} from './db';
+import { ProjectionEngine } from './engine';
+
+export interface RebuildOptions {
+  readonly store: EventStore;
+  readonly db: Db;
+  /** Projection names (default: all). */
+  readonly names?: readonly string[];
+  /** Events per transaction. Default 5000. */
+  readonly page?: number;
+  /** Called after each committed page with the position reached and events so far. */
+  readonly onProgress?: (progress: { position: number; events: number }) => void;
+  readonly now?: () => Date;
+}
+
+export interface RebuildResult {
+  readonly projections: readonly string[];
+  readonly events: number;
+  readonly position: number;
+  readonly seconds: number;
+}
+
+export class UnknownProjectionError extends Error {
+  readonly code = 'UNKNOWN_PROJECTION';
+  constructor(name: string) {
+    super(`Unknown projection '${name}' (known: ${PROJECTIONS.map((p) => p.name).join(', ')})`);
+  }
+}
+
+/** The projections with these names (all when none), or UnknownProjectionError. */
+export function selectProjections(names?: readonly string[]): AnyProjection[] {
+  if (!names || names.length === 0) return [...PROJECTIONS];
+  return names.map((n) => {
+    const p = PROJECTIONS.find((x) => x.name === n);
+    if (!p) throw new UnknownProjectionError(n);
+    return p;
+  });
+}
+
+export async function rebuildProjections(options: RebuildOptions): Promise<RebuildResult> {
+  const started = Date.now();
+  const { db, store } = options;
+  const projections = selectProjections(options.names);
+  const page = options.page ?? 5000;
+  const now = options.now ?? (() => new Date());
+  ensureCheckpointTable(db);
+  // fresh rb_ tables, with index names of the next generation (they keep them after the rename)
+  const tags = new Map<string, number>();
+  for (const p of projections) {
+    const current = readCheckpoint(db, p.name) ?? ensureProjection(db, p);
+    const generation = current.generation + 1;
+    tags.set(p.name, generation);
+    const defs = projectionTables(p);
+    db.transaction(() => {
+      dropTables(db, defs.map((d) => REBUILD_PREFIX + d.name));
+      for (const def of defs) for (const sql of createTableSql(def, REBUILD_PREFIX + def.name, `g${generation}`)) db.exec(sql);
+    })();
+  }
+  const engine = new ProjectionEngine({ db, projections, rename: (n) => REBUILD_PREFIX + n, persistCheckpoints: false, now });
+  let events = 0;
+  for (;;) {
+    const batch: RecordedEvent[] = [];
+    for await (const e of store.readAll({ fromPosition: BigInt(engine.minCheckpoint()), maxCount: page })) batch.push(e);
+    if (batch.length === 0) break;
+    engine.applyBatch(batch);
+    events += batch.length;
+    options.onProgress?.({ position: engine.minCheckpoint(), events });
+  }
+  const position = engine.minCheckpoint();
+  const at = now().toISOString();
+  db.transaction(() => {
+    for (const p of projections) {
+      const defs = projectionTables(p);
+      dropTables(db, defs.map((d) => d.name));
+      for (const d of defs) db.exec(`ALTER TABLE "${REBUILD_PREFIX}${d.name}" RENAME TO "${d.name}"`);
+      db.prepare(
+        `INSERT INTO ${CHECKPOINTS} (name, version, position, generation, updated_at, rebuilt_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = excluded.position,
+           generation = excluded.generation, updated_at = excluded.updated_at, rebuilt_at = excluded.rebuilt_at`,
+      ).run(p.name, p.version, position, tags.get(p.name)!, at, at);
+    }
+  }).immediate();
+  return { projections: projections.map((p) => p.name), events, position, seconds: (Date.now() - started) / 1000 };
+}

@@ -1,0 +1,216 @@
+/**
+ * Drives a table with the real decider (`decide`/`evolve` of @coup/table) to produce realistic events for tests
+ * and the benchmark: players buy in and bet, shoes start and end, rng tables deal whole coups, live tables get
+ * their cards one by one from a (deterministically) shuffled shoe, with optional voids and card corrections.
+ * Deterministic: the same options give the same events.
+ */
+import { type Card, orderedShoe, sha256Hex, shuffle, seedFromHex } from '@coup/engine';
+import {
+  type Actor,
+  type Spot,
+  type TableCommand,
+  type TableEvent,
+  type TableState,
+  decide,
+  evolve,
+  initialState,
+} from '@coup/table';
+
+export interface DriverOptions {
+  readonly tableId: string;
+  /** Raw rules input for OpenTable (defaults for the rest). */
+  readonly rules?: Record<string, unknown>;
+  /** ISO time of the first command. Default 2025-01-01T10:00:00.000Z. */
+  readonly start?: string;
+  /** Milliseconds between commands. Default 1000. */
+  readonly stepMs?: number;
+  /** PRNG seed for the players' choices. */
+  readonly seed?: number;
+  /** Players seated (p1..pN). Default 3. */
+  readonly players?: number;
+  /** Chance a round is voided (by a supervisor). Default 0. */
+  readonly voidRate?: number;
+  /** Live tables: chance the first card is mis-entered and corrected. Default 0. */
+  readonly correctionRate?: number;
+}
+
+export class DriverRefusal extends Error {
+  constructor(
+    readonly command: TableCommand,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${command.type} refused: ${code}: ${message}`);
+  }
+}
+
+/** mulberry32: a small deterministic PRNG (not for security: test data only). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
+const DEALER: Actor = { id: 'dealer-1', role: 'dealer' };
+const SUPERVISOR: Actor = { id: 'super-1', role: 'supervisor' };
+
+export class TableDriver {
+  state: TableState = initialState;
+  private clockMs: number;
+  private readonly stepMs: number;
+  private readonly random: () => number;
+  private seeds = 0;
+  /** live tables: the physical shoe being dealt. */
+  private liveShoe: Card[] = [];
+  readonly players: string[];
+
+  constructor(readonly options: DriverOptions) {
+    this.clockMs = Date.parse(options.start ?? '2025-01-01T10:00:00.000Z');
+    this.stepMs = options.stepMs ?? 1000;
+    this.random = prng(options.seed ?? 1);
+    this.players = Array.from({ length: options.players ?? 3 }, (_, i) => `p${i + 1}`);
+  }
+
+  get rules() {
+    return this.state.rules!;
+  }
+
+  /** The current command time (advanced by each command). */
+  now(): string {
+    return new Date(this.clockMs).toISOString();
+  }
+
+  /** Sets the clock (e.g. to pass a betting deadline or move to another day). */
+  setTime(iso: string): void {
+    this.clockMs = Date.parse(iso);
+  }
+
+  /** Decides and applies one command; throws DriverRefusal when refused. */
+  execute(type: TableCommand['type'], data: Record<string, unknown>, actor: Actor = DEALER): TableEvent[] {
+    const command = { type, data, meta: { actor, at: this.now() } } as TableCommand;
+    this.clockMs += this.stepMs;
+    const decision = decide(command, this.state);
+    if (!decision.ok) throw new DriverRefusal(command, decision.error.code, decision.error.message);
+    for (const e of decision.events) this.state = evolve(this.state, e);
+    return [...decision.events];
+  }
+
+  /** A fresh deterministic seed (64 hex). */
+  nextSeed(): string {
+    this.seeds += 1;
+    return sha256Hex(`${this.options.tableId}:${this.options.seed ?? 1}:${this.seeds}`);
+  }
+
+  /** Opens the table and buys in every player. */
+  open(buyIn = 100_000): TableEvent[] {
+    const events = this.execute('OpenTable', { tableId: this.options.tableId, rules: this.options.rules ?? {} }, ADMIN);
+    for (const p of this.players) events.push(...this.execute('BuyIn', { playerId: p, amount: buyIn }, ADMIN));
+    return events;
+  }
+
+  /** Starts a shoe if none is in progress (not on every-coup tables: OpenBetting shuffles there). */
+  private ensureShoe(events: TableEvent[]): void {
+    if (this.state.phase !== 'idle') return;
+    if (this.rules.shuffle === 'every-coup' && this.rules.dealing === 'rng') return;
+    if (this.rules.dealing === 'rng') {
+      events.push(...this.execute('StartShoe', { seed: this.nextSeed() }));
+    } else {
+      this.liveShoe = shuffle(orderedShoe(this.rules.decks), seedFromHex(this.nextSeed()));
+      events.push(...this.execute('StartShoe', { firstCard: this.liveShoe[0] }));
+    }
+  }
+
+  private pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.random() * items.length)]!;
+  }
+
+  /** Each player may bet (random spot and amount within the default limits), clear, or rebet. */
+  private bets(roundNo: number, events: TableEvent[]): void {
+    for (const playerId of this.players) {
+      const p = this.state.players[playerId];
+      if (p === undefined || p.chips < 20_000) {
+        events.push(...this.execute('BuyIn', { playerId, amount: 100_000 }, ADMIN));
+      }
+      const r = this.random();
+      if (r < 0.25) continue;
+      const actor: Actor = { id: playerId, role: 'player' };
+      if (r < 0.3 && this.state.players[playerId]?.lastBets) {
+        events.push(...this.execute('Rebet', { roundNo, playerId }, actor));
+        continue;
+      }
+      const spot: Spot = this.random() < 0.1 ? 'tie' : this.random() < 0.5 ? 'player' : 'banker';
+      const amount = this.pick([100, 500, 1000, 2500, 5000, 10_000]);
+      events.push(...this.execute('PlaceBet', { roundNo, playerId, spot, amount }, actor));
+      if (this.random() < 0.05) {
+        events.push(...this.execute('PlaceBet', { roundNo, playerId, spot: 'tie', amount: 100 }, actor));
+      }
+      if (this.random() < 0.03) events.push(...this.execute('ClearBets', { roundNo, playerId }, actor));
+    }
+  }
+
+  /**
+   * Plays one round: starts a shoe if needed, opens betting, bets, closes, deals (or voids). Returns every
+   * event, including any ShoeEnded/ShoeStarted that follow the coup.
+   */
+  playRound(options: { void?: boolean } = {}): TableEvent[] {
+    const events: TableEvent[] = [];
+    const rules = this.rules;
+    const everyCoup = rules.shuffle === 'every-coup' && rules.dealing === 'rng';
+    const playerDealt = rules.dealtBy === 'player';
+    if (!(playerDealt && this.state.phase === 'betting')) {
+      this.ensureShoe(events);
+      const seed = everyCoup && this.state.phase === 'idle' ? { seed: this.nextSeed() } : {};
+      events.push(...this.execute('OpenBetting', seed));
+    }
+    const roundNo = this.state.roundNo;
+    this.bets(roundNo, events);
+    const voided = options.void ?? this.random() < (this.options.voidRate ?? 0);
+    if (playerDealt) {
+      const bettor = Object.keys(this.state.round?.bets ?? {}).find((id) => {
+        const b = this.state.round!.bets[id]!;
+        return b.player + b.banker + b.tie > 0;
+      });
+      if (bettor === undefined || voided) {
+        events.push(...this.execute('VoidRound', { roundNo, reason: 'no bets: round abandoned' }, SUPERVISOR));
+        return events;
+      }
+      events.push(...this.execute('Deal', { roundNo, nextSeed: this.nextSeed() }, { id: bettor, role: 'player' }));
+      return events;
+    }
+    events.push(...this.execute('CloseBetting', { roundNo }));
+    if (rules.dealing === 'rng') {
+      if (voided) {
+        events.push(...this.execute('VoidRound', { roundNo, reason: 'equipment fault' }, SUPERVISOR));
+        return events;
+      }
+      events.push(...this.execute('Deal', { roundNo }));
+      return events;
+    }
+    // live: one card at a time from the physical shoe
+    const correct = this.random() < (this.options.correctionRate ?? 0);
+    for (let i = 0; this.state.phase === 'dealing'; i++) {
+      if (voided && i === 2) {
+        events.push(...this.execute('VoidRound', { roundNo, reason: 'misdeal' }, SUPERVISOR));
+        return events;
+      }
+      const index = this.state.shoe!.position + this.state.round!.cards.length;
+      const card = this.liveShoe[index]!;
+      if (i === 0 && correct) {
+        const wrong = this.liveShoe[index + 7]!;
+        if (wrong !== card) {
+          events.push(...this.execute('DealCard', { roundNo, card: wrong }));
+          events.push(...this.execute('CorrectCard', { roundNo, index: 0, card }, SUPERVISOR));
+          continue;
+        }
+      }
+      events.push(...this.execute('DealCard', { roundNo, card }));
+    }
+    return events;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './driver';
+export * from './events';
+export * from './store';
+export * from './scenario';
