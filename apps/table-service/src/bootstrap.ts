@@ -76,6 +76,5 @@ export async function createApp(
     // in-process tests serve the JSON document only (the real process serves both).
     swaggerUiEnabled: config.docsUi,
   });
-  app.enableShutdownHooks();
   return app;
 }

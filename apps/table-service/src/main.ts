@@ -32,6 +32,23 @@ async function main(): Promise<void> {
     }
   }
   process.stderr.write(lines.join('\n') + '\n');
+  // Graceful shutdown: stop taking connections, finish the commands in flight, close the store, exit 0.
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      const force = setTimeout(() => process.exit(1), 15_000);
+      force.unref();
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`coup: shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+    });
+  }
 }
 
 void main();

@@ -25,12 +25,10 @@ export class OpsController {
         .status(200)
         .send({ status: 'ok', store: { kind: this.store.kind, reachable: true, latencyMs: storeMs } });
     } catch (error) {
-      return reply
-        .status(503)
-        .send({
-          status: 'unavailable',
-          store: { kind: this.store.kind, reachable: false, error: String((error as Error).message) },
-        });
+      return reply.status(503).send({
+        status: 'unavailable',
+        store: { kind: this.store.kind, reachable: false, error: String((error as Error).message) },
+      });
     }
   }
 

@@ -35,7 +35,7 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-interface StoredReply {
+export interface StoredReply {
   readonly hash: string;
   readonly reply: unknown;
 }
@@ -54,13 +54,35 @@ interface TableSession {
 }
 
 const MAX_BATCH = 256;
-const MAX_CONFLICT_RETRIES = 8;
+const MAX_CONFLICT_RETRIES = 20;
 const REPLIES_KEPT = 10_000;
 const REPLIES_IN_SNAPSHOT = 2_000;
 const SNAPSHOT_TYPE = 'TableSnapshotTaken';
 
 export const tableStream = (tableId: string) => `table-${tableId}`;
 export const snapshotStream = (tableId: string) => `tablesnapshot-${tableId}`;
+
+/**
+ * The snapshot of a table's state at a stream revision, with its recent idempotency answers, as the service
+ * appends it to `tablesnapshot-<tableId>`. A cache: loading ignores one whose STATE_VERSION is not the code's.
+ */
+export function snapshotEvent(
+  state: TableState,
+  revision: bigint,
+  replies: readonly [string, StoredReply][] = [],
+): NewEvent {
+  return {
+    id: randomUUID(),
+    type: SNAPSHOT_TYPE,
+    data: {
+      stateVersion: STATE_VERSION,
+      revision: revision.toString(),
+      state: state as never,
+      replies: replies as never,
+    },
+    metadata: { schemaVersion: 1 },
+  };
+}
 
 /** A deterministic UUID (version 8 layout) for the i-th event of an idempotent command. */
 export function eventIdFor(tableId: string, key: string, index: number): string {
@@ -331,6 +353,9 @@ export class TableProcessor {
             attempt < MAX_CONFLICT_RETRIES
           ) {
             this.metrics.conflicts.inc();
+            // Another process is writing this table: back off a little (jittered, growing) so two writers do not
+            // livelock, then read only the tail and decide the batch again.
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
             await this.catchUp(session);
             continue;
           }
@@ -382,20 +407,10 @@ export class TableProcessor {
     try {
       await this.store.appendToStream(
         snapshotStream(session.tableId),
-        [
-          {
-            id: randomUUID(),
-            type: SNAPSHOT_TYPE,
-            data: {
-              stateVersion: STATE_VERSION,
-              revision: session.revision.toString(),
-              state: session.state as never,
-              replies: replies as never,
-            },
-            metadata: { schemaVersion: 1 },
-          },
-        ],
-        { expectedRevision: 'any' },
+        [snapshotEvent(session.state, session.revision, replies)],
+        {
+          expectedRevision: 'any',
+        },
       );
     } catch (error) {
       this.log.warn({

@@ -1,0 +1,29 @@
+/**
+ * The bare comparison for bench:service: NestJS 11 on the same Fastify adapter, one POST that does nothing and
+ * answers { ok: true }. Started as its own process by service.bench.ts. Usage: bare-service.ts <port>
+ */
+import 'reflect-metadata';
+import { Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+
+@Controller()
+class BareController {
+  @Post('bare')
+  @HttpCode(201)
+  bare() {
+    return { ok: true };
+  }
+}
+
+@Module({ controllers: [BareController] })
+class BareModule {}
+
+async function main() {
+  const app = await NestFactory.create<NestFastifyApplication>(BareModule, new FastifyAdapter(), {
+    logger: false,
+  });
+  await app.listen({ port: Number(process.argv[2]), host: '127.0.0.1' });
+  process.stdout.write('ready\n');
+}
+void main();
