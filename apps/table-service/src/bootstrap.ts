@@ -76,5 +76,9 @@ export async function createApp(
     // in-process tests serve the JSON document only (the real process serves both).
     swaggerUiEnabled: config.docsUi,
   });
+  if (config.consoleDir) {
+    // The dealer console's built files at `/` (its routes are in the URL hash, so no fallback is needed).
+    app.useStaticAssets({ root: config.consoleDir, prefix: '/', index: ['index.html'], decorateReply: false });
+  }
   return app;
 }

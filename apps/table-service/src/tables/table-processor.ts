@@ -185,6 +185,13 @@ export class TableProcessor {
     return (await this.session(tableId)).state;
   }
 
+  /** The table's state and the stream revision it reflects, after reading any events other processes wrote. */
+  async current(tableId: string): Promise<{ state: TableState; revision: bigint }> {
+    const session = await this.session(tableId);
+    if (!session.draining) await this.catchUp(session);
+    return { state: session.state, revision: session.revision };
+  }
+
   /** Refreshes a table from the store (e.g. another process wrote) and returns its state. */
   async refresh(tableId: string): Promise<TableState> {
     const session = await this.session(tableId);
