@@ -7,6 +7,7 @@
  * global positions and revisions, the `prevHash` of its first event and the `hash` of its last: verification
  * reads exactly those events and checks the chain between the two.
  */
+import { fullShoeCounts, nextPosition } from '@coup/engine';
 import type { Card, Role, Settlement, Slot, Spot, SpotAmounts, TableState } from '@coup/table';
 import { evolve, initialState } from '@coup/table';
 import { withoutSecrets } from './secrets';
@@ -165,10 +166,19 @@ const tables: readonly TableDef[] = [
       text('banker_cards', "Banker's cards, space separated"),
       int('player_total', 'Player total'),
       int('banker_total', 'Banker total'),
-      text('cards_json', 'Every card in dealing order: [{index, card, to, slot, shoePosition, at, by, role, position, correctedFrom}]'),
+      text(
+        'cards_json',
+        'Every card in dealing order: [{index, card, to, slot, shoePosition, at, by, role, position, correctedFrom}]',
+      ),
       text('corrections_json', 'Card corrections: [{index, oldCard, newCard, at, by, role, position}]'),
-      text('bets_json', 'Every bet and clear in order: [{kind, playerId, spot, amount, cleared, rebet, at, by, role, position}]'),
-      text('settlements_json', 'Settlements as recorded: [{playerId, spot, amount, result, paid, commission}]'),
+      text(
+        'bets_json',
+        'Every bet and clear in order: [{kind, playerId, spot, amount, cleared, rebet, at, by, role, position}]',
+      ),
+      text(
+        'settlements_json',
+        'Settlements as recorded: [{playerId, spot, amount, result, paid, commission}]',
+      ),
       text('players', 'Players with stakes at the end of betting, comma separated'),
       int('bet_count', 'Bets placed (including rebets and bets later cleared)'),
       int('total_staked', 'Stakes in play when the hand ended (cents)'),
@@ -300,19 +310,31 @@ interface Ending {
   readonly bankerTotal: number | null;
   readonly settlements: readonly Settlement[];
   readonly commissionMode: 'deducted' | 'box' | null;
-  readonly void: { readonly reason: string; readonly by: string; readonly returned: readonly { playerId: string; amount: number }[] } | null;
+  readonly void: {
+    readonly reason: string;
+    readonly by: string;
+    readonly returned: readonly { playerId: string; amount: number }[];
+  } | null;
 }
 
-/** Stakes per player in play (from the folded table state's round). */
-function stakesOf(table: TableState): Map<string, number> {
-  const out = new Map<string, number>();
-  const bets = table.round?.bets ?? {};
-  for (const playerId of Object.keys(bets).sort()) {
-    const b = bets[playerId]!;
-    const total = b.player + b.banker + b.tie;
-    if (total > 0) out.set(playerId, total);
+/** Stakes per player in play, from the hand's own bets (a clear takes back all of a player's stakes). */
+function stakesOf(h: OpenHand): Map<string, number> {
+  const stakes = new Map<string, number>();
+  for (const b of h.bets) {
+    if (b.kind === 'bet') stakes.set(b.playerId, (stakes.get(b.playerId) ?? 0) + b.amount);
+    else stakes.delete(b.playerId);
   }
-  return out;
+  return new Map([...stakes].filter(([, v]) => v > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+const ONE_DECK = fullShoeCounts(1);
+
+/** Where each card of a coup goes, from the sequence (a correction may move a third card). */
+function placesOf(cards: readonly Card[]): { to: 'player' | 'banker'; slot: Slot }[] {
+  return cards.map((_, i) => {
+    const next = nextPosition({ cards: cards.slice(0, i), remaining: ONE_DECK });
+    return next.to === 'complete' ? { to: 'banker', slot: 'banker3' } : { to: next.to, slot: next.slot };
+  });
 }
 
 /** The hh_hands row of a hand, open (ending null) or finished. `stakes` are the stakes in play. */
@@ -326,7 +348,8 @@ function handRow(tableId: string, h: OpenHand, stakes: Map<string, number>, endi
     paid += s.paid;
     commission += s.commission;
   }
-  const settledStaked = ending?.status === 'resolved' ? ending.settlements.reduce((a, s) => a + s.amount, 0) : staked;
+  const settledStaked =
+    ending?.status === 'resolved' ? ending.settlements.reduce((a, s) => a + s.amount, 0) : staked;
   const box = ending?.commissionMode === 'box' ? commission : 0;
   return {
     table_id: tableId,
@@ -371,8 +394,8 @@ function handRow(tableId: string, h: OpenHand, stakes: Map<string, number>, endi
   };
 }
 
-function finish(s: HandHistoryState, h: OpenHand, before: TableState, ending: Ending): Write[] {
-  const stakes = stakesOf(before);
+function finish(s: HandHistoryState, h: OpenHand, ending: Ending): Write[] {
+  const stakes = stakesOf(h);
   const writes: Write[] = [{ kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, h, stakes, ending) }];
   const perPlayer = new Map<string, { staked: number; paid: number; commission: number }>();
   for (const [playerId, staked] of stakes) perPlayer.set(playerId, { staked, paid: 0, commission: 0 });
@@ -406,7 +429,13 @@ function finish(s: HandHistoryState, h: OpenHand, before: TableState, ending: En
 }
 
 function extend(h: OpenHand, e: ProjectionEvent): OpenHand {
-  return { ...h, lastPosition: e.position, lastRevision: e.revision, lastHash: e.hash, eventCount: h.eventCount + 1 };
+  return {
+    ...h,
+    lastPosition: e.position,
+    lastRevision: e.revision,
+    lastHash: e.hash,
+    eventCount: h.eventCount + 1,
+  };
 }
 
 function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<HandHistoryState> {
@@ -473,7 +502,11 @@ function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<Han
         const d = ev.data;
         if (hand !== null) {
           // cannot come from decide: keep what was recorded of the unfinished hand
-          writes.push({ kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, s.hand!, stakesOf(before), null) });
+          writes.push({
+            kind: 'upsert',
+            table: HH_HANDS,
+            row: handRow(s.tableId, s.hand!, stakesOf(s.hand!), null),
+          });
         }
         hand = {
           roundNo: d.roundNo,
@@ -575,12 +608,13 @@ function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<Han
       case 'CardCorrected': {
         const d = ev.data;
         if (hand !== null && hand.roundNo === d.roundNo) {
-          const placed = table.round?.cards ?? [];
-          const cards = hand.cards.map((c, i) => {
-            const at = placed[i];
-            const moved = at ? { to: at.to, slot: at.slot } : {};
-            return i === d.index ? { ...c, ...moved, card: d.newCard, correctedFrom: c.correctedFrom ?? d.oldCard } : { ...c, ...moved };
-          });
+          const corrected = hand.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
+          const placed = placesOf(corrected);
+          const cards = hand.cards.map((c, i) => ({
+            ...c,
+            ...placed[i],
+            ...(i === d.index ? { card: d.newCard, correctedFrom: c.correctedFrom ?? d.oldCard } : {}),
+          }));
           const correction: CorrectionEntry = {
             index: d.index,
             oldCard: d.oldCard,
@@ -598,7 +632,7 @@ function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<Han
         const d = ev.data;
         if (hand !== null && hand.roundNo === d.roundNo) {
           writes.push(
-            ...finish(s, hand, before, {
+            ...finish(s, hand, {
               status: 'resolved',
               at: d.at,
               outcome: d.outcome,
@@ -625,7 +659,7 @@ function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<Han
         if (hand !== null && hand.roundNo === d.roundNo) {
           const shoeNo = hand.shoeNo;
           writes.push(
-            ...finish(s, hand, before, {
+            ...finish(s, hand, {
               status: 'voided',
               at: d.at,
               outcome: null,
@@ -657,14 +691,17 @@ function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<Han
 /** The open hand's row (rewritten once per batch while the hand is in progress). */
 function materializeHands(state: HandHistoryState): Write[] {
   if (state.hand === null) return [];
-  return [{ kind: 'upsert', table: HH_HANDS, row: handRow(state.tableId, state.hand, stakesOf(state.table), null) }];
+  return [
+    { kind: 'upsert', table: HH_HANDS, row: handRow(state.tableId, state.hand, stakesOf(state.hand), null) },
+  ];
 }
 
 export const handHistoryProjection: ProjectionModel<HandHistoryState> = {
   name: 'hand-history',
   prefix: 'hh',
   version: 1,
-  description: 'One record per coup: bets, cards, result, settlements, voids, event span and chain hashes; shoes.',
+  description:
+    'One record per coup: bets, cards, result, settlements, voids, event span and chain hashes; shoes.',
   tables,
   keyOf: byTable,
   initial: (tableId) => ({ position: 0, tableId, table: initialState, hand: null, shoe: null }),

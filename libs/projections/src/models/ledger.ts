@@ -86,7 +86,7 @@ const tables: readonly TableDef[] = [
   },
   {
     name: PL_ENTRIES,
-    doc: 'One row per movement of a player\'s money: buy-in, bet, clear, settlement, void return, cash-out.',
+    doc: "One row per movement of a player's money: buy-in, bet, clear, settlement, void return, cash-out.",
     primaryKey: ['position', 'seq'],
     indexes: [{ name: 'player', columns: ['player_id', 'position', 'seq'] }],
     columns: [
@@ -315,7 +315,8 @@ export const ledgerProjection: ProjectionModel<LedgerState> = {
   name: 'ledger',
   prefix: 'pl',
   version: 1,
-  description: 'Per player and table: buy-ins, bets, results, commission owed and collected, cash-outs; entries.',
+  description:
+    'Per player and table: buy-ins, bets, results, commission owed and collected, cash-outs; entries.',
   tables,
   keyOf: byTable,
   initial: (tableId) => ({ position: 0, tableId, commissionMode: null }),

@@ -96,7 +96,9 @@ export function beadPlate(beads: readonly Bead[]): BeadCell[] {
  * Lays out streaks (arrays of items) as a big road: each streak starts in row 0 of the column after the previous
  * streak's start (further right if that cell is taken), goes down while it can, then turns right.
  */
-export function layOut<T>(streaks: readonly (readonly T[])[]): { col: number; row: number; item: T; streak: number; streakRow: number }[] {
+export function layOut<T>(
+  streaks: readonly (readonly T[])[],
+): { col: number; row: number; item: T; streak: number; streakRow: number }[] {
   const taken = new Set<string>();
   const key = (c: number, r: number) => `${c},${r}`;
   const out: { col: number; row: number; item: T; streak: number; streakRow: number }[] = [];
@@ -238,8 +240,14 @@ const tables: readonly TableDef[] = [
       text('outcomes', "The outcomes in order, one letter each: P, B, T (e.g. 'BBPTB')"),
       text('started_at', 'When the shoe (road) started'),
       text('updated_at', 'Time of the last coup'),
-      text('bead_plate_json', 'Bead plate cells: [{col, row, roundNo, outcome, natural, playerPair, bankerPair, playerTotal, bankerTotal}]'),
-      text('big_road_json', 'Big road cells: [{col, row, outcome, roundNo, ties, natural, playerPair, bankerPair, streak, streakRow}]'),
+      text(
+        'bead_plate_json',
+        'Bead plate cells: [{col, row, roundNo, outcome, natural, playerPair, bankerPair, playerTotal, bankerTotal}]',
+      ),
+      text(
+        'big_road_json',
+        'Big road cells: [{col, row, outcome, roundNo, ties, natural, playerPair, bankerPair, streak, streakRow}]',
+      ),
       int('leading_ties', 'Ties before the first player/banker win'),
       text('big_eye_boy_json', 'Big eye boy: [{col, row, color}]'),
       text('small_road_json', 'Small road: [{col, row, color}]'),
@@ -283,10 +291,22 @@ function evolveRoads(state: RoadsState, e: ProjectionEvent): Evolution<RoadsStat
       const d = ev.data;
       const day = d.shuffle === 'every-coup' ? dayOf(d.at) : null;
       const current = s.road;
-      if (current !== null && day !== null && current.day === day && current.beads.length < EVERY_COUP_ROAD_COUPS) {
+      if (
+        current !== null &&
+        day !== null &&
+        current.day === day &&
+        current.beads.length < EVERY_COUP_ROAD_COUPS
+      ) {
         return { state: { ...s, road: { ...current, lastShoeNo: d.shoeNo } }, writes: [] };
       }
-      const road: Road = { shoeNo: d.shoeNo, lastShoeNo: d.shoeNo, day, beads: [], startedAt: d.at, updatedAt: d.at };
+      const road: Road = {
+        shoeNo: d.shoeNo,
+        lastShoeNo: d.shoeNo,
+        day,
+        beads: [],
+        startedAt: d.at,
+        updatedAt: d.at,
+      };
       // the road being replaced is written now (materialize only sees the last one of a batch)
       return { state: { ...s, road }, writes: current === null ? [] : [roadRow(s.tableId, current)] };
     }
@@ -301,7 +321,10 @@ function evolveRoads(state: RoadsState, e: ProjectionEvent): Evolution<RoadsStat
         playerTotal: d.playerTotal,
         bankerTotal: d.bankerTotal,
       };
-      return { state: { ...s, road: { ...s.road, beads: [...s.road.beads, bead], updatedAt: d.at } }, writes: [] };
+      return {
+        state: { ...s, road: { ...s.road, beads: [...s.road.beads, bead], updatedAt: d.at } },
+        writes: [],
+      };
     }
     return { state: s, writes: [] };
   });
@@ -311,7 +334,8 @@ export const roadsProjection: ProjectionModel<RoadsState> = {
   name: 'roads',
   prefix: 'rd',
   version: 1,
-  description: 'Bead plate, big road (ties, dragon tail), big eye boy, small road and cockroach pig per shoe.',
+  description:
+    'Bead plate, big road (ties, dragon tail), big eye boy, small road and cockroach pig per shoe.',
   tables,
   keyOf: byTable,
   initial: (tableId) => ({ position: 0, tableId, road: null }),

@@ -108,12 +108,22 @@ export interface StatsState {
   readonly roundShoeNo: number;
 }
 
-function counterWrites(s: StatsState, day: string, shoeNo: number, add: Partial<Record<StatsCounter, number>>): Write[] {
+function counterWrites(
+  s: StatsState,
+  day: string,
+  shoeNo: number,
+  add: Partial<Record<StatsCounter, number>>,
+): Write[] {
   const full = Object.fromEntries(STATS_COUNTERS.map((k) => [k, add[k] ?? 0]));
   const rules = { decks: s.decks, tie_pays: s.tiePays, commission_mode: s.commissionMode };
   return [
     { kind: 'add', table: ST_DAILY, row: { table_id: s.tableId, day, ...rules }, add: full },
-    { kind: 'add', table: ST_SHOES, row: { table_id: s.tableId, shoe_no: shoeNo, first_day: day, ...rules }, add: full },
+    {
+      kind: 'add',
+      table: ST_SHOES,
+      row: { table_id: s.tableId, shoe_no: shoeNo, first_day: day, ...rules },
+      add: full,
+    },
   ];
 }
 
@@ -123,7 +133,10 @@ function evolveStats(state: StatsState, e: ProjectionEvent): Evolution<StatsStat
     switch (ev.type) {
       case 'TableOpened': {
         const r = ev.data.rules;
-        return { state: { ...s, decks: r.decks, tiePays: r.tiePays, commissionMode: r.commission }, writes: [] };
+        return {
+          state: { ...s, decks: r.decks, tiePays: r.tiePays, commissionMode: r.commission },
+          writes: [],
+        };
       }
       case 'CoupResolved': {
         const d = ev.data;
@@ -167,7 +180,14 @@ export const statsProjection: ProjectionModel<StatsState> = {
   description: 'Counters per table and day and per shoe; summaries with exact odds, chi-square and hold.',
   tables,
   keyOf: byTable,
-  initial: (tableId) => ({ position: 0, tableId, decks: 8, tiePays: 8, commissionMode: 'deducted', roundShoeNo: 0 }),
+  initial: (tableId) => ({
+    position: 0,
+    tableId,
+    decks: 8,
+    tiePays: 8,
+    commissionMode: 'deducted',
+    roundShoeNo: 0,
+  }),
   evolve: evolveStats,
 };
 
@@ -190,8 +210,17 @@ export interface StatsSummary {
   /** Exact probabilities for the tables' decks (weighted by coups when rows mix deck counts). */
   readonly expected: { readonly player: number; readonly banker: number; readonly tie: number } | null;
   readonly chiSquare: ChiSquare | null;
-  readonly naturals: { readonly count: number; readonly frequency: number | null; readonly expected: number | null };
-  readonly handle: { readonly player: number; readonly banker: number; readonly tie: number; readonly total: number };
+  readonly naturals: {
+    readonly count: number;
+    readonly frequency: number | null;
+    readonly expected: number | null;
+  };
+  readonly handle: {
+    readonly player: number;
+    readonly banker: number;
+    readonly tie: number;
+    readonly total: number;
+  };
   readonly paid: number;
   readonly commission: number;
   readonly boxCommission: number;
@@ -230,7 +259,10 @@ export function chiSquare(
 
 /** The summary of some stats rows (any mix of tables, days, shoes). */
 export function summarize(rows: readonly StatsCounters[]): StatsSummary {
-  const t: Record<StatsCounter, number> = Object.fromEntries(STATS_COUNTERS.map((k) => [k, 0])) as Record<StatsCounter, number>;
+  const t: Record<StatsCounter, number> = Object.fromEntries(STATS_COUNTERS.map((k) => [k, 0])) as Record<
+    StatsCounter,
+    number
+  >;
   const exp = { player: 0, banker: 0, tie: 0 };
   let expNaturals = 0;
   let edgeCents = 0;
@@ -242,7 +274,9 @@ export function summarize(rows: readonly StatsCounters[]): StatsSummary {
     exp.tie += r.coups * odds.probabilities.tie;
     expNaturals += r.coups * odds.natural;
     edgeCents +=
-      r.handle_player * odds.houseEdge.player + r.handle_banker * odds.houseEdge.banker + r.handle_tie * odds.houseEdge.tie;
+      r.handle_player * odds.houseEdge.player +
+      r.handle_banker * odds.houseEdge.banker +
+      r.handle_tie * odds.houseEdge.tie;
   }
   const outcomes = { player: t.player_wins, banker: t.banker_wins, tie: t.ties };
   const n = t.coups;
@@ -253,10 +287,15 @@ export function summarize(rows: readonly StatsCounters[]): StatsSummary {
     coups: n,
     voids: t.voids,
     outcomes,
-    frequencies: n === 0 ? null : { player: outcomes.player / n, banker: outcomes.banker / n, tie: outcomes.tie / n },
+    frequencies:
+      n === 0 ? null : { player: outcomes.player / n, banker: outcomes.banker / n, tie: outcomes.tie / n },
     expected: n === 0 ? null : { player: exp.player / n, banker: exp.banker / n, tie: exp.tie / n },
     chiSquare: n === 0 ? null : chiSquare(outcomes, exp),
-    naturals: { count: t.naturals, frequency: n === 0 ? null : t.naturals / n, expected: n === 0 ? null : expNaturals / n },
+    naturals: {
+      count: t.naturals,
+      frequency: n === 0 ? null : t.naturals / n,
+      expected: n === 0 ? null : expNaturals / n,
+    },
     handle: { player: t.handle_player, banker: t.handle_banker, tie: t.handle_tie, total: handle },
     paid,
     commission: t.commission,

@@ -5,7 +5,17 @@
  */
 import { type TableState, evolve, initialState, tableView } from '@coup/table';
 import { withoutSecrets } from './secrets';
-import { type Evolution, type ProjectionEvent, type ProjectionModel, type TableDef, type Write, byTable, int, once, text } from './types';
+import {
+  type Evolution,
+  type ProjectionEvent,
+  type ProjectionModel,
+  type TableDef,
+  type Write,
+  byTable,
+  int,
+  once,
+  text,
+} from './types';
 
 export interface TableViewState {
   readonly position: number;
@@ -45,7 +55,7 @@ const tables: readonly TableDef[] = [
       text('result_json', 'The current round result (CoupSummary) once resolved, else NULL'),
       text('last_result_json', 'The last resolved coup (CoupSummary), or NULL'),
       text('rules_json', 'The table rules'),
-      text('view_json', "The whole view as the API shows it to staff (`tableView` of @coup/table)"),
+      text('view_json', 'The whole view as the API shows it to staff (`tableView` of @coup/table)'),
       text('updated_at', 'Time (`at`) of the last event applied'),
       int('position', 'Global position of the last event applied'),
       int('revision', 'Stream revision of the last event applied'),
@@ -70,8 +80,12 @@ function evolveTableView(state: TableViewState, e: ProjectionEvent): Evolution<T
     const table = withoutSecrets(evolve(s.table, e.event));
     const writes: Write[] = [];
     // a player who cashed out owing nothing leaves the table
-    if (e.event.type === 'PlayerCashedOut' && !Object.hasOwn(table.players, e.event.data.playerId)) {
-      writes.push({ kind: 'delete', table: TV_PLAYERS, key: { table_id: s.tableId, player_id: e.event.data.playerId } });
+    if (e.event.type === 'PlayerCashedOut' && e.event.data.commissionOwed === 0) {
+      writes.push({
+        kind: 'delete',
+        table: TV_PLAYERS,
+        key: { table_id: s.tableId, player_id: e.event.data.playerId },
+      });
     }
     const at = (e.event.data as { at?: unknown }).at;
     return {
@@ -122,7 +136,12 @@ export function tableViewRows(state: TableViewState): Write[] {
     writes.push({
       kind: 'upsert',
       table: TV_PLAYERS,
-      row: { table_id: state.tableId, player_id: p.playerId, chips: p.chips, commission_owed: p.commissionOwed },
+      row: {
+        table_id: state.tableId,
+        player_id: p.playerId,
+        chips: p.chips,
+        commission_owed: p.commissionOwed,
+      },
     });
   }
   return writes;

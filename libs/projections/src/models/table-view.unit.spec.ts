@@ -7,7 +7,9 @@ const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 const P1: Actor = { id: 'p1', role: 'player' };
 
 function opened(options = {}): Scenario<TableViewState> {
-  return new Scenario<TableViewState>(tableViewProjection, { players: 1, ...options }).given((d) => d.open(100_000));
+  return new Scenario<TableViewState>(tableViewProjection, { players: 1, ...options }).given((d) =>
+    d.open(100_000),
+  );
 }
 
 const table = (s: Scenario) => s.row(TV_TABLES, { table_id: 'T1' })!;
@@ -61,28 +63,39 @@ describe('table view', () => {
   });
 
   test('given a shoe, when BettingOpened with a timer, then the round and its deadline show', () => {
-    const s = opened({ rules: { bettingSeconds: 15 } }).given((d) => d.execute('StartShoe', { seed: d.nextSeed() }));
+    const s = opened({ rules: { bettingSeconds: 15 } }).given((d) =>
+      d.execute('StartShoe', { seed: d.nextSeed() }),
+    );
     const [e] = s.when((d) => d.execute('OpenBetting', {}));
     expect(table(s)).toMatchObject({ phase: 'betting', round_no: 1, round_status: 'betting' });
-    expect(table(s).deadline).toBe(new Date(Date.parse((e!.event.data as { at: string }).at) + 15_000).toISOString());
+    expect(table(s).deadline).toBe(
+      new Date(Date.parse((e!.event.data as { at: string }).at) + 15_000).toISOString(),
+    );
     expectIdempotent(s);
   });
 
   describe('given betting is open', () => {
     const betting = () =>
-      opened().given((d) => [...d.execute('StartShoe', { seed: d.nextSeed() }), ...d.execute('OpenBetting', {})]);
+      opened().given((d) => [
+        ...d.execute('StartShoe', { seed: d.nextSeed() }),
+        ...d.execute('OpenBetting', {}),
+      ]);
 
     test('when BetPlaced, then the spot total and the player chips change', () => {
       const s = betting();
       s.when((d) => d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 2_500 }, P1));
       expect(table(s)).toMatchObject({ bets_banker: 2_500, bets_player: 0, bets_tie: 0 });
-      expect(JSON.parse(table(s).bets_json as string)).toEqual([{ playerId: 'p1', player: 0, banker: 2_500, tie: 0 }]);
+      expect(JSON.parse(table(s).bets_json as string)).toEqual([
+        { playerId: 'p1', player: 0, banker: 2_500, tie: 0 },
+      ]);
       expect(player(s)).toMatchObject({ chips: 97_500 });
       expectIdempotent(s);
     });
 
     test('when BetsCleared, then the stakes go back to the chips', () => {
-      const s = betting().given((d) => d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'player', amount: 500 }, P1));
+      const s = betting().given((d) =>
+        d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'player', amount: 500 }, P1),
+      );
       s.when((d) => d.execute('ClearBets', { roundNo: 1, playerId: 'p1' }, P1));
       expect(table(s)).toMatchObject({ bets_player: 0 });
       expect(player(s)).toMatchObject({ chips: 100_000 });
@@ -90,7 +103,9 @@ describe('table view', () => {
     });
 
     test('when BettingClosed, then the phase is dealing', () => {
-      const s = betting().given((d) => d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'player', amount: 500 }, P1));
+      const s = betting().given((d) =>
+        d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'player', amount: 500 }, P1),
+      );
       s.when((d) => d.execute('CloseBetting', { roundNo: 1 }));
       expect(table(s)).toMatchObject({ phase: 'dealing', round_status: 'dealing' });
       expectIdempotent(s);
@@ -107,7 +122,10 @@ describe('table view', () => {
       const t = table(s);
       expect(t).toMatchObject({ phase: 'ready', round_status: 'resolved', bets_player: 0 });
       expect(JSON.parse(t.cards_json as string)).toHaveLength(resolved.data.cardsUsed);
-      expect(JSON.parse(t.result_json as string)).toMatchObject({ outcome: resolved.data.outcome, roundNo: 1 });
+      expect(JSON.parse(t.result_json as string)).toMatchObject({
+        outcome: resolved.data.outcome,
+        roundNo: 1,
+      });
       expect(JSON.parse(t.last_result_json as string)).toMatchObject({ roundNo: 1 });
       expect(player(s)).toMatchObject({ chips: 99_500 + resolved.data.settlements[0]!.paid });
       expectIdempotent(s);
@@ -120,7 +138,10 @@ describe('table view', () => {
       ]);
       s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'equipment fault' }, SUPER));
       expect(table(s)).toMatchObject({ round_status: 'voided', phase: 'ready' });
-      expect(JSON.parse(table(s).view_json as string).round.voided).toEqual({ reason: 'equipment fault', by: 'super-1' });
+      expect(JSON.parse(table(s).view_json as string).round.voided).toEqual({
+        reason: 'equipment fault',
+        by: 'super-1',
+      });
       expect(player(s)).toMatchObject({ chips: 100_000 });
       expectIdempotent(s);
     });
@@ -146,11 +167,15 @@ describe('table view', () => {
     const left = table(s).shoe_cards_left as number;
     expect(left).toBe(312 - 6);
     s.when((d) => d.execute('DealCard', { roundNo: 1, card: 'Kc' }));
-    expect(JSON.parse(table(s).cards_json as string)).toEqual([{ index: 0, card: 'Kc', to: 'player', slot: 'player1' }]);
+    expect(JSON.parse(table(s).cards_json as string)).toEqual([
+      { index: 0, card: 'Kc', to: 'player', slot: 'player1' },
+    ]);
     expect(table(s).shoe_cards_left).toBe(left - 1);
     expectIdempotent(s);
     s.when((d) => d.execute('CorrectCard', { roundNo: 1, index: 0, card: 'Qd' }, SUPER));
-    expect(JSON.parse(table(s).cards_json as string)).toEqual([{ index: 0, card: 'Qd', to: 'player', slot: 'player1' }]);
+    expect(JSON.parse(table(s).cards_json as string)).toEqual([
+      { index: 0, card: 'Qd', to: 'player', slot: 'player1' },
+    ]);
     expectIdempotent(s);
   });
 
@@ -171,6 +196,10 @@ describe('table view', () => {
   test('the row records the last position and revision applied', () => {
     const s = opened();
     const [e] = s.when((d) => d.execute('StartShoe', { seed: d.nextSeed() }));
-    expect(table(s)).toMatchObject({ position: e!.position, revision: e!.revision, updated_at: (e!.event.data as { at: string }).at });
+    expect(table(s)).toMatchObject({
+      position: e!.position,
+      revision: e!.revision,
+      updated_at: (e!.event.data as { at: string }).at,
+    });
   });
 });

@@ -48,7 +48,12 @@ export interface TableDef {
  */
 export type Write =
   | { readonly kind: 'upsert'; readonly table: string; readonly row: Row }
-  | { readonly kind: 'add'; readonly table: string; readonly row: Row; readonly add: Readonly<Record<string, number>> }
+  | {
+      readonly kind: 'add';
+      readonly table: string;
+      readonly row: Row;
+      readonly add: Readonly<Record<string, number>>;
+    }
   | { readonly kind: 'delete'; readonly table: string; readonly key: Row };
 
 /** A recorded table event as projections see it (from a `table-<tableId>` stream). */

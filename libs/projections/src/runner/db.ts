@@ -21,7 +21,10 @@ export const REBUILD_PREFIX = 'rb_';
 /** Opens (and creates) the read-model file: WAL, NORMAL sync (read models are rebuildable), busy timeout. */
 export function openReadModelDb(file: string, options: { readonly?: boolean } = {}): Db {
   if (file !== ':memory:' && !options.readonly) mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  const db = new Database(file, {
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
+  });
   db.pragma('busy_timeout = 10000');
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
@@ -54,9 +57,13 @@ export function projectionTables(p: AnyProjection): TableDef[] {
 /** CREATE TABLE and CREATE INDEX statements for a table, created under `name`; index names carry `tag`. */
 export function createTableSql(def: TableDef, name: string, tag: string): string[] {
   const cols = def.columns.map((c) => `${q(c.name)} ${c.type}`).join(', ');
-  const sql = [`CREATE TABLE IF NOT EXISTS ${q(name)} (${cols}, PRIMARY KEY (${def.primaryKey.map(q).join(', ')}))`];
+  const sql = [
+    `CREATE TABLE IF NOT EXISTS ${q(name)} (${cols}, PRIMARY KEY (${def.primaryKey.map(q).join(', ')}))`,
+  ];
   for (const idx of def.indexes ?? []) {
-    sql.push(`CREATE INDEX IF NOT EXISTS ${q(`${def.name}_${idx.name}_${tag}`)} ON ${q(name)} (${idx.columns.map(q).join(', ')})`);
+    sql.push(
+      `CREATE INDEX IF NOT EXISTS ${q(`${def.name}_${idx.name}_${tag}`)} ON ${q(name)} (${idx.columns.map(q).join(', ')})`,
+    );
   }
   return sql;
 }
@@ -98,22 +105,28 @@ export function dropTables(db: Db, names: readonly string[]): void {
  */
 export function ensureProjection(db: Db, p: AnyProjection): CheckpointRow {
   ensureCheckpointTable(db);
-  return db.transaction((): CheckpointRow => {
-    const row = readCheckpoint(db, p.name);
-    const defs = projectionTables(p);
-    if (row && row.version === p.version) {
-      for (const def of defs) for (const sql of createTableSql(def, def.name, `g${row.generation}`)) db.exec(sql);
-      return row;
-    }
-    const generation = (row?.generation ?? 0) + 1;
-    dropTables(db, defs.map((d) => d.name));
-    for (const def of defs) for (const sql of createTableSql(def, def.name, `g${generation}`)) db.exec(sql);
-    db.prepare(
-      `INSERT INTO ${CHECKPOINTS} (name, version, position, generation, updated_at, rebuilt_at) VALUES (?, ?, 0, ?, NULL, NULL)
+  return db
+    .transaction((): CheckpointRow => {
+      const row = readCheckpoint(db, p.name);
+      const defs = projectionTables(p);
+      if (row && row.version === p.version) {
+        for (const def of defs)
+          for (const sql of createTableSql(def, def.name, `g${row.generation}`)) db.exec(sql);
+        return row;
+      }
+      const generation = (row?.generation ?? 0) + 1;
+      dropTables(
+        db,
+        defs.map((d) => d.name),
+      );
+      for (const def of defs) for (const sql of createTableSql(def, def.name, `g${generation}`)) db.exec(sql);
+      db.prepare(
+        `INSERT INTO ${CHECKPOINTS} (name, version, position, generation, updated_at, rebuilt_at) VALUES (?, ?, 0, ?, NULL, NULL)
        ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = 0, generation = excluded.generation, updated_at = NULL, rebuilt_at = NULL`,
-    ).run(p.name, p.version, generation);
-    return readCheckpoint(db, p.name)!;
-  }).immediate();
+      ).run(p.name, p.version, generation);
+      return readCheckpoint(db, p.name)!;
+    })
+    .immediate();
 }
 
 /** Compiled statements for one table under a (possibly temporary) name. */
@@ -156,7 +169,8 @@ class TableStatements {
   add(row: Row, add: Readonly<Record<string, number>>): void {
     const counters = this.def.counters ?? [];
     if (this.addStmt === null) {
-      if (counters.length === 0) throw new Error(`table ${this.def.name} has no counters: it takes no add writes`);
+      if (counters.length === 0)
+        throw new Error(`table ${this.def.name} has no counters: it takes no add writes`);
       const cols = this.names.map(q).join(', ');
       const marks = this.names.map(() => '?').join(', ');
       this.addStmt = this.db.prepare(
@@ -229,8 +243,13 @@ export class WriteSet {
 }
 
 /** Statements for every table of some projections, under names given by `rename` (identity for live tables). */
-export function compileTables(db: Db, projections: readonly AnyProjection[], rename: (name: string) => string = (n) => n): Map<string, TableStatements> {
+export function compileTables(
+  db: Db,
+  projections: readonly AnyProjection[],
+  rename: (name: string) => string = (n) => n,
+): Map<string, TableStatements> {
   const out = new Map<string, TableStatements>();
-  for (const p of projections) for (const def of projectionTables(p)) out.set(def.name, new TableStatements(db, def, rename(def.name)));
+  for (const p of projections)
+    for (const def of projectionTables(p)) out.set(def.name, new TableStatements(db, def, rename(def.name)));
   return out;
 }

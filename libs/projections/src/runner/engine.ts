@@ -139,7 +139,11 @@ export class ProjectionEngine {
       const table = stateTable(p.prefix);
       for (const [key, state] of local) {
         if (p.materialize) for (const w of p.materialize(state)) writes.push(w);
-        writes.push({ kind: 'upsert', table, row: { key, position: state.position, state: JSON.stringify(state) } });
+        writes.push({
+          kind: 'upsert',
+          table,
+          row: { key, position: state.position, state: JSON.stringify(state) },
+        });
       }
       moved.push({ p, from: { ...cp }, local });
     }
@@ -157,7 +161,9 @@ export class ProjectionEngine {
         }
         writes.apply();
         if (this.persist) {
-          const update = this.db.prepare(`UPDATE ${CHECKPOINTS} SET position = ?, updated_at = ? WHERE name = ?`);
+          const update = this.db.prepare(
+            `UPDATE ${CHECKPOINTS} SET position = ?, updated_at = ? WHERE name = ?`,
+          );
           for (const { p } of moved) update.run(last, at, p.name);
         }
       })

@@ -71,15 +71,26 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     tags.set(p.name, generation);
     const defs = projectionTables(p);
     db.transaction(() => {
-      dropTables(db, defs.map((d) => REBUILD_PREFIX + d.name));
-      for (const def of defs) for (const sql of createTableSql(def, REBUILD_PREFIX + def.name, `g${generation}`)) db.exec(sql);
+      dropTables(
+        db,
+        defs.map((d) => REBUILD_PREFIX + d.name),
+      );
+      for (const def of defs)
+        for (const sql of createTableSql(def, REBUILD_PREFIX + def.name, `g${generation}`)) db.exec(sql);
     })();
   }
-  const engine = new ProjectionEngine({ db, projections, rename: (n) => REBUILD_PREFIX + n, persistCheckpoints: false, now });
+  const engine = new ProjectionEngine({
+    db,
+    projections,
+    rename: (n) => REBUILD_PREFIX + n,
+    persistCheckpoints: false,
+    now,
+  });
   let events = 0;
   for (;;) {
     const batch: RecordedEvent[] = [];
-    for await (const e of store.readAll({ fromPosition: BigInt(engine.minCheckpoint()), maxCount: page })) batch.push(e);
+    for await (const e of store.readAll({ fromPosition: BigInt(engine.minCheckpoint()), maxCount: page }))
+      batch.push(e);
     if (batch.length === 0) break;
     engine.applyBatch(batch);
     events += batch.length;
@@ -90,7 +101,10 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   db.transaction(() => {
     for (const p of projections) {
       const defs = projectionTables(p);
-      dropTables(db, defs.map((d) => d.name));
+      dropTables(
+        db,
+        defs.map((d) => d.name),
+      );
       for (const d of defs) db.exec(`ALTER TABLE "${REBUILD_PREFIX}${d.name}" RENAME TO "${d.name}"`);
       db.prepare(
         `INSERT INTO ${CHECKPOINTS} (name, version, position, generation, updated_at, rebuilt_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -99,5 +113,10 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       ).run(p.name, p.version, position, tags.get(p.name)!, at, at);
     }
   }).immediate();
-  return { projections: projections.map((p) => p.name), events, position, seconds: (Date.now() - started) / 1000 };
+  return {
+    projections: projections.map((p) => p.name),
+    events,
+    position,
+    seconds: (Date.now() - started) / 1000,
+  };
 }

@@ -78,7 +78,8 @@ export class ProjectionRunner {
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.store = options.store;
     this.ownsDb = typeof options.readModels === 'string';
-    this.db = typeof options.readModels === 'string' ? openReadModelDb(options.readModels) : options.readModels;
+    this.db =
+      typeof options.readModels === 'string' ? openReadModelDb(options.readModels) : options.readModels;
     this.logger = options.logger ?? silent;
     this.maxBatch = options.maxBatch ?? 2000;
     this.catchUpPage = options.catchUpPage ?? 5000;
@@ -127,7 +128,10 @@ export class ProjectionRunner {
     if (this.engine.projections.length === 0) return { events, position: 0 };
     for (;;) {
       const page: RecordedEvent[] = [];
-      for await (const e of this.store.readAll({ fromPosition: BigInt(this.engine.minCheckpoint()), maxCount: this.catchUpPage })) {
+      for await (const e of this.store.readAll({
+        fromPosition: BigInt(this.engine.minCheckpoint()),
+        maxCount: this.catchUpPage,
+      })) {
         page.push(e);
       }
       if (page.length === 0) break;
@@ -152,7 +156,11 @@ export class ProjectionRunner {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`projections did not reach position ${target} within ${timeoutMs} ms (at ${this.engine.minCheckpoint()})`));
+        reject(
+          new Error(
+            `projections did not reach position ${target} within ${timeoutMs} ms (at ${this.engine.minCheckpoint()})`,
+          ),
+        );
       }, timeoutMs);
       const waiter = {
         position: target,
@@ -228,11 +236,18 @@ export class ProjectionRunner {
       } catch (error) {
         this.engine.reset();
         if (error instanceof CheckpointMovedError) {
-          this.logger.info({ msg: 'projection checkpoint moved (rebuild): resuming from the stored checkpoint', projection: error.projection });
+          this.logger.info({
+            msg: 'projection checkpoint moved (rebuild): resuming from the stored checkpoint',
+            projection: error.projection,
+          });
           continue;
         }
         this.lastError = error instanceof Error ? error.message : String(error);
-        this.logger.error({ msg: 'projection batch failed: retrying from the checkpoints', error: this.lastError, backoffMs: backoff });
+        this.logger.error({
+          msg: 'projection batch failed: retrying from the checkpoints',
+          error: this.lastError,
+          backoffMs: backoff,
+        });
         await this.sleep(backoff);
         backoff = Math.min(backoff * 2, 30_000);
       } finally {

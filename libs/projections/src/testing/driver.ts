@@ -14,6 +14,7 @@ import {
   decide,
   evolve,
   initialState,
+  tableView,
 } from '@coup/table';
 
 export interface DriverOptions {
@@ -109,8 +110,13 @@ export class TableDriver {
 
   /** Opens the table and buys in every player. */
   open(buyIn = 100_000): TableEvent[] {
-    const events = this.execute('OpenTable', { tableId: this.options.tableId, rules: this.options.rules ?? {} }, ADMIN);
-    for (const p of this.players) events.push(...this.execute('BuyIn', { playerId: p, amount: buyIn }, ADMIN));
+    const events = this.execute(
+      'OpenTable',
+      { tableId: this.options.tableId, rules: this.options.rules ?? {} },
+      ADMIN,
+    );
+    for (const p of this.players)
+      events.push(...this.execute('BuyIn', { playerId: p, amount: buyIn }, ADMIN));
     return events;
   }
 
@@ -130,19 +136,42 @@ export class TableDriver {
     return items[Math.floor(this.random() * items.length)]!;
   }
 
+  /** Like execute, but returns null when the command is refused with `code`. */
+  private attempt(
+    type: TableCommand['type'],
+    data: Record<string, unknown>,
+    actor: Actor,
+    code: string,
+  ): TableEvent[] | null {
+    try {
+      return this.execute(type, data, actor);
+    } catch (error) {
+      if (error instanceof DriverRefusal && error.code === code) return null;
+      throw error;
+    }
+  }
+
+  /** Chips of a seated player (from the public view), or null. */
+  private chipsOf(playerId: string): number | null {
+    return tableView(this.state).players.find((p) => p.playerId === playerId)?.chips ?? null;
+  }
+
   /** Each player may bet (random spot and amount within the default limits), clear, or rebet. */
   private bets(roundNo: number, events: TableEvent[]): void {
     for (const playerId of this.players) {
-      const p = this.state.players[playerId];
-      if (p === undefined || p.chips < 20_000) {
+      const chips = this.chipsOf(playerId);
+      if (chips === null || chips < 20_000) {
         events.push(...this.execute('BuyIn', { playerId, amount: 100_000 }, ADMIN));
       }
       const r = this.random();
       if (r < 0.25) continue;
       const actor: Actor = { id: playerId, role: 'player' };
-      if (r < 0.3 && this.state.players[playerId]?.lastBets) {
-        events.push(...this.execute('Rebet', { roundNo, playerId }, actor));
-        continue;
+      if (r < 0.3) {
+        const rebet = this.attempt('Rebet', { roundNo, playerId }, actor, 'NO_PREVIOUS_BETS');
+        if (rebet !== null) {
+          events.push(...rebet);
+          continue;
+        }
       }
       const spot: Spot = this.random() < 0.1 ? 'tie' : this.random() < 0.5 ? 'player' : 'banker';
       const amount = this.pick([100, 500, 1000, 2500, 5000, 10_000]);
@@ -172,15 +201,16 @@ export class TableDriver {
     this.bets(roundNo, events);
     const voided = options.void ?? this.random() < (this.options.voidRate ?? 0);
     if (playerDealt) {
-      const bettor = Object.keys(this.state.round?.bets ?? {}).find((id) => {
-        const b = this.state.round!.bets[id]!;
-        return b.player + b.banker + b.tie > 0;
-      });
+      const bettor = tableView(this.state).round?.bets.players[0]?.playerId;
       if (bettor === undefined || voided) {
-        events.push(...this.execute('VoidRound', { roundNo, reason: 'no bets: round abandoned' }, SUPERVISOR));
+        events.push(
+          ...this.execute('VoidRound', { roundNo, reason: 'no bets: round abandoned' }, SUPERVISOR),
+        );
         return events;
       }
-      events.push(...this.execute('Deal', { roundNo, nextSeed: this.nextSeed() }, { id: bettor, role: 'player' }));
+      events.push(
+        ...this.execute('Deal', { roundNo, nextSeed: this.nextSeed() }, { id: bettor, role: 'player' }),
+      );
       return events;
     }
     events.push(...this.execute('CloseBetting', { roundNo }));
@@ -199,7 +229,7 @@ export class TableDriver {
         events.push(...this.execute('VoidRound', { roundNo, reason: 'misdeal' }, SUPERVISOR));
         return events;
       }
-      const index = this.state.shoe!.position + this.state.round!.cards.length;
+      const index = tableView(this.state).shoe!.position;
       const card = this.liveShoe[index]!;
       if (i === 0 && correct) {
         const wrong = this.liveShoe[index + 7]!;

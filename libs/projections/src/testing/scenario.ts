@@ -4,7 +4,14 @@
  * nothing changes (idempotence from the position).
  */
 import type { TableEvent } from '@coup/table';
-import { type AnyProjection, MemoryProjection, type PositionedState, type ProjectionEvent, type Row, type Write } from '../models';
+import {
+  type AnyProjection,
+  MemoryProjection,
+  type PositionedState,
+  type ProjectionEvent,
+  type Row,
+  type Write,
+} from '../models';
 import { type DriverOptions, TableDriver } from './driver';
 import { Recorder } from './events';
 
@@ -16,10 +23,7 @@ export class Scenario<S extends PositionedState = PositionedState> {
   last: ProjectionEvent[] = [];
   lastWrites: readonly Write[] = [];
 
-  constructor(
-    model: AnyProjection,
-    options: Partial<DriverOptions> = {},
-  ) {
+  constructor(model: AnyProjection, options: Partial<DriverOptions> = {}) {
     this.driver = new TableDriver({ tableId: 'T1', players: 2, ...options });
     this.projection = new MemoryProjection<S>(model);
   }

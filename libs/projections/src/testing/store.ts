@@ -25,6 +25,10 @@ export function toNewEvents(events: readonly TableEvent[], commandType = 'Test')
 }
 
 /** Appends a table's events to `table-<tableId>`. */
-export function appendTable(store: EventStore, tableId: string, events: readonly TableEvent[]): Promise<AppendResult> {
+export function appendTable(
+  store: EventStore,
+  tableId: string,
+  events: readonly TableEvent[],
+): Promise<AppendResult> {
   return store.appendToStream(`table-${tableId}`, toNewEvents(events), { expectedRevision: 'any' });
 }

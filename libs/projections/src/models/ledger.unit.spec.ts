@@ -1,0 +1,155 @@
+import type { Actor, TableEvent } from '@coup/table';
+import { Scenario } from '../testing/scenario';
+import { type LedgerState, PL_ACCOUNTS, PL_ENTRIES, ledgerProjection } from './ledger';
+
+const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
+const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
+const P1: Actor = { id: 'p1', role: 'player' };
+
+function expectIdempotent(s: Scenario): void {
+  const again = s.again();
+  expect(again.writes).toEqual([]);
+  expect(again.changed).toBe(false);
+}
+
+const account = (s: Scenario, playerId = 'p1') =>
+  s.row(PL_ACCOUNTS, { player_id: playerId, table_id: 'T1' })!;
+const entries = (s: Scenario, playerId = 'p1') =>
+  s
+    .rows(PL_ENTRIES)
+    .filter((r) => r.player_id === playerId)
+    .sort((a, b) => Number(a.position) - Number(b.position) || Number(a.seq) - Number(b.seq));
+
+function seated(rules: Record<string, unknown> = {}): Scenario<LedgerState> {
+  return new Scenario<LedgerState>(ledgerProjection, { players: 0, rules }).given((d) => [
+    ...d.execute('OpenTable', { tableId: 'T1', rules }, ADMIN),
+    ...d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN),
+    ...d.execute('StartShoe', { seed: d.nextSeed() }),
+    ...d.execute('OpenBetting', {}),
+  ]);
+}
+
+describe('player ledger', () => {
+  test('given an open table, when PlayerBoughtIn, then the account counts the buy-in and an entry is written', () => {
+    const s = new Scenario<LedgerState>(ledgerProjection, { players: 0 }).given((d) =>
+      d.execute('OpenTable', { tableId: 'T1', rules: {} }, ADMIN),
+    );
+    const [e] = s.when((d) => d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN));
+    expect(account(s)).toMatchObject({
+      buy_ins: 1,
+      bought_in: 50_000,
+      chips: 50_000,
+      first_at: '2025-01-01T10:00:01.000Z',
+    });
+    expect(entries(s)).toEqual([
+      expect.objectContaining({
+        position: e!.position,
+        seq: 0,
+        kind: 'buy-in',
+        amount: 50_000,
+        chips_delta: 50_000,
+        by: 'admin-1',
+        role: 'admin',
+      }),
+    ]);
+    expectIdempotent(s);
+  });
+
+  test('given betting, when BetPlaced, then stakes and chips move', () => {
+    const s = seated();
+    s.when((d) => d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 2_000 }, P1));
+    expect(account(s)).toMatchObject({ bets: 1, staked: 2_000, chips: 48_000 });
+    expect(entries(s).at(-1)).toMatchObject({
+      kind: 'bet',
+      round_no: 1,
+      spot: 'banker',
+      amount: 2_000,
+      chips_delta: -2_000,
+      by: 'p1',
+    });
+    expectIdempotent(s);
+  });
+
+  test('given a bet, when BetsCleared, then the stake comes back', () => {
+    const s = seated().given((d) =>
+      d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 2_000 }, P1),
+    );
+    s.when((d) => d.execute('ClearBets', { roundNo: 1, playerId: 'p1' }, P1));
+    expect(account(s)).toMatchObject({ bets: 1, staked: 0, cleared: 2_000, chips: 50_000 });
+    expect(entries(s).at(-1)).toMatchObject({ kind: 'clear', amount: 2_000, chips_delta: 2_000 });
+    expectIdempotent(s);
+  });
+
+  test('given a box-commission table, when the coup resolves, then results, paid and commission owed are counted', () => {
+    const s = seated({ commission: 'box' }).given((d) => [
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 2_000 }, P1),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'tie', amount: 100 }, P1),
+      ...d.execute('CloseBetting', { roundNo: 1 }),
+    ]);
+    const events = s.when((d) => d.execute('Deal', { roundNo: 1 }));
+    const resolved = events
+      .map((e) => e.event)
+      .find((e): e is Extract<TableEvent, { type: 'CoupResolved' }> => e.type === 'CoupResolved')!;
+    const st = resolved.data.settlements;
+    const count = (r: string) => st.filter((x) => x.result === r).length;
+    const paid = st.reduce((a, x) => a + x.paid, 0);
+    expect(account(s)).toMatchObject({
+      wins: count('win'),
+      losses: count('lose'),
+      pushes: count('push'),
+      paid,
+      net_result: paid - 2_100,
+      commission_owed: st.reduce((a, x) => a + x.commission, 0),
+      commission_deducted: 0,
+      chips: 50_000 - 2_100 + paid,
+    });
+    expect(entries(s).filter((r) => r.kind === 'settlement')).toHaveLength(2);
+    expectIdempotent(s);
+  });
+
+  test('given a bet, when the round is voided, then the stake is returned', () => {
+    const s = seated().given((d) => [
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'player', amount: 1_000 }, P1),
+      ...d.execute('CloseBetting', { roundNo: 1 }),
+    ]);
+    s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'misdeal' }, SUPER));
+    expect(account(s)).toMatchObject({ voided_returned: 1_000, staked: 0, chips: 50_000 });
+    expect(entries(s).at(-1)).toMatchObject({ kind: 'void-return', amount: 1_000, by: 'super-1' });
+    expectIdempotent(s);
+  });
+
+  test('given chips and box commission owed, when PlayerCashedOut, then the commission is collected and the cash paid', () => {
+    // a banker win on a box table owes commission: play until the player owes some
+    const s = new Scenario<LedgerState>(ledgerProjection, {
+      players: 1,
+      rules: { commission: 'box' },
+      seed: 7,
+    }).given((d) => d.open(50_000));
+    for (
+      let i = 0;
+      i < 40 && Number(s.row(PL_ACCOUNTS, { player_id: 'p1' })?.commission_owed ?? 0) === 0;
+      i++
+    ) {
+      s.given((d) => d.playRound());
+    }
+    const before = account(s);
+    expect(Number(before.commission_owed)).toBeGreaterThan(0);
+    const [e] = s.when((d) => d.execute('CashOut', { playerId: 'p1' }, ADMIN));
+    if (e!.event.type !== 'PlayerCashedOut') throw new Error('expected PlayerCashedOut');
+    const d = e!.event.data;
+    expect(d.commissionCollected).toBe(before.commission_owed);
+    expect(account(s)).toMatchObject({
+      cash_outs: 1,
+      cashed_out: d.paid,
+      commission_collected: d.commissionCollected,
+      commission_owed: 0,
+      chips: 0,
+    });
+    expect(entries(s).at(-1)).toMatchObject({
+      kind: 'cash-out',
+      amount: d.paid,
+      commission: d.commissionCollected,
+    });
+    expectIdempotent(s);
+  });
+});
