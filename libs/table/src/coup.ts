@@ -13,8 +13,8 @@ import {
   nextPosition,
   settleBet,
 } from '@coup/engine';
-import { type DealtCard, type RoundState, sortedEntries } from './state';
-import { SPOTS, type Settlement, type SpotAmounts, type TableRules } from './types';
+import type { DealtCard } from './state';
+import { type Returned, SPOTS, type Settlement, type SpotAmounts, type TableRules } from './types';
 
 let fullOneDeck: ShoeCounts | null = null;
 
@@ -39,17 +39,17 @@ export function placeCards(cards: readonly Card[]): DealtCard[] {
   });
 }
 
-/** Every stake of the round settled for `outcome`, sorted by player id then spot (player, banker, tie). */
+/** Every stake on the layout settled for `outcome`, in player id order, then spot (player, banker, tie). */
 export function settleRound(
-  bets: Readonly<Record<string, SpotAmounts>>,
+  stakes: readonly { readonly playerId: string; readonly bets: SpotAmounts }[],
   outcome: 'player' | 'banker' | 'tie',
   rules: Pick<TableRules, 'tiePays' | 'commission'>,
 ): Settlement[] {
   const settlements: Settlement[] = [];
   const payout = { tiePays: rules.tiePays, commission: rules.commission };
-  for (const [playerId, stakes] of sortedEntries(bets)) {
+  for (const { playerId, bets } of stakes) {
     for (const spot of SPOTS) {
-      const amount = stakes[spot];
+      const amount = bets[spot];
       if (amount <= 0) continue;
       const s = settleBet(spot, amount, outcome, payout);
       settlements.push({ playerId, spot, amount, result: s.result, paid: s.paid, commission: s.commission });
@@ -58,10 +58,12 @@ export function settleRound(
   return settlements;
 }
 
-/** Every player's stakes in the round returned, one entry per player with a positive total (sorted by id). */
-export function stakesOf(round: RoundState): { playerId: string; amount: number }[] {
-  return sortedEntries(round.bets)
-    .map(([playerId, b]) => ({ playerId, amount: b.player + b.banker + b.tie }))
+/** Every player's stakes returned, one entry per player with a positive total (in player id order). */
+export function returnsOf(
+  stakes: readonly { readonly playerId: string; readonly bets: SpotAmounts }[],
+): Returned[] {
+  return stakes
+    .map(({ playerId, bets }) => ({ playerId, amount: bets.player + bets.banker + bets.tie }))
     .filter((r) => r.amount > 0);
 }
 

@@ -22,7 +22,7 @@ import {
   seedFromHex,
   shuffleShoe,
 } from '@coup/engine';
-import { afterCoup, afterVoid, nextFor, settleRound, stakesOf } from './coup';
+import { afterCoup, afterVoid, nextFor, returnsOf, settleRound } from './coup';
 import { type DomainError, type DomainErrorCode, domainError } from './errors';
 import { chipUnit, normalizeRules } from './rules';
 import {
@@ -34,7 +34,7 @@ import {
   betsOf,
   playerOf,
   roundOpen,
-  sortedEntries,
+  stakesOnLayout,
   totalOf,
 } from './state';
 import {
@@ -360,9 +360,9 @@ function checkStakes(ctx: OpenCtx, playerId: string, current: SpotAmounts, add: 
 }
 
 /** Player-dealt tables: a bet on the layout, and every staked spot at least its minimum. */
-function minimumMet(ctx: OpenCtx, round: RoundState): Refusal | null {
+function minimumMet(ctx: OpenCtx): Refusal | null {
   let any = false;
-  for (const [playerId, bets] of sortedEntries(round.bets)) {
+  for (const { playerId, bets } of stakesOnLayout(ctx.state)) {
     for (const spot of SPOTS) {
       if (bets[spot] === 0) continue;
       any = true;
@@ -459,7 +459,7 @@ function resolution(
         natural: result.natural,
         cardsUsed: result.cardsUsed,
         commissionMode: ctx.rules.commission,
-        settlements: settleRound(round.bets, result.outcome, ctx.rules),
+        settlements: settleRound(stakesOnLayout(ctx.state), result.outcome, ctx.rules),
         at: ctx.at,
       },
     },
@@ -508,7 +508,7 @@ function closeTable(ctx: OpenCtx): Verdict {
   const round = state.round;
   if (
     state.phase === 'dealing' ||
-    (state.phase === 'betting' && round !== null && stakesOf(round).length > 0)
+    (state.phase === 'betting' && round !== null && stakesOnLayout(state).length > 0)
   ) {
     return refuse(
       'WRONG_PHASE',
@@ -555,7 +555,7 @@ function cashOut(ctx: OpenCtx): Verdict {
   const player = seated(ctx, playerId);
   if (player instanceof Refusal) return player;
   const round = ctx.state.round;
-  if (roundOpen(round) && totalOf(betsOf(round, playerId)) > 0) {
+  if (roundOpen(round) && totalOf(betsOf(ctx.state, playerId)) > 0) {
     return refuse(
       'BETS_IN_PLAY',
       `Player ${playerId} has bets in round ${round.roundNo}: cash out after it`,
@@ -681,7 +681,7 @@ function placeBet(ctx: OpenCtx): Verdict {
   if (round instanceof Refusal) return round;
   const player = seated(ctx, playerId);
   if (player instanceof Refusal) return player;
-  const current = betsOf(round, playerId);
+  const current = betsOf(ctx.state, playerId);
   const add: SpotAmounts = { ...NO_BETS, [spot]: amount };
   const refused = checkStakes(ctx, playerId, current, add);
   if (refused) return refused;
@@ -712,7 +712,7 @@ function clearBets(ctx: OpenCtx): Verdict {
   if (round instanceof Refusal) return round;
   const player = seated(ctx, playerId);
   if (player instanceof Refusal) return player;
-  const bets = betsOf(round, playerId);
+  const bets = betsOf(ctx.state, playerId);
   const returned = totalOf(bets);
   if (returned === 0) {
     return refuse('NO_BETS', `Player ${playerId} has no bets in round ${roundNo}`, { playerId, roundNo });
@@ -741,7 +741,7 @@ function rebet(ctx: OpenCtx): Verdict {
       playerId,
     });
   }
-  const current = betsOf(round, playerId);
+  const current = betsOf(ctx.state, playerId);
   const refused = checkStakes(ctx, playerId, current, last);
   if (refused) return refused;
   let chips = player.chips;
@@ -794,7 +794,7 @@ function closeBetting(ctx: OpenCtx): Verdict {
     }
   }
   if (ctx.rules.dealtBy === 'player') {
-    const refused = minimumMet(ctx, round);
+    const refused = minimumMet(ctx);
     if (refused) return refused;
   }
   return [
@@ -841,7 +841,7 @@ function deal(ctx: OpenCtx): Verdict {
   }
   const events: TableEvent[] = [];
   if (state.phase === 'betting') {
-    const refused = minimumMet(ctx, round);
+    const refused = minimumMet(ctx);
     if (refused) return refused;
     events.push({
       type: 'BettingClosed',
@@ -1017,7 +1017,10 @@ function voidRound(ctx: OpenCtx): Verdict {
   if (round instanceof Refusal) return round;
   const cardsDealt = round.cards.length;
   const events: TableEvent[] = [
-    { type: 'RoundVoided', data: { roundNo, reason, returned: stakesOf(round), cardsDealt, ...by(ctx) } },
+    {
+      type: 'RoundVoided',
+      data: { roundNo, reason, returned: returnsOf(stakesOnLayout(ctx.state)), cardsDealt, ...by(ctx) },
+    },
   ];
   const shoe = ctx.state.shoe;
   const progress = shoe?.progress;

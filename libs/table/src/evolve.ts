@@ -7,27 +7,48 @@ import { type Card, type ShoeCounts, fullShoeCounts, removeCard, startShoeProgre
 import { afterCoup, afterVoid, placeCards } from './coup';
 import {
   type CoupSummary,
+  NO_BETS,
   type PlayerState,
   type RoundState,
   type ShoeState,
   type TableState,
-  betsOf,
   initialState,
-  playerOf,
+  seatOf,
 } from './state';
 import type { EventData, SpotAmounts, TableEvent } from './types';
 
+/**
+ * The state with one player updated (seated first if new; removed if `update` returns null). Copies the players
+ * array (pointers) once: cheap even with a thousand players at the table.
+ */
 function withPlayer(
   state: TableState,
   playerId: string,
   update: (p: PlayerState) => PlayerState | null,
 ): TableState {
-  const current = playerOf(state, playerId) ?? { chips: 0, commissionOwed: 0, lastBets: null };
-  const next = update(current);
-  const players = { ...state.players };
-  if (next === null) delete players[playerId];
-  else players[playerId] = next;
+  const seat = seatOf(state.players, playerId);
+  const current = seat >= 0 ? state.players[seat] : undefined;
+  const next = update(current ?? { playerId, chips: 0, commissionOwed: 0, bets: null, lastBets: null });
+  const players = state.players.slice();
+  if (seat >= 0) {
+    if (next === null) players.splice(seat, 1);
+    else players[seat] = next;
+  } else if (next !== null) {
+    players.splice(-seat - 1, 0, next);
+  } else {
+    return state;
+  }
   return { ...state, players };
+}
+
+/** Every player with stakes: `update` applied (one pass, one copy). Players without stakes are kept as they are. */
+function withStakes(
+  state: TableState,
+  update: (p: PlayerState, bets: SpotAmounts) => PlayerState,
+): PlayerState[] {
+  return state.players.map((p) =>
+    p.bets !== null && p.bets.player + p.bets.banker + p.bets.tie > 0 ? update(p, p.bets) : p,
+  );
 }
 
 function takeOut(counts: ShoeCounts | null, card: Card): ShoeCounts | null {
@@ -41,13 +62,24 @@ function putBack(counts: ShoeCounts | null, card: Card): ShoeCounts | null {
   return { ...counts, [card]: (counts[card] ?? 0) + 1 };
 }
 
+/** `f()`, or `fallback` if it throws: the engine validates its inputs, and evolve never throws. */
+function attempt<T>(f: () => T, fallback: T): T {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
+}
+
 function shoeStarted(state: TableState, d: EventData<'ShoeStarted'>): TableState {
   const everyCoup = d.shuffle === 'every-coup';
   let remaining: ShoeCounts | null = null;
   if (d.dealing === 'live') {
-    remaining = fullShoeCounts(d.decks);
+    remaining = attempt(() => fullShoeCounts(d.decks), null);
     if (d.burnCard !== null) remaining = takeOut(remaining, d.burnCard);
   }
+  const burnCard = d.burnCard;
+  const cutCard = d.cutCard;
   const shoe: ShoeState = {
     shoeNo: d.shoeNo,
     dealing: d.dealing,
@@ -59,9 +91,9 @@ function shoeStarted(state: TableState, d: EventData<'ShoeStarted'>): TableState
     burnCard: d.burnCard,
     burnCount: d.burnCount,
     progress:
-      everyCoup || d.burnCard === null || d.cutCard === null
+      everyCoup || burnCard === null || cutCard === null
         ? null
-        : startShoeProgress(d.length, d.burnCard, d.cutCard),
+        : attempt(() => startShoeProgress(d.length, burnCard, cutCard), null),
     position: d.firstCoupIndex,
     remaining,
     coups: 0,
@@ -90,18 +122,21 @@ function coupResolved(state: TableState, d: EventData<'CoupResolved'>): TableSta
     settlements: d.settlements,
     at: d.at,
   };
-  const players: Record<string, PlayerState> = { ...state.players };
+  // settlements are sorted by player id, like the players: walk both in one pass
+  const players = state.players.slice();
+  let i = 0;
   for (const s of d.settlements) {
-    const p = Object.hasOwn(players, s.playerId) ? players[s.playerId] : undefined;
-    if (p === undefined) continue;
-    players[s.playerId] = {
+    while (i < players.length && (players[i]?.playerId ?? '') < s.playerId) i++;
+    const p = players[i];
+    if (p === undefined || p.playerId !== s.playerId) continue;
+    players[i] = {
       ...p,
       chips: p.chips + s.paid,
       commissionOwed: d.commissionMode === 'box' ? p.commissionOwed + s.commission : p.commissionOwed,
     };
   }
+  const remembered = withStakes({ ...state, players }, (p, bets) => ({ ...p, lastBets: bets }));
   const round = state.round;
-  if (round !== null) rememberBets(players, round.bets);
   let shoe = state.shoe;
   if (shoe !== null) {
     const progress = shoe.progress === null ? null : afterCoup(shoe.progress, d.cardsUsed);
@@ -114,7 +149,7 @@ function coupResolved(state: TableState, d: EventData<'CoupResolved'>): TableSta
   }
   return {
     ...state,
-    players,
+    players: remembered,
     shoe,
     round: round === null ? null : { ...round, status: 'resolved', result: summary },
     lastResult: summary,
@@ -122,27 +157,14 @@ function coupResolved(state: TableState, d: EventData<'CoupResolved'>): TableSta
   };
 }
 
-/** Each player with stakes in the round gets them as its last bets (for REBET). Mutates `players` (a copy). */
-function rememberBets(
-  players: Record<string, PlayerState>,
-  bets: Readonly<Record<string, SpotAmounts>>,
-): void {
-  for (const [playerId, b] of Object.entries(bets)) {
-    const p = Object.hasOwn(players, playerId) ? players[playerId] : undefined;
-    if (b.player + b.banker + b.tie <= 0 || p === undefined) continue;
-    players[playerId] = { ...p, lastBets: b };
-  }
-}
-
 function roundVoided(state: TableState, d: EventData<'RoundVoided'>): TableState {
-  const players: Record<string, PlayerState> = { ...state.players };
-  for (const r of d.returned) {
-    const p = Object.hasOwn(players, r.playerId) ? players[r.playerId] : undefined;
-    if (p === undefined) continue;
-    players[r.playerId] = { ...p, chips: p.chips + r.amount };
-  }
+  const returned = new Map(d.returned.map((r) => [r.playerId, r.amount]));
+  const players = withStakes(state, (p, bets) => ({
+    ...p,
+    chips: p.chips + (returned.get(p.playerId) ?? 0),
+    lastBets: bets,
+  }));
   const round = state.round;
-  if (round !== null) rememberBets(players, round.bets);
   let shoe = state.shoe;
   if (shoe !== null && d.cardsDealt > 0) {
     const progress = shoe.progress === null ? null : afterVoid(shoe.progress, d.cardsDealt);
@@ -213,13 +235,15 @@ export function evolve(state: TableState, event: TableEvent): TableState {
         ...state,
         roundNo: d.roundNo,
         phase: 'betting',
+        players: state.players.some((p) => p.bets !== null)
+          ? state.players.map((p) => (p.bets === null ? p : { ...p, bets: null }))
+          : state.players,
         round: {
           roundNo: d.roundNo,
           shoeNo: d.shoeNo,
           status: 'betting',
           openedAt: d.at,
           deadline: d.deadline,
-          bets: {},
           cards: [],
           result: null,
           voided: null,
@@ -228,26 +252,18 @@ export function evolve(state: TableState, event: TableEvent): TableState {
     }
     case 'BetPlaced': {
       const d = event.data;
-      const round = state.round;
-      const after = withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips - d.amount }));
-      if (round === null) return after;
-      const current = betsOf(round, d.playerId);
-      return {
-        ...after,
-        round: {
-          ...round,
-          bets: { ...round.bets, [d.playerId]: { ...current, [d.spot]: current[d.spot] + d.amount } },
-        },
-      };
+      return withPlayer(state, d.playerId, (p) => {
+        const current = p.bets ?? NO_BETS;
+        return {
+          ...p,
+          chips: p.chips - d.amount,
+          bets: { ...current, [d.spot]: current[d.spot] + d.amount },
+        };
+      });
     }
     case 'BetsCleared': {
       const d = event.data;
-      const after = withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.returned }));
-      return withRound(after, (r) => {
-        const bets = { ...r.bets };
-        delete bets[d.playerId];
-        return { ...r, bets };
-      });
+      return withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.returned, bets: null }));
     }
     case 'BettingClosed':
       return { ...withRound(state, (r) => ({ ...r, status: 'dealing' })), phase: 'dealing' };
@@ -266,7 +282,7 @@ export function evolve(state: TableState, event: TableEvent): TableState {
       const d = event.data;
       const after = withRound(state, (r) => {
         const cards = r.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
-        return { ...r, cards: placeCards(cards) };
+        return { ...r, cards: attempt(() => placeCards(cards), r.cards) };
       });
       const shoe = after.shoe;
       return shoe === null || shoe.remaining === null

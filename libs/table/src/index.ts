@@ -87,7 +87,11 @@ export {
   STATE_VERSION,
   type ShoeState,
   type TableState,
+  betsOf,
   initialState,
+  playerOf,
+  seatOf,
+  stakesOnLayout,
 } from './state';
 export { COMMAND_ROLES, type Decision, PLAYER_ID_PATTERN, TABLE_ID_PATTERN, decide } from './decide';
 export { evolve, fold } from './evolve';

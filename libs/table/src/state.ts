@@ -20,9 +20,15 @@ export type Phase = 'none' | 'idle' | 'ready' | 'betting' | 'dealing' | 'closed'
 
 /** A seated player. Players leave the state when they cash out owing nothing. */
 export interface PlayerState {
+  readonly playerId: string;
   readonly chips: number;
   /** Box commission owed (box tables): collected from the chips at cash-out. */
   readonly commissionOwed: number;
+  /**
+   * The player's stakes in the current round (on the layout while it is open; kept for display once it is
+   * resolved or voided, until the next round opens); null when none.
+   */
+  readonly bets: SpotAmounts | null;
   /** The player's stakes in the last round it bet in (resolved or voided), for REBET; null if none yet. */
   readonly lastBets: SpotAmounts | null;
 }
@@ -81,8 +87,6 @@ export interface RoundState {
   readonly status: 'betting' | 'dealing' | 'resolved' | 'voided';
   readonly openedAt: string;
   readonly deadline: string | null;
-  /** The stakes per player per spot (kept after resolution for display; on the layout only while open). */
-  readonly bets: Readonly<Record<string, SpotAmounts>>;
   readonly cards: readonly DealtCard[];
   readonly result: CoupSummary | null;
   readonly voided: { readonly reason: string; readonly by: string; readonly role: Role } | null;
@@ -100,8 +104,11 @@ export interface TableState {
   readonly shoeNo: number;
   readonly shoe: ShoeState | null;
   readonly round: RoundState | null;
-  /** Seated players by id (own keys only: look up with `Object.hasOwn`). */
-  readonly players: Readonly<Record<string, PlayerState>>;
+  /**
+   * Seated players, sorted by `playerId` (look up with {@link playerOf}: a binary search). An array rather than
+   * a record keyed by id: placing a bet copies one array of pointers, not an object of a thousand keys.
+   */
+  readonly players: readonly PlayerState[];
   /** The last resolved coup (stays when a later round is voided or open). */
   readonly lastResult: CoupSummary | null;
 }
@@ -116,24 +123,48 @@ export const initialState: TableState = Object.freeze({
   shoeNo: 0,
   shoe: null,
   round: null,
-  players: Object.freeze({}),
+  players: Object.freeze([]) as readonly PlayerState[],
   lastResult: null,
 }) as TableState;
 
+/**
+ * Where `playerId` sits in `players` (sorted by id): its index if seated, else `-(insertion point) - 1`.
+ * Ids compare by UTF-16 code units (`<`), the same order everywhere.
+ */
+export function seatOf(players: readonly PlayerState[], playerId: string): number {
+  let lo = 0;
+  let hi = players.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const id = players[mid]?.playerId ?? '';
+    if (id < playerId) lo = mid + 1;
+    else if (id > playerId) hi = mid - 1;
+    else return mid;
+  }
+  return -lo - 1;
+}
+
 /** The seated player `playerId`, or undefined. */
 export function playerOf(state: TableState, playerId: string): PlayerState | undefined {
-  return Object.hasOwn(state.players, playerId) ? state.players[playerId] : undefined;
+  const seat = seatOf(state.players, playerId);
+  return seat >= 0 ? state.players[seat] : undefined;
 }
 
-/** The stakes of `playerId` in the current round (zeros when none). */
-export function betsOf(round: RoundState | null, playerId: string): SpotAmounts {
-  if (round === null || !Object.hasOwn(round.bets, playerId)) return NO_BETS;
-  return round.bets[playerId] ?? NO_BETS;
+/** The stakes of `playerId` on the layout now: zeros unless a round is open and the player has bets in it. */
+export function betsOf(state: TableState, playerId: string): SpotAmounts {
+  if (!roundOpen(state.round)) return NO_BETS;
+  return playerOf(state, playerId)?.bets ?? NO_BETS;
 }
 
-/** The entries of a record sorted by key (a stable order for settlements, views and returns). */
-export function sortedEntries<T>(record: Readonly<Record<string, T>>): [string, T][] {
-  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+/** Every player's stakes on the layout now (sorted by id), or none unless a round is open. */
+export function stakesOnLayout(
+  state: TableState,
+): { readonly playerId: string; readonly bets: SpotAmounts }[] {
+  if (!roundOpen(state.round)) return [];
+  const out: { playerId: string; bets: SpotAmounts }[] = [];
+  for (const p of state.players)
+    if (p.bets !== null && totalOf(p.bets) > 0) out.push({ playerId: p.playerId, bets: p.bets });
+  return out;
 }
 
 /** Zero stakes. */

@@ -5,7 +5,7 @@
  */
 import type { NextPosition } from '@coup/engine';
 import { nextFor } from './coup';
-import { type CoupSummary, type Phase, type TableState, roundOpen, sortedEntries } from './state';
+import { type CoupSummary, type Phase, type TableState, roundOpen } from './state';
 import type {
   Actor,
   Card,
@@ -141,7 +141,8 @@ export function tableView(state: TableState, viewer?: Actor): TableView {
     const totals = { player: 0, banker: 0, tie: 0 };
     const players: PlayerBetsView[] = [];
     let bettors = 0;
-    for (const [playerId, b] of sortedEntries(round.bets)) {
+    for (const { playerId, bets: b } of state.players) {
+      if (b === null) continue;
       if (b.player + b.banker + b.tie === 0) continue;
       bettors += 1;
       totals.player += b.player;
@@ -163,9 +164,9 @@ export function tableView(state: TableState, viewer?: Actor): TableView {
       voided: round.voided === null ? null : { reason: round.voided.reason, by: round.voided.by },
     };
   }
-  const players: PlayerView[] = sortedEntries(state.players)
-    .filter(([playerId]) => me === null || playerId === me)
-    .map(([playerId, p]) => ({ playerId, chips: p.chips, commissionOwed: p.commissionOwed }));
+  const players: PlayerView[] = state.players
+    .filter((p) => me === null || p.playerId === me)
+    .map((p) => ({ playerId: p.playerId, chips: p.chips, commissionOwed: p.commissionOwed }));
   return {
     tableId: state.tableId,
     status: state.phase === 'none' ? 'none' : state.phase === 'closed' ? 'closed' : 'open',

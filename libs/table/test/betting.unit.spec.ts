@@ -1,4 +1,4 @@
-import { fold } from '../src';
+import { betsOf, fold, playerOf } from '../src';
 import {
   CARDS,
   T0,
@@ -81,8 +81,8 @@ describe('PlaceBet', () => {
           },
         },
       ]);
-    expect(then.state.players['p1']?.chips).toBe(97_500);
-    expect(then.state.round?.bets['p1']).toEqual({ player: 0, banker: 2500, tie: 0 });
+    expect(playerOf(then.state, 'p1')?.chips).toBe(97_500);
+    expect(betsOf(then.state, 'p1')).toEqual({ player: 0, banker: 2500, tie: 0 });
   });
 
   it('adds to the spot total', () => {
@@ -255,8 +255,9 @@ describe('ClearBets', () => {
           },
         },
       ]);
-    expect(then.state.players['p1']?.chips).toBe(100_000);
-    expect(then.state.round?.bets['p1']).toBeUndefined();
+    expect(playerOf(then.state, 'p1')?.chips).toBe(100_000);
+    expect(betsOf(then.state, 'p1')).toEqual({ player: 0, banker: 0, tie: 0 });
+    expect(playerOf(then.state, 'p1')?.bets).toBeNull();
     // and the player may bet again, even on the other side
     given([...placed, ...then.events])
       .when(bet(1, 'p1', 'banker', 500))
@@ -358,7 +359,7 @@ describe('Rebet', () => {
   it('is all-or-nothing against the chips: INSUFFICIENT_CHIPS and nothing placed', () => {
     // p1 lost round 1 (98,800 left); stake all but 1,100 on player: the rebet needs 1,200
     const t = continueHistory(round2, bet(2, 'p1', 'player', 97_700));
-    expect(fold(t).players['p1']?.chips).toBe(1100);
+    expect(playerOf(fold(t), 'p1')?.chips).toBe(1100);
     given(t).when(rebet(2, 'p1')).then('INSUFFICIENT_CHIPS', { chips: 1100, needed: 1200 });
   });
 
@@ -370,7 +371,7 @@ describe('Rebet', () => {
       cmd('OpenBetting', {}),
     );
     const lost = continueHistory(small, bet(1, 'p1', 'player', 1000), ...finish(1), cmd('OpenBetting', {}));
-    expect(fold(lost).players['p1']?.chips).toBe(500);
+    expect(playerOf(fold(lost), 'p1')?.chips).toBe(500);
     given(lost).when(rebet(2, 'p1')).then('INSUFFICIENT_CHIPS', { chips: 500, needed: 1000 });
   });
 

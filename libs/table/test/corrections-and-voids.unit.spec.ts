@@ -1,4 +1,4 @@
-import { fold, replyFor, tableView } from '../src';
+import { fold, replyFor, tableView, playerOf } from '../src';
 import {
   CARDS,
   T0,
@@ -186,8 +186,8 @@ describe('VoidRound (supervisor)', () => {
           },
         },
       ]);
-    expect(then.state.players['p1']?.chips).toBe(100_000);
-    expect(then.state.players['p2']?.chips).toBe(100_000);
+    expect(playerOf(then.state, 'p1')?.chips).toBe(100_000);
+    expect(playerOf(then.state, 'p2')?.chips).toBe(100_000);
     expect(then.state.phase).toBe('ready');
     expect(then.state.round).toMatchObject({
       status: 'voided',
@@ -336,7 +336,7 @@ describe('VoidRound (supervisor)', () => {
       bet(1, 'p1', 'player', 1000),
     );
     const then = given(t).when(cmd('VoidRound', { roundNo: 1, reason: 'dispute' }, supervisor));
-    expect(then.state.players['p1']?.chips).toBe(1000);
+    expect(playerOf(then.state, 'p1')?.chips).toBe(1000);
     expect(then.state.shoe).toMatchObject({ ended: false, revealed: false });
     expect(tableView(then.state).shoe?.seed).toBeNull();
   });

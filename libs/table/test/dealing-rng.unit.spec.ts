@@ -1,5 +1,5 @@
 import { type CoupResult, nextPosition, fullShoeCounts, seedFromHex, shuffleShoe } from '@coup/engine';
-import { type TableEvent, fold, replyFor } from '../src';
+import { type TableEvent, fold, replyFor, playerOf } from '../src';
 import { T0, bet, buy, cmd, continueHistory, coupAt, findSeed, given, history, open, seed } from './support';
 
 const isBanker = (r: CoupResult) => r.outcome === 'banker';
@@ -83,12 +83,16 @@ describe('Deal (rng, dealer-dealt)', () => {
     const { result } = coupAt(s, 8, startOf(closed));
     const state = then.state;
     expect(state.phase).toBe('ready');
-    expect(state.players['p1']).toEqual({
+    expect(playerOf(state, 'p1')).toEqual({
+      playerId: 'p1',
+      bets: { player: 0, banker: 1000, tie: 0 },
       chips: 100_950,
       commissionOwed: 0,
       lastBets: { player: 0, banker: 1000, tie: 0 },
     });
-    expect(state.players['p2']).toEqual({
+    expect(playerOf(state, 'p2')).toEqual({
+      playerId: 'p2',
+      bets: { player: 0, banker: 0, tie: 500 },
       chips: 99_500,
       commissionOwed: 0,
       lastBets: { player: 0, banker: 0, tie: 500 },
@@ -137,7 +141,7 @@ describe('Deal (rng, dealer-dealt)', () => {
           },
         },
       ]);
-    expect(then.state.players['p1']).toMatchObject({ chips: 101_000, commissionOwed: 50 });
+    expect(playerOf(then.state, 'p1')).toMatchObject({ chips: 101_000, commissionOwed: 50 });
   });
 
   it('pays player 1:1 and loses banker bets on a player win', () => {
@@ -181,8 +185,8 @@ describe('Deal (rng, dealer-dealt)', () => {
         { playerId: 'p2', spot: 'banker', amount: 400, result: 'push', paid: 400, commission: 0 },
       ],
     });
-    expect(then.state.players['p1']?.chips).toBe(100_000 - 400 + 300 + paid);
-    expect(then.state.players['p2']?.chips).toBe(100_000);
+    expect(playerOf(then.state, 'p1')?.chips).toBe(100_000 - 400 + 300 + paid);
+    expect(playerOf(then.state, 'p2')?.chips).toBe(100_000);
   });
 
   it('deals a round with no bets', () => {

@@ -557,7 +557,11 @@ class Ledger {
   checkAgainst(state: TableState): void {
     let chips = 0;
     let owed = 0;
-    for (const [id, p] of Object.entries(state.players)) {
+    let previous = '';
+    for (const p of state.players) {
+      const id = p.playerId;
+      check(previous < id || previous === '', () => `players not sorted: ${previous} before ${id}`);
+      previous = id;
       check(Number.isSafeInteger(p.chips) && p.chips >= 0, () => `${id} has ${p.chips} chips`);
       check(
         Number.isSafeInteger(p.commissionOwed) && p.commissionOwed >= 0,
@@ -569,7 +573,7 @@ class Ledger {
     const round = state.round;
     let stateLayout = 0;
     if (round && (round.status === 'betting' || round.status === 'dealing')) {
-      for (const b of Object.values(round.bets)) stateLayout += b.player + b.banker + b.tie;
+      for (const p of state.players) if (p.bets) stateLayout += p.bets.player + p.bets.banker + p.bets.tie;
     }
     const onLayout = this.onLayout();
     check(stateLayout === onLayout, () => `state layout ${stateLayout} != events layout ${onLayout}`);

@@ -3,7 +3,7 @@
  * (`every-coup`), chips $1 $5 $25 $100 $500, the player presses DEAL (`dealtBy: 'player'`).
  */
 import { resolveCoup, seedFromHex, shuffleShoe } from '@coup/engine';
-import { type TableEvent, fold, replyFor, tableView } from '../src';
+import { type TableEvent, fold, replyFor, tableView, playerOf } from '../src';
 import {
   T0,
   admin,
@@ -251,7 +251,7 @@ describe('a session: buy in, bet, DEAL, rebet, clear, cash out', () => {
     });
     // chips: bought 100,000, plus what the coups paid, less the stakes
     const paid = coups.flatMap((c) => c.settlements).reduce((n, s) => n + s.paid, 0);
-    expect(fold(events).players['ann']?.chips).toBe(100_000 - 5 * 1000 + paid);
+    expect(playerOf(fold(events), 'ann')?.chips).toBe(100_000 - 5 * 1000 + paid);
   });
 
   it('clears a bet, and exits (cash out) only with no bet on the layout', () => {
@@ -261,7 +261,7 @@ describe('a session: buy in, bet, DEAL, rebet, clear, cash out', () => {
       .when(cmd('CashOut', { playerId: 'ann' }, admin))
       .then('BETS_IN_PLAY');
     const cleared = continueHistory(withBet, cmd('ClearBets', { roundNo: 6, playerId: 'ann' }, ann));
-    const chips = fold(cleared).players['ann']!.chips;
+    const chips = playerOf(fold(cleared), 'ann')!.chips;
     given(cleared)
       .when(cmd('CashOut', { playerId: 'ann' }, admin))
       .thenMatch([{ type: 'PlayerCashedOut', data: { paid: chips, commissionCollected: 0 } }]);

@@ -8,6 +8,7 @@ import {
   decide,
   fold,
   initialState,
+  playerOf,
 } from '../src';
 import {
   CARDS,
@@ -176,7 +177,13 @@ describe('BuyIn', () => {
   it('adds to the chips of a seated player, any amount of cents', () => {
     const then = given(continueHistory(opened, buy('p1', 50_000))).when(buy('p1', 1));
     then.thenMatch([{ type: 'PlayerBoughtIn', data: { amount: 1, chips: 50_001 } }]);
-    expect(then.state.players['p1']).toEqual({ chips: 50_001, commissionOwed: 0, lastBets: null });
+    expect(playerOf(then.state, 'p1')).toEqual({
+      playerId: 'p1',
+      chips: 50_001,
+      commissionOwed: 0,
+      bets: null,
+      lastBets: null,
+    });
   });
 
   it.each([0, -100, 1.5, Number.MAX_SAFE_INTEGER + 2, NaN, Infinity, '100', null])(
@@ -206,7 +213,13 @@ describe('BuyIn', () => {
   it('takes player ids like emails and uuids, and odd ones like "constructor"', () => {
     for (const id of ['ann@example.com', '3f2b7c1e-0000-4000-8000-000000000000', 'constructor', 'toString']) {
       const s = given(opened).when(buy(id, 100)).state;
-      expect(s.players[id]).toEqual({ chips: 100, commissionOwed: 0, lastBets: null });
+      expect(playerOf(s, id)).toEqual({
+        playerId: id,
+        chips: 100,
+        commissionOwed: 0,
+        bets: null,
+        lastBets: null,
+      });
       expect(JSON.parse(JSON.stringify(s))).toEqual(s);
     }
   });
@@ -237,7 +250,7 @@ describe('CashOut', () => {
           },
         },
       ]);
-    expect(then.state.players).toEqual({});
+    expect(then.state.players).toEqual([]);
   });
 
   it('refuses a player who is not seated: UNKNOWN_PLAYER', () => {
@@ -282,7 +295,7 @@ describe('CashOut', () => {
     it('collects the commission owed from the chips first', () => {
       const events = boxWin(10_000);
       const state = fold(events);
-      expect(state.players['p1']).toMatchObject({ chips: 11_000, commissionOwed: 50 });
+      expect(playerOf(state, 'p1')).toMatchObject({ chips: 11_000, commissionOwed: 50 });
       given(events)
         .when(cmd('CashOut', { playerId: 'p1' }))
         .thenMatch([
@@ -293,7 +306,7 @@ describe('CashOut', () => {
     it('keeps what the chips cannot cover as owed (the player stays on the books)', () => {
       // p1 buys in 1,000, bets it on banker and wins: 2,000 chips, 50 owed; then loses all 2,000 on player
       const events = boxWin(1000);
-      expect(fold(events).players['p1']).toMatchObject({ chips: 2000, commissionOwed: 50 });
+      expect(playerOf(fold(events), 'p1')).toMatchObject({ chips: 2000, commissionOwed: 50 });
       const all = continueHistory(
         events,
         cmd('OpenBetting', {}),
@@ -301,15 +314,17 @@ describe('CashOut', () => {
         cmd('CloseBetting', { roundNo: 2 }),
         ...dealCards(2, CARDS.bankerNatural),
       );
-      expect(fold(all).players['p1']).toMatchObject({ chips: 0, commissionOwed: 50 });
+      expect(playerOf(fold(all), 'p1')).toMatchObject({ chips: 0, commissionOwed: 50 });
       const then = given(all)
         .when(cmd('CashOut', { playerId: 'p1' }))
         .thenMatch([
           { type: 'PlayerCashedOut', data: { paid: 0, commissionCollected: 0, commissionOwed: 50 } },
         ]);
-      expect(then.state.players['p1']).toEqual({
+      expect(playerOf(then.state, 'p1')).toEqual({
+        playerId: 'p1',
         chips: 0,
         commissionOwed: 50,
+        bets: { player: 2000, banker: 0, tie: 0 },
         lastBets: { player: 2000, banker: 0, tie: 0 },
       });
       // a partial collection: buy in 30, cash out: 30 collected, 20 still owed

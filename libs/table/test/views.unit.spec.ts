@@ -274,6 +274,33 @@ describe('state', () => {
     expect(decide(c, JSON.parse(JSON.stringify(fold(dealt))))).toEqual(decide(c, fold(dealt)));
   });
 
+  it('stays bounded however long the history: no list of past rounds, players who leave are gone', () => {
+    let state = fold(history(open({ commission: 'box' }), buy('regular', 1_000_000)));
+    const apply = (c: ReturnType<typeof cmd>) => {
+      const d = decide(c, state);
+      if (!d.ok) throw new Error(`${c.type}: ${d.error.code}`);
+      state = fold(d.events, state);
+    };
+    const sizes: number[] = [];
+    for (let coup = 1; coup <= 300; coup++) {
+      if (state.phase === 'idle') apply(cmd('StartShoe', { seed: seed(`bounded-${coup}`) }));
+      const visitor = `visitor-${coup}`;
+      apply(buy(visitor, 5000));
+      apply(cmd('OpenBetting', {}));
+      apply(bet(coup, 'regular', coup % 2 ? 'banker' : 'player', 1000));
+      apply(bet(coup, visitor, 'tie', 100));
+      apply(cmd('CloseBetting', { roundNo: coup }));
+      apply(cmd('Deal', { roundNo: coup }));
+      apply(cmd('CashOut', { playerId: visitor }));
+      if (coup === 30 || coup === 300) sizes.push(JSON.stringify(state).length);
+    }
+    expect(state.roundNo).toBe(300);
+    expect(state.shoeNo).toBeGreaterThan(2);
+    expect(state.players.map((p) => p.playerId)).toEqual(['regular']);
+    // the same order of size after 300 coups as after 30 (numbers grow a digit or two, nothing accumulates)
+    expect(sizes[1]!).toBeLessThan(sizes[0]! * 1.2);
+  });
+
   it('carries its version', () => {
     expect(fold(dealt).version).toBe(STATE_VERSION);
     expect(initialState.version).toBe(STATE_VERSION);
