@@ -1,0 +1,226 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type EventStore, MemoryEventStore, type RecordedEvent, createEventStore } from '@coup/event-store';
+import { PROJECTIONS, ledgerProjection } from '../models';
+import { dumpMemory, dumpSqlite } from '../testing/compare';
+import { TableDriver } from '../testing/driver';
+import { appendTable } from '../testing/store';
+import { CHECKPOINTS, createTableSql, openReadModelDb } from './db';
+import { ProjectionEngine } from './engine';
+import { rebuildProjections } from './rebuild';
+import { ProjectionRunner } from './runner';
+
+async function all(store: EventStore): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  for await (const e of store.readAll()) out.push(e);
+  return out;
+}
+
+/** Two tables (rng and live) playing `rounds` rounds each, appended command by command. */
+async function play(store: EventStore, rounds: number, drivers?: TableDriver[]): Promise<TableDriver[]> {
+  const ds = drivers ?? [
+    new TableDriver({ tableId: 'R1', voidRate: 0.05, seed: 3 }),
+    new TableDriver({
+      tableId: 'L1',
+      rules: { dealing: 'live', commission: 'box' },
+      correctionRate: 0.1,
+      voidRate: 0.05,
+      seed: 4,
+    }),
+  ];
+  if (!drivers) for (const d of ds) await appendTable(store, d.options.tableId, d.open());
+  for (let i = 0; i < rounds; i++)
+    for (const d of ds) await appendTable(store, d.options.tableId, d.playRound());
+  return ds;
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'coup-projections-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('projection runner', () => {
+  test('follows the store live and its read models equal the pure folds of the same events', async () => {
+    const store = new MemoryEventStore();
+    const runner = new ProjectionRunner({ store, readModels: join(dir, 'rm.sqlite'), maxBatch: 64 });
+    runner.start();
+    await play(store, 20);
+    // events outside table streams (snapshots) are skipped but move the checkpoints
+    const snap = await store.appendToStream('tablesnapshot-R1', [
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        type: 'TableSnapshotTaken',
+        data: { x: 1 },
+        metadata: { schemaVersion: 1 },
+      },
+    ]);
+    await runner.waitFor(snap.position);
+    expect(dumpSqlite(runner.db, PROJECTIONS)).toEqual(dumpMemory(await all(store), PROJECTIONS));
+    const status = await runner.status();
+    expect(status.running).toBe(true);
+    for (const p of status.projections)
+      expect(p).toMatchObject({ checkpoint: Number(snap.position), lag: 0 });
+    await runner.close();
+    await store.close();
+  });
+
+  test('an event already applied changes nothing: re-applying a committed batch is a no-op', async () => {
+    const store = new MemoryEventStore();
+    await play(store, 5);
+    const db = openReadModelDb(join(dir, 'rm.sqlite'));
+    const runner = new ProjectionRunner({ store, readModels: db });
+    await runner.catchUp();
+    const before = dumpSqlite(db, PROJECTIONS);
+    const events = await all(store);
+    const engine = new ProjectionEngine({ db, projections: PROJECTIONS });
+    engine.applyBatch(events.slice(10, 200));
+    engine.applyBatch(events);
+    expect(dumpSqlite(db, PROJECTIONS)).toEqual(before);
+    await runner.close();
+    db.close();
+  });
+
+  test('a failure in the middle of a batch commits nothing; the retry applies every event exactly once', async () => {
+    const store = new MemoryEventStore();
+    await play(store, 12);
+    const events = await all(store);
+    const db = openReadModelDb(join(dir, 'rm.sqlite'));
+    const runner = new ProjectionRunner({ store, readModels: db, catchUpPage: 100 });
+    // a bet half-way's ledger entry fails inside the transaction, after other writes of the batch were made
+    const bets = events.filter((e) => e.type === 'BetPlaced');
+    const target = bets[Math.floor(bets.length / 2)]!.globalPosition;
+    db.exec(
+      `CREATE TRIGGER boom BEFORE INSERT ON pl_entries WHEN NEW.position = ${target} BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`,
+    );
+    await expect(runner.catchUp()).rejects.toThrow('disk on fire');
+    const stuck = db.prepare(`SELECT name, position FROM ${CHECKPOINTS}`).all() as { position: number }[];
+    for (const c of stuck) expect(c.position).toBeLessThan(Number(target));
+    expect(stuck[0]!.position).toBeGreaterThan(0);
+    // nothing of the failed batch is visible: no row beyond the checkpoint
+    const maxEntry = db.prepare('SELECT max(position) AS m FROM pl_entries').get() as { m: number };
+    expect(maxEntry.m).toBeLessThanOrEqual(stuck[0]!.position);
+    db.exec('DROP TRIGGER boom');
+    await runner.catchUp();
+    expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(events, PROJECTIONS));
+    await runner.close();
+    db.close();
+  });
+
+  test('the live runner retries a failed batch from its checkpoint and catches up once the fault is gone', async () => {
+    const store = new MemoryEventStore();
+    const db = openReadModelDb(join(dir, 'rm.sqlite'));
+    const runner = new ProjectionRunner({ store, readModels: db });
+    db.exec('DROP TABLE pl_entries; CREATE TABLE pl_entries (x)'); // the wrong shape: every ledger write fails
+    runner.start();
+    const [d] = await play(store, 3);
+    const result = await appendTable(store, 'R1', d!.playRound());
+    for (let i = 0; i < 100 && (await runner.status()).lastError === null; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await runner.status()).lastError).toMatch(/pl_entries|position/);
+    expect(runner.engine.minCheckpoint()).toBe(0);
+    db.exec('DROP TABLE pl_entries');
+    for (const sql of createTableSql(ledgerProjection.tables[1]!, 'pl_entries', 'g1')) db.exec(sql);
+    await runner.waitFor(result.position);
+    expect((await runner.status()).lastError).toBeNull();
+    expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(await all(store), PROJECTIONS));
+    await runner.close();
+    db.close();
+  });
+
+  test('SIGKILL in the middle of a catch-up: after a restart nothing is applied twice or skipped', async () => {
+    const eventsFile = join(dir, 'events.sqlite');
+    const rmFile = join(dir, 'rm.sqlite');
+    const store = createEventStore({ kind: 'sqlite', file: eventsFile });
+    await play(store, 150);
+    const events = await all(store);
+    await store.close();
+    // a child process folds in small transactions; it is killed once it has committed some but not all
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, '../testing/catch-up-child.ts'), eventsFile, rmFile, '50'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, '../../../../tsconfig.json') },
+      },
+    );
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const positions = out.split('\n').filter(Boolean).map(Number);
+        if (positions.some((p) => p > events.length / 4)) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('exit', () => resolve());
+      child.on('error', reject);
+    });
+    await new Promise((r) => child.once('exit', r).once('close', r));
+    const db = openReadModelDb(rmFile);
+    const reached = (db.prepare(`SELECT min(position) AS p FROM ${CHECKPOINTS}`).get() as { p: number }).p;
+    expect(reached).toBeGreaterThan(0);
+    expect(reached).toBeLessThan(events.length);
+    const reopened = createEventStore({ kind: 'sqlite', file: eventsFile });
+    const runner = new ProjectionRunner({ store: reopened, readModels: db });
+    await runner.catchUp();
+    expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(events, PROJECTIONS));
+    await runner.close();
+    db.close();
+    await reopened.close();
+  }, 60_000);
+
+  test('rebuild refolds into fresh tables and swaps them in while a live runner keeps going', async () => {
+    const store = new MemoryEventStore();
+    const file = join(dir, 'rm.sqlite');
+    const runner = new ProjectionRunner({ store, readModels: file, maxBatch: 50 });
+    runner.start();
+    const drivers = await play(store, 10);
+    // damage the live tables: the rebuild must not depend on them
+    runner.db.exec("UPDATE hh_hands SET outcome = 'tampered'");
+    const other = openReadModelDb(file);
+    const progress: number[] = [];
+    const rebuilt = await rebuildProjections({
+      store,
+      db: other,
+      names: ['hand-history', 'stats'],
+      page: 100,
+      onProgress: (p) => progress.push(p.position),
+    });
+    expect(rebuilt.projections).toEqual(['hand-history', 'stats']);
+    expect(progress.length).toBeGreaterThan(1);
+    await play(store, 5, drivers);
+    const tail = await appendTable(store, 'R1', drivers[0]!.playRound());
+    await runner.waitFor(tail.position);
+    expect(dumpSqlite(other, PROJECTIONS)).toEqual(dumpMemory(await all(store), PROJECTIONS));
+    const generations = other.prepare(`SELECT name, generation FROM ${CHECKPOINTS} ORDER BY name`).all();
+    expect(generations).toEqual(
+      expect.arrayContaining([
+        { name: 'hand-history', generation: 2 },
+        { name: 'stats', generation: 2 },
+        { name: 'ledger', generation: 1 },
+      ]),
+    );
+    other.close();
+    await runner.close();
+  });
+
+  test('a projection whose version changed is refolded from position 0', async () => {
+    const store = new MemoryEventStore();
+    await play(store, 3);
+    const file = join(dir, 'rm.sqlite');
+    const first = new ProjectionRunner({ store, readModels: file });
+    await first.catchUp();
+    first.db.exec("UPDATE hh_hands SET outcome = 'stale'");
+    await first.close();
+    const bumped = PROJECTIONS.map((p) => (p.name === 'hand-history' ? { ...p, version: p.version + 1 } : p));
+    const second = new ProjectionRunner({ store, readModels: file, projections: bumped });
+    expect(second.engine.checkpoint('hand-history')).toBe(0);
+    await second.catchUp();
+    expect(dumpSqlite(second.db, PROJECTIONS)).toEqual(dumpMemory(await all(store), PROJECTIONS));
+    await second.close();
+  });
+});
