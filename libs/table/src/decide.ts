@@ -431,7 +431,7 @@ function bettingOpened(ctx: OpenCtx, roundNo: number, shoeNo: number): TableEven
 function shoeEnded(ctx: Ctx, shoe: ShoeState, reason: ShoeEndReason): TableEvent {
   return {
     type: 'ShoeEnded',
-    data: { shoeNo: shoe.shoeNo, seed: shoe.seed, reason, coups: shoe.coups, at: ctx.at },
+    data: { shoeNo: shoe.shoeNo, seed: shoe.seed, reason, coups: shoe.coups, ...by(ctx) },
   };
 }
 
@@ -460,7 +460,7 @@ function resolution(
         cardsUsed: result.cardsUsed,
         commissionMode: ctx.rules.commission,
         settlements: settleRound(stakesOnLayout(ctx.state), result.outcome, ctx.rules),
-        at: ctx.at,
+        ...by(ctx),
       },
     },
   ];
@@ -473,7 +473,7 @@ function resolution(
   if (reason !== null) {
     events.push({
       type: 'ShoeEnded',
-      data: { shoeNo: shoe.shoeNo, seed: shoe.seed, reason, coups: shoe.coups + 1, at: ctx.at },
+      data: { shoeNo: shoe.shoeNo, seed: shoe.seed, reason, coups: shoe.coups + 1, ...by(ctx) },
     });
   }
   return { events, ended: reason !== null };

@@ -226,6 +226,9 @@ export type TableEvent =
         /** Coups resolved from this shoe. */
         readonly coups: number;
         readonly at: string;
+        /** Who sent the command that ended it (the last deal, EndShoe, CloseTable, VoidRound). */
+        readonly by: string;
+        readonly role: Role;
       }
     >
   | Evt<
@@ -334,6 +337,9 @@ export type TableEvent =
         readonly commissionMode: 'deducted' | 'box';
         readonly settlements: readonly Settlement[];
         readonly at: string;
+        /** Who dealt (or corrected) the card that completed the coup. */
+        readonly by: string;
+        readonly role: Role;
       }
     >
   | Evt<

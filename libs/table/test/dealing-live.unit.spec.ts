@@ -232,7 +232,15 @@ describe('a whole live shoe: burn, coups card by card, cut card, one more coup, 
     expect(ended).toEqual([
       {
         type: 'ShoeEnded',
-        data: { shoeNo: 1, seed: null, reason: 'cut-card', coups: rounds.length, at: T0 },
+        data: {
+          shoeNo: 1,
+          seed: null,
+          reason: 'cut-card',
+          coups: rounds.length,
+          at: T0,
+          by: dealer.id,
+          role: 'dealer',
+        },
       },
     ]);
     expect(rounds[rounds.length - 1]!.at(-1)?.type).toBe('ShoeEnded');

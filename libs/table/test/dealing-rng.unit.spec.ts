@@ -74,6 +74,8 @@ describe('Deal (rng, dealer-dealt)', () => {
           { playerId: 'p2', spot: 'tie', amount: 500, result: 'lose', paid: 0, commission: 0 },
         ],
         at: T0,
+        by: 'dealer-1',
+        role: 'dealer',
       },
     });
   });

@@ -145,7 +145,7 @@ describe('betting toward the minimum, then DEAL', () => {
       });
       expect(then.events.find((e) => e.type === 'ShoeEnded')).toEqual({
         type: 'ShoeEnded',
-        data: { shoeNo: 1, seed: s1, reason: 'every-coup', coups: 1, at: T0 },
+        data: { shoeNo: 1, seed: s1, reason: 'every-coup', coups: 1, at: T0, by: 'ann', role: 'player' },
       });
       expect(then.events.find((e) => e.type === 'ShoeStarted')?.data).toMatchObject({
         shoeNo: 2,

@@ -208,7 +208,20 @@ describe('EndShoe (supervisor)', () => {
   it('ends the shoe between rounds and reveals the seed', () => {
     const then = given(history(open(), cmd('StartShoe', { seed: s })))
       .when(cmd('EndShoe', {}))
-      .then([{ type: 'ShoeEnded', data: { shoeNo: 1, seed: s, reason: 'supervisor', coups: 0, at: T0 } }]);
+      .then([
+        {
+          type: 'ShoeEnded',
+          data: {
+            shoeNo: 1,
+            seed: s,
+            reason: 'supervisor',
+            coups: 0,
+            at: T0,
+            by: supervisor.id,
+            role: 'supervisor',
+          },
+        },
+      ]);
     expect(then.state.phase).toBe('idle');
     expect(tableView(then.state).shoe).toMatchObject({ seed: s, ended: true, endReason: 'supervisor' });
   });
@@ -288,7 +301,18 @@ describe('a whole rng shoe: burn, coups, cut card, one more coup, shoe end', () 
       expect(cutOutInRound).toBe(rounds.length - 2);
       const ended = rounds[rounds.length - 1]!.filter((e) => e.type === 'ShoeEnded');
       expect(ended).toEqual([
-        { type: 'ShoeEnded', data: { shoeNo: 1, seed: s, reason: 'cut-card', coups: rounds.length, at: T0 } },
+        {
+          type: 'ShoeEnded',
+          data: {
+            shoeNo: 1,
+            seed: s,
+            reason: 'cut-card',
+            coups: rounds.length,
+            at: T0,
+            by: dealer.id,
+            role: 'dealer',
+          },
+        },
       ]);
       expect(all.filter((e) => e.type === 'ShoeEnded')).toHaveLength(1);
       const state = fold(all);
