@@ -1,5 +1,5 @@
 // The tamper-evident chain: canonical JSON and the per-stream SHA-256 hash chain.
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { EventStoreInputError } from './errors';
 import type { JsonValue } from './types';
 
@@ -12,70 +12,77 @@ const MAX_DEPTH = 256;
  * Canonical JSON (RFC 8785 style): object keys sorted by UTF-16 code units, no whitespace, numbers and
  * strings as `JSON.stringify` writes them. Throws `EventStoreInputError('INVALID_EVENT')` naming the path
  * of anything that is not JSON: undefined, functions, symbols, bigint, NaN/Infinity, cycles, class
- * instances (Date, Map, ...), sparse arrays.
+ * instances (Date, Map, ...), sparse arrays. (Symbol-keyed properties are ignored, as by JSON.stringify.)
  */
 export function canonicalJson(value: JsonValue, path = '$'): string {
-  const out: string[] = [];
-  write(value, path, out, new Set(), 0);
-  return out.join('');
+  const context: EncodeContext = { ancestors: [], keys: [] };
+  try {
+    return encode(value, context);
+  } catch (error) {
+    if (!(error instanceof NotJson)) throw error;
+    const where = context.keys.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('');
+    throw new EventStoreInputError(
+      'INVALID_EVENT',
+      `${path}${where} ${error.what}: event data and metadata must be JSON`,
+    );
+  }
 }
 
-function write(value: unknown, path: string, out: string[], ancestors: Set<object>, depth: number): void {
+/** The objects and keys from the root to the value being encoded (the path is only rendered on error). */
+interface EncodeContext {
+  readonly ancestors: object[];
+  readonly keys: Array<string | number>;
+}
+
+class NotJson {
+  constructor(readonly what: string) {}
+}
+
+function encode(value: unknown, context: EncodeContext): string {
   switch (typeof value) {
     case 'string':
-      out.push(JSON.stringify(value));
-      return;
-    case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
+      return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw notJson(path, `is ${value} (not a finite number)`);
-      out.push(JSON.stringify(value));
-      return;
+      if (!Number.isFinite(value)) throw new NotJson(`is ${value} (not a finite number)`);
+      return String(value); // the same text as JSON.stringify for finite numbers (-0 is "0")
+    case 'boolean':
+      return value ? 'true' : 'false';
     case 'object':
+      if (value === null) return 'null';
       break;
     default:
-      throw notJson(path, `is a ${typeof value}`);
+      throw new NotJson(`is a ${typeof value}`);
   }
-  if (value === null) {
-    out.push('null');
-    return;
-  }
-  if (ancestors.has(value)) throw notJson(path, 'is a cycle');
-  if (depth >= MAX_DEPTH) throw notJson(path, `nests deeper than ${MAX_DEPTH} levels`);
-  ancestors.add(value);
+  const { ancestors, keys } = context;
+  if (ancestors.includes(value)) throw new NotJson('is a cycle');
+  if (ancestors.length >= MAX_DEPTH) throw new NotJson(`nests deeper than ${MAX_DEPTH} levels`);
+  ancestors.push(value);
+  let out: string;
   if (Array.isArray(value)) {
-    out.push('[');
+    out = '[';
     for (let i = 0; i < value.length; i++) {
-      if (!(i in value)) throw notJson(`${path}[${i}]`, 'is a hole in a sparse array');
-      if (i > 0) out.push(',');
-      write(value[i], `${path}[${i}]`, out, ancestors, depth + 1);
+      keys.push(i);
+      if (!(i in value)) throw new NotJson('is a hole in a sparse array');
+      out += (i === 0 ? '' : ',') + encode(value[i], context);
+      keys.pop();
     }
-    out.push(']');
+    out += ']';
   } else {
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw notJson(
-        path,
-        `is a ${(value as object).constructor?.name ?? 'non-plain'} object, not plain JSON`,
-      );
+      throw new NotJson(`is a ${(value as object).constructor?.name ?? 'non-plain'} object, not plain JSON`);
     }
-    if (Object.getOwnPropertySymbols(value).length > 0) throw notJson(path, 'has symbol keys');
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort();
-    out.push('{');
-    keys.forEach((key, i) => {
-      if (i > 0) out.push(',');
-      out.push(JSON.stringify(key), ':');
-      write(record[key], `${path}.${key}`, out, ancestors, depth + 1);
-    });
-    out.push('}');
+    out = '{';
+    for (const key of Object.keys(record).sort()) {
+      keys.push(key);
+      out += (out.length === 1 ? '' : ',') + JSON.stringify(key) + ':' + encode(record[key], context);
+      keys.pop();
+    }
+    out += '}';
   }
-  ancestors.delete(value);
-}
-
-function notJson(path: string, what: string): EventStoreInputError {
-  return new EventStoreInputError('INVALID_EVENT', `${path} ${what}: event data and metadata must be JSON`);
+  ancestors.pop();
+  return out;
 }
 
 export interface EventHashInput {
@@ -118,5 +125,5 @@ export function hashCanonical(
   const text =
     `{"data":${dataJson},"metadata":${metadataJson},"prevHash":${JSON.stringify(prevHash)},` +
     `"revision":"${streamRevision}","stream":${JSON.stringify(streamName)},"type":${JSON.stringify(type)}}`;
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return digest('sha256', text, 'hex');
 }

@@ -90,6 +90,37 @@ describe('SQLite event store', () => {
     await store.close();
   });
 
+  it('in one group commit, an append refused at insert (a reused id) leaves no row behind and its neighbours land', async () => {
+    const store = open({ file: tempFile() });
+    const used = newEvent();
+    await store.appendToStream('first', [used]);
+    const before = store.stats().commits;
+    const [a, c, d] = [newEvent(), newEvent(), newEvent()];
+    const fresh = newEvent();
+    const results = await Promise.allSettled([
+      store.appendToStream('x', [a]),
+      store.appendToStream('y', [used]), // single row: the INSERT itself fails
+      store.appendToStream('z', [fresh, used]), // two rows: the first is rolled back to the savepoint
+      store.appendToStream('x', [c]),
+      store.appendToStream('w', [d]),
+    ]);
+    expect(store.stats().commits).toBe(before + 1);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'DUPLICATE_EVENT_ID' });
+    expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'DUPLICATE_EVENT_ID' });
+    const all = await collect(store.readAll());
+    expect(all.map((e) => e.id)).toEqual([used.id, a.id, c.id, d.id]);
+    expect(all.map((e) => e.globalPosition)).toEqual([1n, 2n, 3n, 4n]);
+    expect(await store.verifyStream('x')).toMatchObject({ ok: true, checked: 2 });
+    await store.close();
+  });
+
   it('survives a reopen: events, chain and positions carry on', async () => {
     const file = tempFile();
     const first = open({ file });

@@ -139,7 +139,10 @@ class SqliteBackend implements SyncBackend {
   }
 
   insert(rows: readonly NewRow[]): { lastPosition: bigint } | { duplicateId: string } {
-    this.savepoint.run();
+    // One savepoint per append makes its rows all-or-nothing inside the group commit. A single-row
+    // append needs none: a failed INSERT statement is backed out by SQLite on its own.
+    const savepoint = rows.length > 1;
+    if (savepoint) this.savepoint.run();
     let current: NewRow | undefined;
     try {
       let lastPosition = 0n;
@@ -158,12 +161,12 @@ class SqliteBackend implements SyncBackend {
         );
         lastPosition = BigInt(info.lastInsertRowid);
       }
-      this.release.run();
+      if (savepoint) this.release.run();
       const last = lastOf(rows);
       this.remember(last.stream, { revision: last.revision, hash: last.hash });
       return { lastPosition };
     } catch (error) {
-      if (this.db.inTransaction) {
+      if (savepoint && this.db.inTransaction) {
         this.rollbackTo.run();
         this.release.run();
       }
