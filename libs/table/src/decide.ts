@@ -479,6 +479,12 @@ function resolution(
   return { events, ended: reason !== null };
 }
 
+/** How many cards a coup starting with `cards` needs (6 if they run out before it completes). */
+function coupLength(cards: readonly Card[]): number {
+  for (let n = 4; n <= cards.length; n++) if (nextFor(cards.slice(0, n)).to === 'complete') return n;
+  return 6;
+}
+
 // --- handlers ---------------------------------------------------------------------------------------------------
 
 function openTable(ctx: Ctx): Verdict {
@@ -860,7 +866,19 @@ function deal(ctx: OpenCtx): Verdict {
     return refuse('WRONG_DEALING_MODE', 'This shoe has no seed to deal from', { shoeNo: shoe.shoeNo });
   const shuffled = shuffleShoe(shoe.decks, seedFromHex(shoe.seed));
   const start = shoe.position;
-  const result = resolveCoup(shuffled.slice(start, start + 6));
+  const upcoming = shuffled.slice(start, start + 6);
+  // unreachable with a valid cut card (rng voids use no cards), but never throw: an exhausted shoe must be ended
+  if (upcoming.length < 6 && upcoming.length < coupLength(upcoming)) {
+    return refuse(
+      'WRONG_PHASE',
+      `Shoe ${shoe.shoeNo} has run out of cards: void the round and end the shoe`,
+      {
+        shoeNo: shoe.shoeNo,
+        cardsLeft: upcoming.length,
+      },
+    );
+  }
+  const result = resolveCoup(upcoming);
   const cards = shuffled.slice(start, start + result.cardsUsed);
   cards.forEach((card, index) => {
     const place = nextFor(cards.slice(0, index));
