@@ -1,6 +1,6 @@
 // The contract suite against a real EventStoreDB (or KurrentDB). No server runs on the build machines, so it
 // runs only when EVENTSTORE_CONNECTION_STRING is set, e.g.:
-//   docker compose up -d eventstoredb
+//   docker compose up -d eventstore
 //   EVENTSTORE_CONNECTION_STRING='esdb://localhost:2113?tls=false' npx nx run @coup/event-store:test:int
 import { EventStoreDbEventStore } from './eventstoredb';
 import { runEventStoreContract } from './testing/contract';
@@ -11,7 +11,7 @@ const describeEsdb = connectionString ? describe : describe.skip;
 if (!connectionString) {
   console.warn(
     'SKIPPED: the EventStoreDB contract suite did not run because EVENTSTORE_CONNECTION_STRING is not set. ' +
-      "To run it: docker compose up -d eventstoredb && EVENTSTORE_CONNECTION_STRING='esdb://localhost:2113?tls=false' " +
+      "To run it: docker compose up -d eventstore && EVENTSTORE_CONNECTION_STRING='esdb://localhost:2113?tls=false' " +
       'npx nx run @coup/event-store:test:int',
   );
 }
