@@ -5,4 +5,6 @@
  */
 export * from './models';
 export * from './runner';
+export * from './read';
+export * from './replay';
 export * as testing from './testing';

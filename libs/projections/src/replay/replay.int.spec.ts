@@ -1,0 +1,278 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type EventStore, createEventStore } from '@coup/event-store';
+import type { Actor, TableEvent } from '@coup/table';
+import { ReadModels } from '../read/read-models';
+import { ProjectionRunner } from '../runner/runner';
+import { TableDriver } from '../testing/driver';
+import { appendTable } from '../testing/store';
+import { type HandVerification, replayHand, verifyHand } from './replay';
+
+const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
+const P1: Actor = { id: 'p1', role: 'player' };
+
+let dir: string;
+let store: EventStore;
+let runner: ProjectionRunner;
+let readModels: ReadModels;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'coup-replay-'));
+  store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
+  runner = new ProjectionRunner({ store, readModels: join(dir, 'rm.sqlite') });
+  readModels = new ReadModels(runner.db);
+});
+afterEach(async () => {
+  await runner.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const statuses = (v: HandVerification) => Object.fromEntries(v.checks.map((c) => [c.name, c.status]));
+
+async function rngTable(rounds: number, endShoe = true): Promise<TableDriver> {
+  const d = new TableDriver({ tableId: 'R1', players: 3, seed: 11 });
+  await appendTable(store, 'R1', d.open());
+  for (let i = 0; i < rounds; i++) await appendTable(store, 'R1', d.playRound({ void: i === 2 }));
+  if (endShoe) await appendTable(store, 'R1', d.execute('EndShoe', {}, SUPER));
+  await runner.catchUp();
+  return d;
+}
+
+/** Raw SQL on the store's file, as someone with access to the disk could. */
+function raw(sql: string, ...params: unknown[]): void {
+  const db = new Database(join(dir, 'events.sqlite'));
+  db.prepare(sql).run(...params);
+  db.close();
+}
+
+describe('verify', () => {
+  test('every hand of an ended rng shoe passes every check, the seed reproducing the recorded cards', async () => {
+    await rngTable(6);
+    for (let round = 1; round <= 6; round++) {
+      const v = await verifyHand({ store, readModels }, 'R1', round);
+      expect(v.ok).toBe(true);
+      const expected = round === 3 ? 'skipped' : 'pass';
+      expect(statuses(v)).toEqual({
+        index: 'pass',
+        chain: 'pass',
+        coup: expected,
+        settlements: 'pass',
+        commitment: 'pass',
+        shuffle: 'pass',
+      });
+    }
+  });
+
+  test('while the shoe is in progress, the seed checks are pending (the seed is not revealed)', async () => {
+    await rngTable(2, false);
+    const v = await verifyHand({ store, readModels }, 'R1', 1);
+    expect(v.ok).toBe(true);
+    expect(statuses(v)).toMatchObject({
+      coup: 'pass',
+      settlements: 'pass',
+      commitment: 'pending',
+      shuffle: 'pending',
+    });
+  });
+
+  test('live hands with a corrected card and a void verify; the seed checks do not apply', async () => {
+    const d = new TableDriver({
+      tableId: 'L1',
+      rules: { dealing: 'live', commission: 'box' },
+      correctionRate: 1,
+      seed: 5,
+    });
+    await appendTable(store, 'L1', d.open());
+    for (let i = 0; i < 4; i++) await appendTable(store, 'L1', d.playRound({ void: i === 1 }));
+    await runner.catchUp();
+    expect(readModels.hand('L1', 1)!.corrections).toHaveLength(1);
+    for (let round = 1; round <= 4; round++) {
+      const v = await verifyHand({ store, readModels }, 'L1', round);
+      expect(v.ok).toBe(true);
+      expect(statuses(v)).toMatchObject({
+        chain: 'pass',
+        settlements: 'pass',
+        commitment: 'skipped',
+        shuffle: 'skipped',
+      });
+    }
+  });
+
+  test('editing one byte of a stored event (raw UPDATE) makes verify fail and name the event', async () => {
+    await rngTable(4);
+    const hand = readModels.hand('R1', 2)!;
+    const bet = hand.bets.find((b) => b.kind === 'bet')!;
+    // one digit of the bet amount, in the stored JSON
+    raw(
+      `UPDATE events SET data = replace(data, '"amount":${bet.amount}', '"amount":${bet.amount + 1}') WHERE global_position = ?`,
+      bet.position,
+    );
+    const v = await verifyHand({ store, readModels }, 'R1', 2);
+    expect(v.ok).toBe(false);
+    const chain = v.checks.find((c) => c.name === 'chain')!;
+    expect(chain.status).toBe('fail');
+    expect(chain.event).toEqual({ revision: expect.any(Number), position: bet.position, type: 'BetPlaced' });
+    expect(chain.detail).toContain(`BetPlaced at revision`);
+    expect(chain.detail).toContain('contents do not match its hash');
+    // the other hands still verify
+    expect((await verifyHand({ store, readModels }, 'R1', 1)).ok).toBe(true);
+  });
+
+  test('an event rewritten with a recomputed hash breaks the next link; a rewritten head is caught by the index', async () => {
+    await rngTable(3);
+    const hand = readModels.hand('R1', 1)!;
+    const db = new Database(join(dir, 'events.sqlite'));
+    const { computeEventHash } = await import('@coup/event-store');
+    const rewrite = (position: number) => {
+      const row = db.prepare('SELECT * FROM events WHERE global_position = ?').get(position) as Record<
+        string,
+        string | number | bigint
+      >;
+      const data = JSON.parse(String(row.data));
+      data.at = '2025-01-01T00:00:00.000Z';
+      const hash = computeEventHash({
+        streamName: String(row.stream),
+        streamRevision: BigInt(row.revision),
+        type: String(row.type),
+        data,
+        metadata: JSON.parse(String(row.metadata)),
+        prevHash: String(row.prev_hash),
+      });
+      db.prepare('UPDATE events SET data = ?, hash = ? WHERE global_position = ?').run(
+        JSON.stringify(data),
+        hash,
+        position,
+      );
+    };
+    rewrite(hand.span.firstPosition + 1);
+    let v = await verifyHand({ store, readModels }, 'R1', 1);
+    expect(v.checks.find((c) => c.name === 'chain')).toMatchObject({
+      status: 'fail',
+      event: { position: hand.span.firstPosition + 2 },
+    });
+    const h2 = readModels.hand('R1', 2)!;
+    rewrite(h2.span.lastPosition);
+    db.close();
+    v = await verifyHand({ store, readModels }, 'R1', 2);
+    expect(v.checks.find((c) => c.name === 'chain')).toMatchObject({
+      status: 'fail',
+      event: { position: h2.span.lastPosition, type: 'CoupResolved' },
+    });
+    expect(v.checks.find((c) => c.name === 'chain')!.detail).toContain('head hash in the index');
+  });
+
+  test('a tampered revealed seed is named on the shoe event', async () => {
+    await rngTable(2);
+    const shoe = readModels.shoe('R1', 1)!;
+    raw(
+      `UPDATE events SET data = replace(data, '"seed":"', '"seed":"0') WHERE global_position = ?`,
+      shoe.endedPosition,
+    );
+    const v = await verifyHand({ store, readModels }, 'R1', 1);
+    expect(v.checks.find((c) => c.name === 'chain')).toMatchObject({
+      status: 'fail',
+      event: { type: 'ShoeEnded', position: shoe.endedPosition },
+    });
+  });
+
+  test('a recorded result that is not what the engine deals fails the coup, settlement and shuffle checks', async () => {
+    const d = new TableDriver({ tableId: 'F1', players: 1, seed: 2 });
+    await appendTable(store, 'F1', [
+      ...d.open(),
+      ...d.execute('StartShoe', { seed: d.nextSeed() }),
+      ...d.execute('OpenBetting', {}),
+    ]);
+    await appendTable(store, 'F1', [
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'player', amount: 1_000 }, P1),
+      ...d.execute('CloseBetting', { roundNo: 1 }),
+    ]);
+    // a forged coup: the first card swapped, the outcome and payouts claimed for the player
+    const dealt = d.execute('Deal', { roundNo: 1 }).map((e): TableEvent => {
+      if (e.type === 'CardDealt' && e.data.index === 0)
+        return { ...e, data: { ...e.data, card: e.data.card === 'Kd' ? 'Qd' : 'Kd' } };
+      if (e.type === 'CoupResolved') {
+        return {
+          ...e,
+          data: {
+            ...e.data,
+            outcome: 'player',
+            playerTotal: 9,
+            settlements: [
+              { playerId: 'p1', spot: 'player', amount: 1_000, result: 'win', paid: 5_000, commission: 0 },
+            ],
+          },
+        };
+      }
+      return e;
+    });
+    await appendTable(store, 'F1', [...dealt, ...d.execute('EndShoe', {}, SUPER)]);
+    await runner.catchUp();
+    const v = await verifyHand({ store, readModels }, 'F1', 1);
+    expect(v.ok).toBe(false);
+    expect(statuses(v)).toMatchObject({
+      index: 'pass',
+      chain: 'pass',
+      coup: 'fail',
+      settlements: 'fail',
+      commitment: 'pass',
+      shuffle: 'fail',
+    });
+    expect(v.checks.find((c) => c.name === 'shuffle')!.event!.type).toBe('CardDealt');
+  });
+
+  test('verifying a hand reads its span and the shoe events only, never the whole stream', async () => {
+    await rngTable(8);
+    const reads: { fromRevision?: unknown; maxCount?: unknown }[] = [];
+    const spy: EventStore = {
+      ...store,
+      readStream: (stream, options) => {
+        reads.push(options ?? {});
+        return store.readStream(stream, options);
+      },
+      readAll: () => {
+        throw new Error('verify must not read $all');
+      },
+      appendToStream: store.appendToStream.bind(store),
+      subscribeToAll: store.subscribeToAll.bind(store),
+      streamHead: store.streamHead.bind(store),
+      verifyStream: () => {
+        throw new Error('verify must not walk the whole stream');
+      },
+      close: store.close.bind(store),
+    };
+    const hand = readModels.hand('R1', 5)!;
+    expect((await verifyHand({ store: spy, readModels }, 'R1', 5)).ok).toBe(true);
+    expect(reads).toEqual([
+      { fromRevision: BigInt(hand.span.firstRevision), maxCount: hand.span.eventCount },
+      { fromRevision: expect.any(BigInt), maxCount: 1 },
+      { fromRevision: expect.any(BigInt), maxCount: 1 },
+    ]);
+  });
+
+  test('an unknown hand is a typed error', async () => {
+    await rngTable(1);
+    await expect(verifyHand({ store, readModels }, 'R1', 99)).rejects.toMatchObject({ code: 'UNKNOWN_HAND' });
+  });
+});
+
+describe('replay', () => {
+  test('the hand step by step: each event and the table after it, from the state before the hand', async () => {
+    const d = await rngTable(3, false);
+    const hand = readModels.hand('R1', 2)!;
+    const r = await replayHand({ store, readModels }, 'R1', 2);
+    expect(r.steps).toHaveLength(hand.span.eventCount);
+    expect(r.before).toMatchObject({ roundNo: 1, phase: 'ready' });
+    expect(r.steps[0]!.event.type).toBe('BettingOpened');
+    expect(r.steps[0]!.view).toMatchObject({ phase: 'betting', roundNo: 2 });
+    const last = r.steps[r.steps.length - 1]!;
+    expect(last.event.type).toBe('CoupResolved');
+    expect(last.view.lastResult).toMatchObject({ roundNo: 2, outcome: hand.outcome });
+    // the fold from the stored state reaches the same table view as the live table had after the hand
+    expect(last.view.players.map((p) => p.playerId)).toEqual(expect.arrayContaining(['p1']));
+    // no unrevealed seed anywhere in the replay
+    expect(JSON.stringify(r)).not.toContain(d.state.shoe!.seed!);
+  });
+});
