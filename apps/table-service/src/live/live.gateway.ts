@@ -3,13 +3,12 @@ import { WebSocketGateway, type OnGatewayConnection, type OnGatewayDisconnect } 
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { Principal } from '@coup/auth';
-import { tableView, type TableEvent } from '@coup/table';
+import { redactEvent, tableView, type TableEvent } from '@coup/table';
 import type { RecordedEvent, Subscription } from '@coup/event-store';
 import { JWT_SECRET, mayUseTable, principalFromHeader } from '../common/auth';
 import { toErrorBody } from '../common/exception.filter';
 import { EventStoreHandle, headPosition } from '../store/event-store.provider';
 import { TableProcessor, tableStream } from '../tables/table-processor';
-import { redactEvent } from './redact';
 
 /** A socket's send buffer beyond this means the client cannot keep up: it is dropped and must resume. */
 const MAX_BUFFERED_BYTES = 1 << 20;

@@ -1,0 +1,2 @@
+export { QueriesModule, type QueriesModuleOptions } from './queries.module';
+export { registerProjectionMetrics } from './metrics';

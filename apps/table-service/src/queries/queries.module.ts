@@ -1,0 +1,87 @@
+import { Inject, Injectable, Logger, Module, type DynamicModule, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { Registry } from 'prom-client';
+import type { EventStore } from '@coup/event-store';
+import { ProjectionRunner, ReadModels, type RunnerLogger } from '@coup/projections';
+import { HandsController } from './hands.controller';
+import { registerProjectionMetrics } from './metrics';
+import { ReportsController } from './reports.controller';
+import { QUERIES_STORE, QueriesStore } from './shared';
+
+export interface QueriesModuleOptions {
+  /** The event store (projections follow its $all; replay/verify read hands from it). */
+  readonly store: EventStore;
+  /** The read-model SQLite file, e.g. `<COUP_DATA_DIR>/read-models.sqlite`. */
+  readonly readModelFile: string;
+  /** Run the projection runner in this process (default true). */
+  readonly follow?: boolean;
+  /** The store's last position, for the lag (e.g. `sqliteHeadPosition(eventsFile)`); default: read forward. */
+  readonly headPosition?: () => Promise<bigint | null>;
+  /** Registers `coup_projection_lag_events` and `coup_projection_checkpoint` gauges here. */
+  readonly metricsRegistry?: Registry;
+  /** Most events per read-model transaction (default 2000). */
+  readonly maxBatch?: number;
+}
+
+const OPTIONS = Symbol('QUERIES_OPTIONS');
+
+/** Starts the projection runner with the module and stops it (committing its batch) before the store closes. */
+@Injectable()
+class ProjectionsLifecycle implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    @Inject(ProjectionRunner) private readonly runner: ProjectionRunner,
+    @Inject(OPTIONS) private readonly options: QueriesModuleOptions,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.options.follow ?? true) this.runner.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.runner.close();
+  }
+}
+
+function nestLogger(): RunnerLogger {
+  const log = new Logger('projections');
+  return {
+    info: (msg) => log.log(msg),
+    warn: (msg) => log.warn(msg),
+    error: (msg) => log.error(msg),
+  };
+}
+
+/**
+ * The read side: the projection runner (following the store in this process) and the analyst/compliance
+ * queries (`/api/tables/:tableId/hands...`, `/roads`, `/api/stats`, `/api/players/:playerId/ledger`,
+ * `/api/projections`). Guards and the error filter are the app's (APP_GUARD, APP_FILTER).
+ */
+@Module({})
+export class QueriesModule {
+  static register(options: QueriesModuleOptions): DynamicModule {
+    return {
+      module: QueriesModule,
+      controllers: [HandsController, ReportsController],
+      providers: [
+        { provide: OPTIONS, useValue: options },
+        { provide: QUERIES_STORE, useValue: new QueriesStore(options.store) },
+        {
+          provide: ProjectionRunner,
+          useFactory: () => {
+            const runner = new ProjectionRunner({
+              store: options.store,
+              readModels: options.readModelFile,
+              headPosition: options.headPosition,
+              maxBatch: options.maxBatch,
+              logger: nestLogger(),
+            });
+            if (options.metricsRegistry) registerProjectionMetrics(runner, options.metricsRegistry);
+            return runner;
+          },
+        },
+        { provide: ReadModels, inject: [ProjectionRunner], useFactory: (runner: ProjectionRunner) => new ReadModels(runner.db) },
+        ProjectionsLifecycle,
+      ],
+      exports: [ProjectionRunner, ReadModels],
+    };
+  }
+}

@@ -1,0 +1,132 @@
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '@coup/auth';
+import { type LedgerEntry, ProjectionRunner, ReadModels, type StatsSummary } from '@coup/projections';
+import { CurrentPrincipal, Roles } from '../common/auth';
+import { ApiError } from '../common/api-error';
+import { type Cell, toCsv, wantsCsv } from './csv';
+import { optionalInt, playerIdParam, queryOf, tableIdParam } from './params';
+import { queryError, sendCsv } from './shared';
+
+const STATS = ['compliance', 'analyst', 'supervisor', 'admin'] as const;
+/** A player reads only its own ledger (checked in the handler). */
+const LEDGER = ['compliance', 'analyst', 'supervisor', 'admin', 'player'] as const;
+
+type StatsLine = StatsSummary & { scope: string; key: string };
+
+const pct = (v: number | null | undefined): Cell => (v === null || v === undefined ? null : Number(v.toFixed(6)));
+
+const STATS_COLUMNS: { name: string; value: (s: StatsLine) => Cell }[] = [
+  { name: 'scope', value: (s) => s.scope },
+  { name: 'key', value: (s) => s.key },
+  { name: 'coups', value: (s) => s.coups },
+  { name: 'voids', value: (s) => s.voids },
+  { name: 'player', value: (s) => s.outcomes.player },
+  { name: 'banker', value: (s) => s.outcomes.banker },
+  { name: 'tie', value: (s) => s.outcomes.tie },
+  { name: 'playerFrequency', value: (s) => pct(s.frequencies?.player) },
+  { name: 'bankerFrequency', value: (s) => pct(s.frequencies?.banker) },
+  { name: 'tieFrequency', value: (s) => pct(s.frequencies?.tie) },
+  { name: 'playerExpected', value: (s) => pct(s.expected?.player) },
+  { name: 'bankerExpected', value: (s) => pct(s.expected?.banker) },
+  { name: 'tieExpected', value: (s) => pct(s.expected?.tie) },
+  { name: 'chiSquare', value: (s) => pct(s.chiSquare?.statistic) },
+  { name: 'pValue', value: (s) => pct(s.chiSquare?.pValue) },
+  { name: 'naturals', value: (s) => s.naturals.count },
+  { name: 'naturalFrequency', value: (s) => pct(s.naturals.frequency) },
+  { name: 'naturalExpected', value: (s) => pct(s.naturals.expected) },
+  { name: 'handlePlayer', value: (s) => s.handle.player },
+  { name: 'handleBanker', value: (s) => s.handle.banker },
+  { name: 'handleTie', value: (s) => s.handle.tie },
+  { name: 'handle', value: (s) => s.handle.total },
+  { name: 'paid', value: (s) => s.paid },
+  { name: 'commission', value: (s) => s.commission },
+  { name: 'houseResult', value: (s) => s.houseResult },
+  { name: 'holdPercent', value: (s) => pct(s.holdPercent) },
+  { name: 'theoreticalEdgePercent', value: (s) => pct(s.theoreticalEdgePercent) },
+];
+
+const ENTRY_COLUMNS: { name: string; value: (e: LedgerEntry) => Cell }[] = (
+  ['position', 'seq', 'tableId', 'at', 'kind', 'roundNo', 'spot', 'amount', 'chipsDelta', 'result', 'commission', 'by', 'role'] as const
+).map((name) => ({ name, value: (e: LedgerEntry) => e[name] }));
+
+@ApiTags('reports')
+@ApiBearerAuth()
+@Controller('api')
+export class ReportsController {
+  constructor(
+    @Inject(ReadModels) private readonly read: ReadModels,
+    @Inject(ProjectionRunner) private readonly runner: ProjectionRunner,
+  ) {}
+
+  @Get('stats')
+  @Roles(...STATS)
+  @ApiOperation({
+    summary: 'Statistics: coups, outcome frequencies beside the exact odds for the decks, chi-square, naturals, handle, paid, commission, house result, hold beside the edge',
+    description:
+      'Per table, per UTC day and overall (and per shoe with a tableId), over the days from..to (inclusive). ' +
+      'The chi-square statistic tests the outcome counts against the exact probabilities (2 degrees of freedom; p-value exp(-x/2)). ' +
+      'With `Accept: text/csv`: one line per scope (overall, table, day, shoe).',
+  })
+  @ApiQuery({ name: 'tableId', required: false })
+  @ApiQuery({ name: 'from', required: false, description: 'First UTC day, YYYY-MM-DD' })
+  @ApiQuery({ name: 'to', required: false, description: 'Last UTC day, YYYY-MM-DD' })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({ description: '{ filter, overall: StatsSummary, tables: [...], days: [...], shoes: [...] }' })
+  @ApiResponse({ status: 400, description: 'INVALID_QUERY naming the field' })
+  stats(@Query() query: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): unknown {
+    const q = queryOf(query, ['tableId', 'from', 'to']);
+    if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
+    const stats = queryError(() => this.read.stats({ tableId: q['tableId'], from: q['from'], to: q['to'] }));
+    if (!wantsCsv(request.headers.accept)) return stats;
+    const lines: StatsLine[] = [
+      { scope: 'overall', key: '', ...stats.overall },
+      ...stats.tables.map((t) => ({ ...t, scope: 'table', key: t.tableId })),
+      ...stats.days.map((d) => ({ ...d, scope: 'day', key: d.day })),
+      ...stats.shoes.map((s) => ({ ...s, scope: 'shoe', key: String(s.shoeNo) })),
+    ];
+    return sendCsv(reply, toCsv(STATS_COLUMNS, lines));
+  }
+
+  @Get('players/:playerId/ledger')
+  @Roles(...LEDGER)
+  @ApiOperation({
+    summary: "A player's ledger: per table buy-ins, bets, results, commission owed and collected, cash-outs; and the entries (oldest first, paged)",
+    description: 'A `player` token reads only its own ledger (403 otherwise). With `Accept: text/csv`: the entries, the next cursor in `X-Next-Cursor`.',
+  })
+  @ApiParam({ name: 'playerId' })
+  @ApiQuery({ name: 'tableId', required: false })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1..500, default 50' })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({ description: '{ playerId, accounts: [...], totals, entries: [...], nextCursor }' })
+  @ApiResponse({ status: 400, description: 'INVALID_QUERY / INVALID_CURSOR / INVALID_PARAMETER' })
+  @ApiResponse({ status: 403, description: 'FORBIDDEN: a player asking for another player\'s ledger' })
+  ledger(
+    @Param('playerId') playerId: string,
+    @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): unknown {
+    playerIdParam(playerId);
+    if (principal.role === 'player' && principal.id !== playerId) {
+      throw new ApiError(403, 'FORBIDDEN', 'a player may read only its own ledger');
+    }
+    const q = queryOf(query, ['tableId', 'cursor', 'limit']);
+    if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
+    const ledger = queryError(() => this.read.ledger(playerId, { tableId: q['tableId'], cursor: q['cursor'], limit: optionalInt(q, 'limit') }));
+    if (!wantsCsv(request.headers.accept)) return ledger;
+    return sendCsv(reply, toCsv(ENTRY_COLUMNS, ledger.entries), ledger.nextCursor);
+  }
+
+  @Get('projections')
+  @Roles('admin', 'compliance', 'analyst', 'supervisor')
+  @ApiOperation({ summary: 'Each projection\'s checkpoint and lag (events not yet in the read models)' })
+  @ApiOkResponse({ description: '{ running, lastError, projections: [{ name, version, checkpoint, head, lag, lagIsLowerBound, updatedAt, rebuiltAt }] }' })
+  projections(@Query() query: unknown): Promise<unknown> {
+    queryOf(query, []);
+    return this.runner.status();
+  }
+}

@@ -1,0 +1,49 @@
+import type { FastifyReply } from 'fastify';
+import type { EventStore } from '@coup/event-store';
+import { QueryError, ReplayError } from '@coup/projections';
+import { ApiError } from '../common/api-error';
+
+/** Injection token of the event store the replay/verify endpoints read hands from. */
+export const QUERIES_STORE = Symbol('QUERIES_STORE');
+
+/** The store, and the error mapping of replay/verify. */
+export class QueriesStore {
+  constructor(readonly store: EventStore) {}
+
+  async handle<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await queryErrorAsync(run);
+    } catch (error) {
+      if (error instanceof ReplayError) {
+        throw new ApiError(error.code === 'UNKNOWN_HAND' ? 404 : 409, error.code, error.message);
+      }
+      throw error;
+    }
+  }
+}
+
+/** A read-model query, with its QueryError as a 400 naming the field. */
+export function queryError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof QueryError) throw new ApiError(400, error.code, error.message, { field: error.field });
+    throw error;
+  }
+}
+
+async function queryErrorAsync<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof QueryError) throw new ApiError(400, error.code, error.message, { field: error.field });
+    throw error;
+  }
+}
+
+/** Sends CSV text (with the next page's cursor, if any, in X-Next-Cursor). */
+export function sendCsv(reply: FastifyReply, csv: string, nextCursor?: string | null): string {
+  void reply.header('content-type', 'text/csv; charset=utf-8');
+  if (nextCursor) void reply.header('x-next-cursor', nextCursor);
+  return csv;
+}
