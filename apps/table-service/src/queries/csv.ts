@@ -14,14 +14,19 @@ function cell(v: Cell): string {
 }
 
 /** CSV text of `rows` with the given columns (in order). */
-export function toCsv<T>(columns: readonly { readonly name: string; readonly value: (row: T) => Cell }[], rows: readonly T[]): string {
+export function toCsv<T>(
+  columns: readonly { readonly name: string; readonly value: (row: T) => Cell }[],
+  rows: readonly T[],
+): string {
   const lines = [columns.map((c) => cell(c.name)).join(',')];
   for (const row of rows) lines.push(columns.map((c) => cell(c.value(row))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
 /** Columns named after the keys of the first-level fields of `T`. */
-export function columns<T>(names: readonly (keyof T & string)[]): { name: string; value: (row: T) => Cell }[] {
+export function columns<T>(
+  names: readonly (keyof T & string)[],
+): { name: string; value: (row: T) => Cell }[] {
   return names.map((name) => ({ name, value: (row: T) => row[name] as Cell }));
 }
 

@@ -1,5 +1,14 @@
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type HandSummary, type HandFilter, ReadModels, replayHand, verifyHand } from '@coup/projections';
 import { Roles } from '../common/auth';
@@ -37,8 +46,13 @@ const HAND_COLUMNS = columns<HandSummary>([
   { name: 'players', value: (h) => h.players.join(' ') },
 ]);
 
-const BAD_QUERY = { status: 400, description: 'A malformed parameter: { statusCode, code: INVALID_QUERY | INVALID_CURSOR | INVALID_PARAMETER, message, details: { field } }' };
-const CSV_NOTE = 'With `Accept: text/csv` the answer is CSV (RFC 4180), the next page cursor in the `X-Next-Cursor` header.';
+const BAD_QUERY = {
+  status: 400,
+  description:
+    'A malformed parameter: { statusCode, code: INVALID_QUERY | INVALID_CURSOR | INVALID_PARAMETER, message, details: { field } }',
+};
+const CSV_NOTE =
+  'With `Accept: text/csv` the answer is CSV (RFC 4180), the next page cursor in the `X-Next-Cursor` header.';
 
 @ApiTags('hand history')
 @ApiBearerAuth()
@@ -50,17 +64,35 @@ export class HandsController {
   ) {}
 
   private known(tableId: string): void {
-    if (this.read.table(tableId) === null) throw new ApiError(404, 'UNKNOWN_TABLE', `no table ${tableId} in the read models`);
+    if (this.read.table(tableId) === null)
+      throw new ApiError(404, 'UNKNOWN_TABLE', `no table ${tableId} in the read models`);
   }
 
   @Get(':tableId/hands')
   @Roles(...AUDIT)
-  @ApiOperation({ summary: 'Hand history of a table (newest first), filtered, with cursor pagination', description: CSV_NOTE })
+  @ApiOperation({
+    summary: 'Hand history of a table (newest first), filtered, with cursor pagination',
+    description: CSV_NOTE,
+  })
   @ApiParam({ name: 'tableId' })
   @ApiQuery({ name: 'shoe', required: false, type: Number, description: 'Only hands of this shoe' })
-  @ApiQuery({ name: 'roundFrom', required: false, type: Number, description: 'Lowest round number (inclusive)' })
-  @ApiQuery({ name: 'roundTo', required: false, type: Number, description: 'Highest round number (inclusive)' })
-  @ApiQuery({ name: 'from', required: false, description: 'Betting opened at or after (ISO date or instant)' })
+  @ApiQuery({
+    name: 'roundFrom',
+    required: false,
+    type: Number,
+    description: 'Lowest round number (inclusive)',
+  })
+  @ApiQuery({
+    name: 'roundTo',
+    required: false,
+    type: Number,
+    description: 'Highest round number (inclusive)',
+  })
+  @ApiQuery({
+    name: 'from',
+    required: false,
+    description: 'Betting opened at or after (ISO date or instant)',
+  })
   @ApiQuery({ name: 'to', required: false, description: 'Betting opened before (ISO date or instant)' })
   @ApiQuery({ name: 'outcome', required: false, enum: ['player', 'banker', 'tie', 'void'] })
   @ApiQuery({ name: 'player', required: false, description: 'Hands where this player had stakes' })
@@ -68,7 +100,10 @@ export class HandsController {
   @ApiQuery({ name: 'cursor', required: false, description: 'nextCursor of the previous page' })
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1..500, default 50' })
   @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ description: '{ items: HandSummary[], nextCursor: string | null }' })
+  @ApiOkResponse({
+    description: '{ items: HandSummary[], nextCursor: string | null }',
+    schema: { type: 'object' },
+  })
   @ApiResponse(BAD_QUERY)
   @ApiResponse({ status: 404, description: 'UNKNOWN_TABLE' })
   hands(
@@ -78,7 +113,18 @@ export class HandsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): unknown {
     tableIdParam(tableId);
-    const q = queryOf(query, ['shoe', 'roundFrom', 'roundTo', 'from', 'to', 'outcome', 'player', 'order', 'cursor', 'limit']);
+    const q = queryOf(query, [
+      'shoe',
+      'roundFrom',
+      'roundTo',
+      'from',
+      'to',
+      'outcome',
+      'player',
+      'order',
+      'cursor',
+      'limit',
+    ]);
     const filter: HandFilter = {
       shoe: optionalInt(q, 'shoe'),
       roundFrom: optionalInt(q, 'roundFrom'),
@@ -92,20 +138,23 @@ export class HandsController {
     const page = { cursor: q['cursor'], limit: optionalInt(q, 'limit') };
     const result = queryError(() => this.read.hands(tableId, filter, page));
     if (result.items.length === 0 && page.cursor === undefined) this.known(tableId);
-    if (wantsCsv(request.headers.accept)) return sendCsv(reply, toCsv(HAND_COLUMNS, result.items), result.nextCursor);
+    if (wantsCsv(request.headers.accept))
+      return sendCsv(reply, toCsv(HAND_COLUMNS, result.items), result.nextCursor);
     return result;
   }
 
   @Get(':tableId/hands/:roundNo')
   @Roles(...AUDIT)
   @ApiOperation({
-    summary: 'One hand: every bet with who and when, every card with who entered it, result, settlements, void, event span and chain hashes',
-    description: 'With `Accept: text/csv`: the audit trail, one line per bet, clear, card, correction, settlement or returned stake.',
+    summary:
+      'One hand: every bet with who and when, every card with who entered it, result, settlements, void, event span and chain hashes',
+    description:
+      'With `Accept: text/csv`: the audit trail, one line per bet, clear, card, correction, settlement or returned stake.',
   })
   @ApiParam({ name: 'tableId' })
   @ApiParam({ name: 'roundNo', type: Number })
   @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ description: 'HandRecord' })
+  @ApiOkResponse({ description: 'HandRecord', schema: { type: 'object' } })
   @ApiResponse(BAD_QUERY)
   @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
   hand(
@@ -121,27 +170,115 @@ export class HandsController {
     const hand = this.read.hand(tableId, round);
     if (!hand) throw new ApiError(404, 'UNKNOWN_HAND', `no hand ${round} at table ${tableId}`);
     if (!wantsCsv(request.headers.accept)) return hand;
-    type Line = { position: number; at: string; kind: string; playerId: Cell; spot: Cell; amount: Cell; card: Cell; detail: Cell; by: Cell; role: Cell };
+    type Line = {
+      position: number;
+      at: string;
+      kind: string;
+      playerId: Cell;
+      spot: Cell;
+      amount: Cell;
+      card: Cell;
+      detail: Cell;
+      by: Cell;
+      role: Cell;
+    };
     const lines: Line[] = [
-      ...hand.bets.map((b) => ({ position: b.position, at: b.at, kind: b.kind, playerId: b.playerId, spot: b.spot, amount: b.amount, card: null, detail: b.rebet ? 'rebet' : null, by: b.by, role: b.role })),
-      ...hand.cards.map((c) => ({ position: c.position, at: c.at, kind: 'card', playerId: null, spot: c.to, amount: null, card: c.card, detail: `${c.slot} shoe position ${c.shoePosition}${c.correctedFrom ? ` (entered as ${c.correctedFrom})` : ''}`, by: c.by, role: c.role })),
-      ...hand.corrections.map((c) => ({ position: c.position, at: c.at, kind: 'correction', playerId: null, spot: null, amount: null, card: c.newCard, detail: `card ${c.index}: ${c.oldCard} -> ${c.newCard}`, by: c.by, role: c.role })),
-      ...hand.settlements.map((s) => ({ position: hand.span.lastPosition, at: hand.resolvedAt ?? '', kind: 'settlement', playerId: s.playerId, spot: s.spot, amount: s.paid, card: null, detail: `${s.result} stake ${s.amount} commission ${s.commission}`, by: null, role: null })),
-      ...(hand.returned ?? []).map((r) => ({ position: hand.span.lastPosition, at: hand.resolvedAt ?? '', kind: 'void-return', playerId: r.playerId, spot: null, amount: r.amount, card: null, detail: hand.voidReason, by: hand.voidedBy, role: null })),
+      ...hand.bets.map((b) => ({
+        position: b.position,
+        at: b.at,
+        kind: b.kind,
+        playerId: b.playerId,
+        spot: b.spot,
+        amount: b.amount,
+        card: null,
+        detail: b.rebet ? 'rebet' : null,
+        by: b.by,
+        role: b.role,
+      })),
+      ...hand.cards.map((c) => ({
+        position: c.position,
+        at: c.at,
+        kind: 'card',
+        playerId: null,
+        spot: c.to,
+        amount: null,
+        card: c.card,
+        detail: `${c.slot} shoe position ${c.shoePosition}${c.correctedFrom ? ` (entered as ${c.correctedFrom})` : ''}`,
+        by: c.by,
+        role: c.role,
+      })),
+      ...hand.corrections.map((c) => ({
+        position: c.position,
+        at: c.at,
+        kind: 'correction',
+        playerId: null,
+        spot: null,
+        amount: null,
+        card: c.newCard,
+        detail: `card ${c.index}: ${c.oldCard} -> ${c.newCard}`,
+        by: c.by,
+        role: c.role,
+      })),
+      ...hand.settlements.map((s) => ({
+        position: hand.span.lastPosition,
+        at: hand.resolvedAt ?? '',
+        kind: 'settlement',
+        playerId: s.playerId,
+        spot: s.spot,
+        amount: s.paid,
+        card: null,
+        detail: `${s.result} stake ${s.amount} commission ${s.commission}`,
+        by: null,
+        role: null,
+      })),
+      ...(hand.returned ?? []).map((r) => ({
+        position: hand.span.lastPosition,
+        at: hand.resolvedAt ?? '',
+        kind: 'void-return',
+        playerId: r.playerId,
+        spot: null,
+        amount: r.amount,
+        card: null,
+        detail: hand.voidReason,
+        by: hand.voidedBy,
+        role: null,
+      })),
     ].sort((a, b) => a.position - b.position);
-    return sendCsv(reply, toCsv(columns<Line>(['position', 'at', 'kind', 'playerId', 'spot', 'amount', 'card', 'detail', 'by', 'role']), lines));
+    return sendCsv(
+      reply,
+      toCsv(
+        columns<Line>([
+          'position',
+          'at',
+          'kind',
+          'playerId',
+          'spot',
+          'amount',
+          'card',
+          'detail',
+          'by',
+          'role',
+        ]),
+        lines,
+      ),
+    );
   }
 
   @Get(':tableId/hands/:roundNo/replay')
   @Roles(...AUDIT)
   @ApiOperation({
-    summary: "A hand's events and the table after each, folded with the table decider's own evolve from the state before the hand",
-    description: 'Reads only the hand (its span in the table stream, found through the hand-history index). Unrevealed seeds are never shown. CSV: one line per event.',
+    summary:
+      "A hand's events and the table after each, folded with the table decider's own evolve from the state before the hand",
+    description:
+      'Reads only the hand (its span in the table stream, found through the hand-history index). Unrevealed seeds are never shown. CSV: one line per event.',
   })
   @ApiParam({ name: 'tableId' })
   @ApiParam({ name: 'roundNo', type: Number })
   @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ description: '{ tableId, roundNo, shoeNo, status, before: TableView, steps: [{ event, view }] }' })
+  @ApiOkResponse({
+    description: '{ tableId, roundNo, shoeNo, status, before: TableView, steps: [{ event, view }] }',
+    schema: { type: 'object' },
+  })
   @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
   async replay(
     @Param('tableId') tableId: string,
@@ -152,7 +289,13 @@ export class HandsController {
   ): Promise<unknown> {
     tableIdParam(tableId);
     queryOf(query, []);
-    const r = await this.source.handle(() => replayHand({ store: this.source.store, readModels: this.read }, tableId, positiveInt(roundNo, 'roundNo')));
+    const r = await this.source.handle(() =>
+      replayHand(
+        { store: this.source.store, readModels: this.read },
+        tableId,
+        positiveInt(roundNo, 'roundNo'),
+      ),
+    );
     if (!wantsCsv(request.headers.accept)) return r;
     return sendCsv(
       reply,
@@ -179,14 +322,17 @@ export class HandsController {
   @ApiOperation({
     summary: 'Verifies a hand: named checks with pass/fail/pending/skipped',
     description:
-      'index (the events are the hand\'s), chain (every hash recomputed and linked), coup (re-resolved by the engine from the recorded cards), ' +
+      "index (the events are the hand's), chain (every hash recomputed and linked), coup (re-resolved by the engine from the recorded cards), " +
       'settlements (recomputed with settleBet), commitment and shuffle (rng tables once the seed is revealed: sha256(seed) equals the commitment; ' +
-      'the seed\'s shuffle has the recorded cards at the recorded shoe positions). `ok` is false when any check fails; a failure names the event. CSV: one line per check.',
+      "the seed's shuffle has the recorded cards at the recorded shoe positions). `ok` is false when any check fails; a failure names the event. CSV: one line per check.",
   })
   @ApiParam({ name: 'tableId' })
   @ApiParam({ name: 'roundNo', type: Number })
   @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ description: '{ tableId, roundNo, shoeNo, ok, checks: [{ name, status, detail, event? }] }' })
+  @ApiOkResponse({
+    description: '{ tableId, roundNo, shoeNo, ok, checks: [{ name, status, detail, event? }] }',
+    schema: { type: 'object' },
+  })
   @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
   async verify(
     @Param('tableId') tableId: string,
@@ -197,7 +343,13 @@ export class HandsController {
   ): Promise<unknown> {
     tableIdParam(tableId);
     queryOf(query, []);
-    const v = await this.source.handle(() => verifyHand({ store: this.source.store, readModels: this.read }, tableId, positiveInt(roundNo, 'roundNo')));
+    const v = await this.source.handle(() =>
+      verifyHand(
+        { store: this.source.store, readModels: this.read },
+        tableId,
+        positiveInt(roundNo, 'roundNo'),
+      ),
+    );
     if (!wantsCsv(request.headers.accept)) return v;
     return sendCsv(
       reply,
@@ -218,13 +370,19 @@ export class HandsController {
   @Get(':tableId/roads')
   @Roles(...ROADS)
   @ApiOperation({
-    summary: 'The roads of a shoe: bead plate, big road (ties, dragon tail), big eye boy, small road, cockroach pig',
-    description: 'Without `shoe`: the latest road. every-coup tables keep one road per UTC day (up to 80 coups); `shoe` finds the road holding it. CSV: one line per coup.',
+    summary:
+      'The roads of a shoe: bead plate, big road (ties, dragon tail), big eye boy, small road, cockroach pig',
+    description:
+      'Without `shoe`: the latest road. every-coup tables keep one road per UTC day (up to 80 coups); `shoe` finds the road holding it. CSV: one line per coup.',
   })
   @ApiParam({ name: 'tableId' })
   @ApiQuery({ name: 'shoe', required: false, type: Number })
   @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ description: 'RoadsView: { shoeNo, outcomes, beadPlate, bigRoad, leadingTies, bigEyeBoy, smallRoad, cockroachPig, shoes }' })
+  @ApiOkResponse({
+    description:
+      'RoadsView: { shoeNo, outcomes, beadPlate, bigRoad, leadingTies, bigEyeBoy, smallRoad, cockroachPig, shoes }',
+    schema: { type: 'object' },
+  })
   @ApiResponse(BAD_QUERY)
   @ApiResponse({ status: 404, description: 'UNKNOWN_TABLE or UNKNOWN_SHOE' })
   roads(
@@ -239,7 +397,11 @@ export class HandsController {
     const roads = queryError(() => this.read.roads(tableId, shoe));
     if (!roads) {
       this.known(tableId);
-      throw new ApiError(404, 'UNKNOWN_SHOE', shoe === undefined ? `table ${tableId} has no shoe yet` : `no shoe ${shoe} at table ${tableId}`);
+      throw new ApiError(
+        404,
+        'UNKNOWN_SHOE',
+        shoe === undefined ? `table ${tableId} has no shoe yet` : `no shoe ${shoe} at table ${tableId}`,
+      );
     }
     if (!wantsCsv(request.headers.accept)) return roads;
     const big = new Map(roads.bigRoad.map((c) => [c.roundNo, c]));

@@ -5,17 +5,24 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const PLAYER_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,63}$/;
 
 export function tableIdParam(value: string): string {
-  if (!ID.test(value)) throw new ApiError(400, 'INVALID_PARAMETER', 'tableId must be 1 to 64 letters, digits, _ or -', { field: 'tableId' });
+  if (!ID.test(value))
+    throw new ApiError(400, 'INVALID_PARAMETER', 'tableId must be 1 to 64 letters, digits, _ or -', {
+      field: 'tableId',
+    });
   return value;
 }
 
 export function playerIdParam(value: string, field = 'playerId'): string {
-  if (!PLAYER_ID.test(value)) throw new ApiError(400, 'INVALID_PARAMETER', `${field} must be a player id (1 to 64 characters)`, { field });
+  if (!PLAYER_ID.test(value))
+    throw new ApiError(400, 'INVALID_PARAMETER', `${field} must be a player id (1 to 64 characters)`, {
+      field,
+    });
   return value;
 }
 
 export function positiveInt(value: string, field: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(value)) throw new ApiError(400, 'INVALID_QUERY', `${field} must be a positive whole number`, { field });
+  if (!/^[1-9]\d{0,14}$/.test(value))
+    throw new ApiError(400, 'INVALID_QUERY', `${field} must be a positive whole number`, { field });
   return Number(value);
 }
 
@@ -29,9 +36,15 @@ export function queryOf(query: unknown, allowed: readonly string[]): Record<stri
   const out: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries((query ?? {}) as Query)) {
     if (!allowed.includes(key)) {
-      throw new ApiError(400, 'INVALID_QUERY', `unknown query parameter '${key}' (this endpoint takes ${allowed.join(', ') || 'none'})`, { field: key });
+      throw new ApiError(
+        400,
+        'INVALID_QUERY',
+        `unknown query parameter '${key}' (this endpoint takes ${allowed.join(', ') || 'none'})`,
+        { field: key },
+      );
     }
-    if (typeof value !== 'string') throw new ApiError(400, 'INVALID_QUERY', `query parameter '${key}' must be given once`, { field: key });
+    if (typeof value !== 'string')
+      throw new ApiError(400, 'INVALID_QUERY', `query parameter '${key}' must be given once`, { field: key });
     out[key] = value;
   }
   return out;

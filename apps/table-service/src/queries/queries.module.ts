@@ -1,4 +1,12 @@
-import { Inject, Injectable, Logger, Module, type DynamicModule, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import type { EventStore } from '@coup/event-store';
 import { ProjectionRunner, ReadModels, type RunnerLogger } from '@coup/projections';
@@ -78,7 +86,11 @@ export class QueriesModule {
             return runner;
           },
         },
-        { provide: ReadModels, inject: [ProjectionRunner], useFactory: (runner: ProjectionRunner) => new ReadModels(runner.db) },
+        {
+          provide: ReadModels,
+          inject: [ProjectionRunner],
+          useFactory: (runner: ProjectionRunner) => new ReadModels(runner.db),
+        },
         ProjectionsLifecycle,
       ],
       exports: [ProjectionRunner, ReadModels],

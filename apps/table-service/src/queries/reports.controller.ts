@@ -1,5 +1,14 @@
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@coup/auth';
 import { type LedgerEntry, ProjectionRunner, ReadModels, type StatsSummary } from '@coup/projections';
@@ -15,7 +24,8 @@ const LEDGER = ['compliance', 'analyst', 'supervisor', 'admin', 'player'] as con
 
 type StatsLine = StatsSummary & { scope: string; key: string };
 
-const pct = (v: number | null | undefined): Cell => (v === null || v === undefined ? null : Number(v.toFixed(6)));
+const pct = (v: number | null | undefined): Cell =>
+  v === null || v === undefined ? null : Number(v.toFixed(6));
 
 const STATS_COLUMNS: { name: string; value: (s: StatsLine) => Cell }[] = [
   { name: 'scope', value: (s) => s.scope },
@@ -48,7 +58,21 @@ const STATS_COLUMNS: { name: string; value: (s: StatsLine) => Cell }[] = [
 ];
 
 const ENTRY_COLUMNS: { name: string; value: (e: LedgerEntry) => Cell }[] = (
-  ['position', 'seq', 'tableId', 'at', 'kind', 'roundNo', 'spot', 'amount', 'chipsDelta', 'result', 'commission', 'by', 'role'] as const
+  [
+    'position',
+    'seq',
+    'tableId',
+    'at',
+    'kind',
+    'roundNo',
+    'spot',
+    'amount',
+    'chipsDelta',
+    'result',
+    'commission',
+    'by',
+    'role',
+  ] as const
 ).map((name) => ({ name, value: (e: LedgerEntry) => e[name] }));
 
 @ApiTags('reports')
@@ -63,7 +87,8 @@ export class ReportsController {
   @Get('stats')
   @Roles(...STATS)
   @ApiOperation({
-    summary: 'Statistics: coups, outcome frequencies beside the exact odds for the decks, chi-square, naturals, handle, paid, commission, house result, hold beside the edge',
+    summary:
+      'Statistics: coups, outcome frequencies beside the exact odds for the decks, chi-square, naturals, handle, paid, commission, house result, hold beside the edge',
     description:
       'Per table, per UTC day and overall (and per shoe with a tableId), over the days from..to (inclusive). ' +
       'The chi-square statistic tests the outcome counts against the exact probabilities (2 degrees of freedom; p-value exp(-x/2)). ' +
@@ -73,9 +98,16 @@ export class ReportsController {
   @ApiQuery({ name: 'from', required: false, description: 'First UTC day, YYYY-MM-DD' })
   @ApiQuery({ name: 'to', required: false, description: 'Last UTC day, YYYY-MM-DD' })
   @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ description: '{ filter, overall: StatsSummary, tables: [...], days: [...], shoes: [...] }' })
+  @ApiOkResponse({
+    description: '{ filter, overall: StatsSummary, tables: [...], days: [...], shoes: [...] }',
+    schema: { type: 'object' },
+  })
   @ApiResponse({ status: 400, description: 'INVALID_QUERY naming the field' })
-  stats(@Query() query: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): unknown {
+  stats(
+    @Query() query: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): unknown {
     const q = queryOf(query, ['tableId', 'from', 'to']);
     if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
     const stats = queryError(() => this.read.stats({ tableId: q['tableId'], from: q['from'], to: q['to'] }));
@@ -92,17 +124,22 @@ export class ReportsController {
   @Get('players/:playerId/ledger')
   @Roles(...LEDGER)
   @ApiOperation({
-    summary: "A player's ledger: per table buy-ins, bets, results, commission owed and collected, cash-outs; and the entries (oldest first, paged)",
-    description: 'A `player` token reads only its own ledger (403 otherwise). With `Accept: text/csv`: the entries, the next cursor in `X-Next-Cursor`.',
+    summary:
+      "A player's ledger: per table buy-ins, bets, results, commission owed and collected, cash-outs; and the entries (oldest first, paged)",
+    description:
+      'A `player` token reads only its own ledger (403 otherwise). With `Accept: text/csv`: the entries, the next cursor in `X-Next-Cursor`.',
   })
   @ApiParam({ name: 'playerId' })
   @ApiQuery({ name: 'tableId', required: false })
   @ApiQuery({ name: 'cursor', required: false })
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1..500, default 50' })
   @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ description: '{ playerId, accounts: [...], totals, entries: [...], nextCursor }' })
+  @ApiOkResponse({
+    description: '{ playerId, accounts: [...], totals, entries: [...], nextCursor }',
+    schema: { type: 'object' },
+  })
   @ApiResponse({ status: 400, description: 'INVALID_QUERY / INVALID_CURSOR / INVALID_PARAMETER' })
-  @ApiResponse({ status: 403, description: 'FORBIDDEN: a player asking for another player\'s ledger' })
+  @ApiResponse({ status: 403, description: "FORBIDDEN: a player asking for another player's ledger" })
   ledger(
     @Param('playerId') playerId: string,
     @Query() query: unknown,
@@ -116,15 +153,25 @@ export class ReportsController {
     }
     const q = queryOf(query, ['tableId', 'cursor', 'limit']);
     if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
-    const ledger = queryError(() => this.read.ledger(playerId, { tableId: q['tableId'], cursor: q['cursor'], limit: optionalInt(q, 'limit') }));
+    const ledger = queryError(() =>
+      this.read.ledger(playerId, {
+        tableId: q['tableId'],
+        cursor: q['cursor'],
+        limit: optionalInt(q, 'limit'),
+      }),
+    );
     if (!wantsCsv(request.headers.accept)) return ledger;
     return sendCsv(reply, toCsv(ENTRY_COLUMNS, ledger.entries), ledger.nextCursor);
   }
 
   @Get('projections')
   @Roles('admin', 'compliance', 'analyst', 'supervisor')
-  @ApiOperation({ summary: 'Each projection\'s checkpoint and lag (events not yet in the read models)' })
-  @ApiOkResponse({ description: '{ running, lastError, projections: [{ name, version, checkpoint, head, lag, lagIsLowerBound, updatedAt, rebuiltAt }] }' })
+  @ApiOperation({ summary: "Each projection's checkpoint and lag (events not yet in the read models)" })
+  @ApiOkResponse({
+    description:
+      '{ running, lastError, projections: [{ name, version, checkpoint, head, lag, lagIsLowerBound, updatedAt, rebuiltAt }] }',
+    schema: { type: 'object' },
+  })
   projections(@Query() query: unknown): Promise<unknown> {
     queryOf(query, []);
     return this.runner.status();

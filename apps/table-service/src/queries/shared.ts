@@ -27,7 +27,8 @@ export function queryError<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof QueryError) throw new ApiError(400, error.code, error.message, { field: error.field });
+    if (error instanceof QueryError)
+      throw new ApiError(400, error.code, error.message, { field: error.field });
     throw error;
   }
 }
@@ -36,7 +37,8 @@ async function queryErrorAsync<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof QueryError) throw new ApiError(400, error.code, error.message, { field: error.field });
+    if (error instanceof QueryError)
+      throw new ApiError(400, error.code, error.message, { field: error.field });
     throw error;
   }
 }
