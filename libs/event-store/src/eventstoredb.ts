@@ -31,6 +31,7 @@ import type {
   AppendOptions,
   AppendResult,
   EventStore,
+  ExpectedRevision,
   JsonValue,
   NewEvent,
   ReadAllOptions,
@@ -47,6 +48,7 @@ import {
   normalizePosition,
   normalizeReadAllOptions,
   normalizeReadStreamOptions,
+  type PreparedEvent,
   prepareEvents,
   validateExpectedRevision,
   validateStreamName,
@@ -58,12 +60,37 @@ export interface EventStoreDbConfig {
   upcasters?: UpcasterRegistry;
   /** How often an append re-reads the head after losing a race (default 8). */
   maxAppendAttempts?: number;
+  /** Makes the client (tests pass a fake); default `EventStoreDBClient.connectionString`. */
+  createClient?: (connectionString: string) => EsdbClientLike;
 }
 
-type Client = Esdb.EventStoreDBClient;
+type Read = AsyncIterable<{ event?: unknown }>;
+
+/** The part of @eventstore/db-client's `EventStoreDBClient` this adapter uses. */
+export interface EsdbClientLike {
+  appendToStream(
+    stream: string,
+    events: Esdb.EventData[],
+    options: { expectedRevision: Esdb.AppendExpectedRevision },
+  ): Promise<unknown>;
+  readStream(
+    stream: string,
+    options: { fromRevision: Esdb.ReadRevision; direction: Esdb.Direction; maxCount: bigint },
+  ): Read & { cancel(): Promise<void> };
+  readAll(options: {
+    fromPosition: Esdb.ReadPosition;
+    direction: Esdb.Direction;
+  }): Read & { cancel(): Promise<void> };
+  subscribeToAll(options: { fromPosition: Esdb.ReadPosition; filter: Esdb.Filter }): Read & {
+    unsubscribe(): Promise<void>;
+  };
+  dispose(): Promise<void>;
+}
+
+type Client = EsdbClientLike;
 interface LiveState {
   closed: boolean;
-  upstream: Esdb.AllStreamSubscription | null;
+  upstream: { unsubscribe(): Promise<void> } | null;
 }
 type Lib = typeof Esdb;
 
@@ -71,6 +98,8 @@ export class EventStoreDbEventStore implements EventStore {
   private libPromise: Promise<Lib> | null = null;
   private clientPromise: Promise<Client> | null = null;
   private readonly subscriptions = new Set<Subscription>();
+  /** The last append queued per stream: this process's appends to a stream run one at a time. */
+  private readonly streamTurns = new Map<string, Promise<unknown>>();
   private closed = false;
 
   constructor(private readonly config: EventStoreDbConfig) {
@@ -94,6 +123,16 @@ export class EventStoreDbEventStore implements EventStore {
     validateStreamName(stream);
     const expected = validateExpectedRevision(options.expectedRevision);
     const prepared = prepareEvents(events);
+    // Appends to one stream from this process take turns, so they never race each other; a race with
+    // another process is retried below.
+    return this.exclusive(stream, () => this.appendChained(stream, prepared, expected));
+  }
+
+  private async appendChained(
+    stream: string,
+    prepared: PreparedEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     const { client, lib } = await this.connect();
     const attempts = Math.max(1, this.config.maxAppendAttempts ?? 8);
     let head: Head | null = null;
@@ -133,7 +172,11 @@ export class EventStoreDbEventStore implements EventStore {
       try {
         await client.appendToStream(stream, toWrite, { expectedRevision: concreteExpectedRevision(head) });
       } catch (error) {
-        if ((error as { type?: unknown }).type === 'wrong-expected-version') continue; // lost a race: re-read
+        if ((error as { type?: unknown }).type === 'wrong-expected-version') {
+          // Another process appended first: back off a little, re-read the head and try again.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
+          continue;
+        }
         throw mapClientError(error, stream, expected);
       }
       const last = lastOf(rows);
@@ -246,6 +289,17 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  private exclusive<T>(stream: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.streamTurns.get(stream) ?? Promise.resolve();
+    const current = previous.then(run);
+    const turn = current.catch(() => undefined);
+    this.streamTurns.set(stream, turn);
+    void turn.then(() => {
+      if (this.streamTurns.get(stream) === turn) this.streamTurns.delete(stream);
+    });
+    return current;
+  }
+
   private upcast(event: RecordedEvent): RecordedEvent {
     return this.config.upcasters ? this.config.upcasters.upcast(event) : event;
   }
@@ -292,8 +346,11 @@ export class EventStoreDbEventStore implements EventStore {
     this.assertOpen();
     this.libPromise ??= import('@eventstore/db-client');
     const lib = await this.libPromise;
+    const { connectionString, createClient } = this.config;
     this.clientPromise ??= Promise.resolve().then(() =>
-      lib.EventStoreDBClient.connectionString(this.config.connectionString),
+      createClient
+        ? createClient(connectionString)
+        : lib.EventStoreDBClient.connectionString(connectionString),
     );
     try {
       return { client: await this.clientPromise, lib };
