@@ -56,7 +56,7 @@ describe('coup odds', () => {
     [['odds', '--decks'], "option '--decks' needs a value"],
     [['odds', '--frobnicate'], "unknown option '--frobnicate'"],
     [['odds', '--tie-pays', '10'], "option '--tie-pays' must be 8 or 9, got 10"],
-    [['frobnicate'], "unknown command 'frobnicate' (commands: odds, simulate, resolve, help)"],
+    [['frobnicate'], "unknown command 'frobnicate' (commands: odds, simulate, resolve, token, help)"],
   ])('%p exits 2 with a clear message on stderr', async (argv, message) => {
     const { code, out, err } = await run(argv);
     expect(code).toBe(2);
