@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JsonLogger } from '../common/logger';
+import { requestContext } from '../common/request-context';
+import { ConfigError, loadConfig } from './config';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'coup-config-'));
+
+describe('configuration is validated at start', () => {
+  it('defaults: port 3000, sqlite in the data folder, a generated local secret', () => {
+    const d = dir();
+    const c = loadConfig({ COUP_DATA_DIR: d });
+    expect(c).toMatchObject({
+      port: 3000,
+      eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite') },
+      jwtSecretGenerated: true,
+      logLevel: 'info',
+    });
+    expect(loadConfig({ COUP_DATA_DIR: d }).jwtSecret).toBe(c.jwtSecret);
+  });
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ COUP_EVENT_STORE: 'postgres' }, /COUP_EVENT_STORE/],
+    [{ COUP_EVENT_STORE: 'eventstoredb' }, /EVENTSTORE_CONNECTION_STRING/],
+    [{ COUP_EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'http://x' }, /esdb:\/\//],
+    [{ COUP_JWT_SECRET: 'short' }, /COUP_JWT_SECRET/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ])('%p is refused naming the variable', (env, message) => {
+    expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);
+  });
+  it('accepts EventStoreDB with a connection string', () => {
+    const c = loadConfig({
+      COUP_DATA_DIR: dir(),
+      COUP_EVENT_STORE: 'eventstoredb',
+      EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false',
+    });
+    expect(c.eventStore).toEqual({
+      kind: 'eventstoredb',
+      connectionString: 'esdb://localhost:2113?tls=false',
+    });
+  });
+});
+
+describe('structured logs', () => {
+  it('writes one JSON object per line with the correlation id of the request', () => {
+    const lines: string[] = [];
+    const log = new JsonLogger('info', (l) => lines.push(l));
+    requestContext.run({ correlationId: 'corr-1' }, () =>
+      log.log({ msg: 'bet placed', tableId: 'T1' }, 'tables'),
+    );
+    log.debug('hidden below info');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 'info',
+      context: 'tables',
+      correlationId: 'corr-1',
+      msg: 'bet placed',
+      tableId: 'T1',
+    });
+  });
+});
