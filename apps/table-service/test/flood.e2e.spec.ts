@@ -1,0 +1,67 @@
+/**
+ * A flood of commands and oversized bodies against one table: every bet is answered and recorded exactly once,
+ * oversized bodies are refused with 413 and record nothing, and another table keeps being served meanwhile.
+ */
+import { EventStoreHandle } from '../src/store/event-store.provider';
+import { startService, type Harness } from './harness';
+
+jest.setTimeout(120_000);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startService();
+  for (const t of ['F1', 'F2']) {
+    await h.api('POST', '/api/tables', { body: { tableId: t, rules: { dealing: 'rng' } } });
+    for (let i = 0; i < 20; i++)
+      await h.api('POST', `/api/tables/${t}/players/f${i}/buy-in`, { body: { amount: 10_000_000 } });
+    await h.api('POST', `/api/tables/${t}/shoes`, { token: h.token('dealer') });
+    await h.api('POST', `/api/tables/${t}/rounds`, { token: h.token('dealer') });
+  }
+});
+afterAll(async () => {
+  await h.close();
+});
+
+it('serves 2,000 concurrent bets, 100 oversized bodies and another table at once, losing and doubling nothing', async () => {
+  const dealer = h.token('dealer');
+  const flood = Array.from({ length: 2000 }, (_, i) =>
+    h.api('POST', '/api/tables/F1/rounds/1/bets', {
+      token: dealer,
+      body: { playerId: `f${i % 20}`, spot: 'banker', amount: 100 },
+      headers: { 'idempotency-key': `flood-${i}` },
+    }),
+  );
+  const oversized = Array.from({ length: 100 }, () =>
+    h.api('POST', '/api/tables/F1/rounds/1/bets', {
+      token: dealer,
+      raw: JSON.stringify({ playerId: 'f1', spot: 'tie', amount: 100, pad: 'x'.repeat(100_000) }),
+    }),
+  );
+  const other = (async () => {
+    const answers = [];
+    for (let i = 0; i < 20; i++) {
+      answers.push(
+        (
+          await h.api('POST', '/api/tables/F2/rounds/1/bets', {
+            token: dealer,
+            body: { playerId: `f${i}`, spot: 'player', amount: 500 },
+          })
+        ).status,
+      );
+    }
+    return answers;
+  })();
+  const [bets, big, others] = await Promise.all([Promise.all(flood), Promise.all(oversized), other]);
+  expect(bets.filter((b) => b.status !== 201)).toEqual([]);
+  expect(big.map((b) => b.status)).toEqual(big.map(() => 413));
+  expect(others).toEqual(others.map(() => 201));
+
+  const store = h.app.get(EventStoreHandle).store;
+  const placed: string[] = [];
+  for await (const e of store.readStream('table-F1'))
+    if (e.type === 'BetPlaced') placed.push(e.metadata.commandId as string);
+  expect(placed).toHaveLength(2000);
+  expect(new Set(placed).size).toBe(2000);
+  const view = (await h.api('GET', '/api/tables/F1')).body;
+  for (const p of view.players as { chips: number }[]) expect(p.chips).toBe(10_000_000 - 100 * 100);
+});
