@@ -1,7 +1,8 @@
 // The embedded default: one SQLite file through better-sqlite3, WAL with synchronous = FULL, so an append
 // whose promise resolved is in the fsynced WAL. Appends arriving in the same event-loop turn are written in
-// one transaction (group commit) with one SAVEPOINT per append: one append's failure never fails its
-// neighbours, and many callers share one fsync. Several processes may share the file (busy_timeout; heads
+// one transaction (group commit), each in its own SAVEPOINT (a single-row append needs none: a failed INSERT
+// is backed out on its own): one append's failure never fails its neighbours, and many callers share one
+// fsync. Several processes may share the file (busy_timeout; heads
 // cached in memory are dropped whenever `PRAGMA data_version` shows another connection committed).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -293,7 +294,7 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  /** Writes every queued append in one transaction, one savepoint each, then settles their promises. */
+  /** Writes every queued append in one transaction, each all-or-nothing, then settles their promises. */
   private flush(): void {
     this.flushScheduled = false;
     const batch = this.queue;
