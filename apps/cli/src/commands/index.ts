@@ -4,9 +4,12 @@
  */
 import type { Command } from '../command';
 import { odds } from './odds';
+import { projections } from './projections';
+import { replay } from './replay';
 import { resolve } from './resolve';
 import { simulate } from './simulate';
 import { token } from './token';
+import { verify } from './verify';
 
 /** Every command except `help`, in the order `coup help` lists them. */
-export const COMMANDS: readonly Command[] = [odds, simulate, resolve, token];
+export const COMMANDS: readonly Command[] = [odds, simulate, resolve, token, projections, replay, verify];

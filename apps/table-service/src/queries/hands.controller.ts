@@ -345,7 +345,7 @@ export class HandsController {
     queryOf(query, []);
     const v = await this.source.handle(() =>
       verifyHand(
-        { store: this.source.store, readModels: this.read },
+        { store: this.source.store, readModels: this.read, raw: this.source.raw },
         tableId,
         positiveInt(roundNo, 'roundNo'),
       ),

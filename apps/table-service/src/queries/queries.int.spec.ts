@@ -69,6 +69,7 @@ beforeAll(async () => {
       QueriesModule.register({
         store,
         readModelFile: join(dir, 'read-models.sqlite'),
+        sqliteEventsFile: join(dir, 'events.sqlite'),
         metricsRegistry: registry,
       }),
     ],
@@ -182,6 +183,9 @@ describe('hand history queries', () => {
       commitment: 'pass',
       shuffle: 'pass',
     });
+    expect(done.body.checks.find((c: { name: string }) => c.name === 'chain').detail).toContain(
+      'from the stored bytes',
+    );
     const pending = await get('/api/tables/T1/hands/15/verify', 'compliance');
     expect(pending.body.checks.find((c: { name: string }) => c.name === 'commitment').status).toBe('pending');
     const csv = await get('/api/tables/L1/hands/1/verify', 'compliance', { accept: 'text/csv' });

@@ -9,7 +9,13 @@ import {
 } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import type { EventStore } from '@coup/event-store';
-import { ProjectionRunner, ReadModels, type RunnerLogger } from '@coup/projections';
+import {
+  ProjectionRunner,
+  ReadModels,
+  type RunnerLogger,
+  sqliteHeadPosition,
+  sqliteRawReader,
+} from '@coup/projections';
 import { HandsController } from './hands.controller';
 import { registerProjectionMetrics } from './metrics';
 import { ReportsController } from './reports.controller';
@@ -22,7 +28,12 @@ export interface QueriesModuleOptions {
   readonly readModelFile: string;
   /** Run the projection runner in this process (default true). */
   readonly follow?: boolean;
-  /** The store's last position, for the lag (e.g. `sqliteHeadPosition(eventsFile)`); default: read forward. */
+  /**
+   * With the SQLite store: its file. Then the lag reads the store's last position directly, and verify checks
+   * the stored bytes of each event (see `sqliteRawReader`). Omit for other stores.
+   */
+  readonly sqliteEventsFile?: string;
+  /** The store's last position, for the lag; default: from `sqliteEventsFile`, else read forward. */
   readonly headPosition?: () => Promise<bigint | null>;
   /** Registers `coup_projection_lag_events` and `coup_projection_checkpoint` gauges here. */
   readonly metricsRegistry?: Registry;
@@ -71,14 +82,22 @@ export class QueriesModule {
       controllers: [HandsController, ReportsController],
       providers: [
         { provide: OPTIONS, useValue: options },
-        { provide: QUERIES_STORE, useValue: new QueriesStore(options.store) },
+        {
+          provide: QUERIES_STORE,
+          useValue: new QueriesStore(
+            options.store,
+            options.sqliteEventsFile ? sqliteRawReader(options.sqliteEventsFile) : undefined,
+          ),
+        },
         {
           provide: ProjectionRunner,
           useFactory: () => {
             const runner = new ProjectionRunner({
               store: options.store,
               readModels: options.readModelFile,
-              headPosition: options.headPosition,
+              headPosition:
+                options.headPosition ??
+                (options.sqliteEventsFile ? sqliteHeadPosition(options.sqliteEventsFile) : undefined),
               maxBatch: options.maxBatch,
               logger: nestLogger(),
             });

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { EventStore } from '@coup/event-store';
-import { QueryError, ReplayError } from '@coup/projections';
+import { QueryError, type RawEventReader, ReplayError } from '@coup/projections';
 import { ApiError } from '../common/api-error';
 
 /** Injection token of the event store the replay/verify endpoints read hands from. */
@@ -8,7 +8,11 @@ export const QUERIES_STORE = Symbol('QUERIES_STORE');
 
 /** The store, and the error mapping of replay/verify. */
 export class QueriesStore {
-  constructor(readonly store: EventStore) {}
+  constructor(
+    readonly store: EventStore,
+    /** The stored bytes (SQLite), for verify. */
+    readonly raw?: RawEventReader,
+  ) {}
 
   async handle<T>(run: () => Promise<T>): Promise<T> {
     try {

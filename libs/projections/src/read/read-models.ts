@@ -401,24 +401,41 @@ export class ReadModels {
     const desc = filter.order !== 'asc';
     const where = ['h.table_id = @tableId'];
     const params: Record<string, string | number> = { tableId };
-    if (filter.shoe !== undefined) (where.push('h.shoe_no = @shoe'), (params.shoe = filter.shoe));
-    if (filter.roundFrom !== undefined)
-      (where.push('h.round_no >= @roundFrom'), (params.roundFrom = filter.roundFrom));
-    if (filter.roundTo !== undefined)
-      (where.push('h.round_no <= @roundTo'), (params.roundTo = filter.roundTo));
-    if (from !== undefined) (where.push('h.opened_at >= @from'), (params.from = from));
-    if (to !== undefined) (where.push('h.opened_at < @to'), (params.to = to));
+    if (filter.shoe !== undefined) {
+      where.push('h.shoe_no = @shoe');
+      params.shoe = filter.shoe;
+    }
+    if (filter.roundFrom !== undefined) {
+      where.push('h.round_no >= @roundFrom');
+      params.roundFrom = filter.roundFrom;
+    }
+    if (filter.roundTo !== undefined) {
+      where.push('h.round_no <= @roundTo');
+      params.roundTo = filter.roundTo;
+    }
+    if (from !== undefined) {
+      where.push('h.opened_at >= @from');
+      params.from = from;
+    }
+    if (to !== undefined) {
+      where.push('h.opened_at < @to');
+      params.to = to;
+    }
     if (filter.outcome === 'void') where.push("h.status = 'voided'");
-    else if (filter.outcome !== undefined)
-      (where.push('h.outcome = @outcome'), (params.outcome = filter.outcome));
+    else if (filter.outcome !== undefined) {
+      where.push('h.outcome = @outcome');
+      params.outcome = filter.outcome;
+    }
     if (filter.player !== undefined) {
       where.push(
         'EXISTS (SELECT 1 FROM hh_hand_players p WHERE p.table_id = h.table_id AND p.round_no = h.round_no AND p.player_id = @player)',
       );
       params.player = filter.player;
     }
-    if (cursor)
-      (where.push(desc ? 'h.round_no < @after' : 'h.round_no > @after'), (params.after = cursor.r!));
+    if (cursor) {
+      where.push(desc ? 'h.round_no < @after' : 'h.round_no > @after');
+      params.after = cursor.r!;
+    }
     const rows = this.db
       .prepare(
         `SELECT h.* FROM hh_hands h WHERE ${where.join(' AND ')} ORDER BY h.round_no ${desc ? 'DESC' : 'ASC'} LIMIT ${limit + 1}`,
@@ -502,9 +519,18 @@ export class ReadModels {
     }
     const where: string[] = [];
     const params: Record<string, string> = {};
-    if (filter.tableId !== undefined) (where.push('table_id = @tableId'), (params.tableId = filter.tableId));
-    if (filter.from !== undefined) (where.push('day >= @from'), (params.from = filter.from));
-    if (filter.to !== undefined) (where.push('day <= @to'), (params.to = filter.to));
+    if (filter.tableId !== undefined) {
+      where.push('table_id = @tableId');
+      params.tableId = filter.tableId;
+    }
+    if (filter.from !== undefined) {
+      where.push('day >= @from');
+      params.from = filter.from;
+    }
+    if (filter.to !== undefined) {
+      where.push('day <= @to');
+      params.to = filter.to;
+    }
     const rows = this.db
       .prepare(
         `SELECT * FROM st_daily ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY day, table_id`,
@@ -571,12 +597,15 @@ export class ReadModels {
     ) as LedgerView['totals'];
     const where = ['player_id = @playerId'];
     const params: Record<string, string | number> = { playerId };
-    if (options.tableId !== undefined)
-      (where.push('table_id = @tableId'), (params.tableId = options.tableId));
-    if (cursor)
-      (where.push('(position > @p OR (position = @p AND seq > @s))'),
-        (params.p = cursor.p!),
-        (params.s = cursor.s!));
+    if (options.tableId !== undefined) {
+      where.push('table_id = @tableId');
+      params.tableId = options.tableId;
+    }
+    if (cursor) {
+      where.push('(position > @p OR (position = @p AND seq > @s))');
+      params.p = cursor.p!;
+      params.s = cursor.s!;
+    }
     const rows = this.db
       .prepare(
         `SELECT * FROM pl_entries WHERE ${where.join(' AND ')} ORDER BY position, seq LIMIT ${limit + 1}`,

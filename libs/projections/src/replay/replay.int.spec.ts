@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type EventStore, createEventStore } from '@coup/event-store';
+import { type EventStore, computeEventHash, createEventStore } from '@coup/event-store';
 import type { Actor, TableEvent } from '@coup/table';
 import { ReadModels } from '../read/read-models';
 import { ProjectionRunner } from '../runner/runner';
+import { sqliteRawReader } from '../runner/sqlite-store';
 import { TableDriver } from '../testing/driver';
 import { appendTable } from '../testing/store';
 import { type HandVerification, replayHand, verifyHand } from './replay';
@@ -17,6 +18,8 @@ let dir: string;
 let store: EventStore;
 let runner: ProjectionRunner;
 let readModels: ReadModels;
+/** The hand source: the store, the index, and the SQLite store's stored bytes. */
+const src = () => ({ store, readModels, raw: sqliteRawReader(join(dir, 'events.sqlite')) });
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'coup-replay-'));
@@ -52,7 +55,7 @@ describe('verify', () => {
   test('every hand of an ended rng shoe passes every check, the seed reproducing the recorded cards', async () => {
     await rngTable(6);
     for (let round = 1; round <= 6; round++) {
-      const v = await verifyHand({ store, readModels }, 'R1', round);
+      const v = await verifyHand(src(), 'R1', round);
       expect(v.ok).toBe(true);
       const expected = round === 3 ? 'skipped' : 'pass';
       expect(statuses(v)).toEqual({
@@ -68,7 +71,7 @@ describe('verify', () => {
 
   test('while the shoe is in progress, the seed checks are pending (the seed is not revealed)', async () => {
     await rngTable(2, false);
-    const v = await verifyHand({ store, readModels }, 'R1', 1);
+    const v = await verifyHand(src(), 'R1', 1);
     expect(v.ok).toBe(true);
     expect(statuses(v)).toMatchObject({
       coup: 'pass',
@@ -90,7 +93,7 @@ describe('verify', () => {
     await runner.catchUp();
     expect(readModels.hand('L1', 1)!.corrections).toHaveLength(1);
     for (let round = 1; round <= 4; round++) {
-      const v = await verifyHand({ store, readModels }, 'L1', round);
+      const v = await verifyHand(src(), 'L1', round);
       expect(v.ok).toBe(true);
       expect(statuses(v)).toMatchObject({
         chain: 'pass',
@@ -110,7 +113,7 @@ describe('verify', () => {
       `UPDATE events SET data = replace(data, '"amount":${bet.amount}', '"amount":${bet.amount + 1}') WHERE global_position = ?`,
       bet.position,
     );
-    const v = await verifyHand({ store, readModels }, 'R1', 2);
+    const v = await verifyHand(src(), 'R1', 2);
     expect(v.ok).toBe(false);
     const chain = v.checks.find((c) => c.name === 'chain')!;
     expect(chain.status).toBe('fail');
@@ -118,14 +121,13 @@ describe('verify', () => {
     expect(chain.detail).toContain(`BetPlaced at revision`);
     expect(chain.detail).toContain('contents do not match its hash');
     // the other hands still verify
-    expect((await verifyHand({ store, readModels }, 'R1', 1)).ok).toBe(true);
+    expect((await verifyHand(src(), 'R1', 1)).ok).toBe(true);
   });
 
   test('an event rewritten with a recomputed hash breaks the next link; a rewritten head is caught by the index', async () => {
     await rngTable(3);
     const hand = readModels.hand('R1', 1)!;
     const db = new Database(join(dir, 'events.sqlite'));
-    const { computeEventHash } = await import('@coup/event-store');
     const rewrite = (position: number) => {
       const row = db.prepare('SELECT * FROM events WHERE global_position = ?').get(position) as Record<
         string,
@@ -135,7 +137,7 @@ describe('verify', () => {
       data.at = '2025-01-01T00:00:00.000Z';
       const hash = computeEventHash({
         streamName: String(row.stream),
-        streamRevision: BigInt(row.revision),
+        streamRevision: BigInt(row.revision!),
         type: String(row.type),
         data,
         metadata: JSON.parse(String(row.metadata)),
@@ -148,7 +150,7 @@ describe('verify', () => {
       );
     };
     rewrite(hand.span.firstPosition + 1);
-    let v = await verifyHand({ store, readModels }, 'R1', 1);
+    let v = await verifyHand(src(), 'R1', 1);
     expect(v.checks.find((c) => c.name === 'chain')).toMatchObject({
       status: 'fail',
       event: { position: hand.span.firstPosition + 2 },
@@ -156,12 +158,51 @@ describe('verify', () => {
     const h2 = readModels.hand('R1', 2)!;
     rewrite(h2.span.lastPosition);
     db.close();
-    v = await verifyHand({ store, readModels }, 'R1', 2);
+    v = await verifyHand(src(), 'R1', 2);
     expect(v.checks.find((c) => c.name === 'chain')).toMatchObject({
       status: 'fail',
       event: { position: h2.span.lastPosition, type: 'CoupResolved' },
     });
     expect(v.checks.find((c) => c.name === 'chain')!.detail).toContain('head hash in the index');
+  });
+
+  test('with the stored bytes, even a changed whitespace byte fails; from the port alone, only a change of content', async () => {
+    await rngTable(2);
+    const hand = readModels.hand('R1', 1)!;
+    const bet = hand.bets[0]!;
+    raw(
+      `UPDATE events SET data = replace(data, '"spot":"', '"spot": "') WHERE global_position = ?`,
+      bet.position,
+    );
+    const v = await verifyHand(src(), 'R1', 1);
+    expect(v.checks.find((c) => c.name === 'chain')).toMatchObject({
+      status: 'fail',
+      event: { position: bet.position, type: 'BetPlaced' },
+      detail: expect.stringContaining('stored bytes are not the text that was hashed'),
+    });
+    // the port re-encodes what it parsed: the same content hashes the same
+    expect((await verifyHand({ store, readModels }, 'R1', 1)).ok).toBe(true);
+    raw(
+      `UPDATE events SET data = replace(data, '"spot": "', '"spot":"') WHERE global_position = ?`,
+      bet.position,
+    );
+    expect((await verifyHand(src(), 'R1', 1)).ok).toBe(true);
+  });
+
+  test('without the stored bytes (any store), a changed content is still caught and named', async () => {
+    await rngTable(2);
+    const hand = readModels.hand('R1', 2)!;
+    const card = hand.cards[0]!;
+    raw(
+      `UPDATE events SET data = replace(data, '"card":"${card.card}"', '"card":"${card.card === 'Ah' ? 'As' : 'Ah'}"') WHERE global_position = ?`,
+      card.position,
+    );
+    const v = await verifyHand({ store, readModels }, 'R1', 2);
+    expect(v.checks.find((c) => c.name === 'chain')).toMatchObject({
+      status: 'fail',
+      event: { position: card.position, type: 'CardDealt' },
+    });
+    expect(v.checks.find((c) => c.name === 'chain')!.detail).toContain('contents do not match its hash');
   });
 
   test('a tampered revealed seed is named on the shoe event', async () => {
@@ -171,7 +212,7 @@ describe('verify', () => {
       `UPDATE events SET data = replace(data, '"seed":"', '"seed":"0') WHERE global_position = ?`,
       shoe.endedPosition,
     );
-    const v = await verifyHand({ store, readModels }, 'R1', 1);
+    const v = await verifyHand(src(), 'R1', 1);
     expect(v.checks.find((c) => c.name === 'chain')).toMatchObject({
       status: 'fail',
       event: { type: 'ShoeEnded', position: shoe.endedPosition },
@@ -210,7 +251,7 @@ describe('verify', () => {
     });
     await appendTable(store, 'F1', [...dealt, ...d.execute('EndShoe', {}, SUPER)]);
     await runner.catchUp();
-    const v = await verifyHand({ store, readModels }, 'F1', 1);
+    const v = await verifyHand(src(), 'F1', 1);
     expect(v.ok).toBe(false);
     expect(statuses(v)).toMatchObject({
       index: 'pass',
@@ -244,17 +285,28 @@ describe('verify', () => {
       close: store.close.bind(store),
     };
     const hand = readModels.hand('R1', 5)!;
-    expect((await verifyHand({ store: spy, readModels }, 'R1', 5)).ok).toBe(true);
+    const rawReads: [number, number][] = [];
+    const rawReader = sqliteRawReader(join(dir, 'events.sqlite'));
+    const counting = (stream: string, from: number, count: number) => {
+      rawReads.push([from, count]);
+      return rawReader(stream, from, count);
+    };
+    expect((await verifyHand({ store: spy, readModels, raw: counting }, 'R1', 5)).ok).toBe(true);
     expect(reads).toEqual([
       { fromRevision: BigInt(hand.span.firstRevision), maxCount: hand.span.eventCount },
       { fromRevision: expect.any(BigInt), maxCount: 1 },
       { fromRevision: expect.any(BigInt), maxCount: 1 },
     ]);
+    expect(rawReads).toEqual([
+      [hand.span.firstRevision, hand.span.eventCount],
+      [expect.any(Number), 1],
+      [expect.any(Number), 1],
+    ]);
   });
 
   test('an unknown hand is a typed error', async () => {
     await rngTable(1);
-    await expect(verifyHand({ store, readModels }, 'R1', 99)).rejects.toMatchObject({ code: 'UNKNOWN_HAND' });
+    await expect(verifyHand(src(), 'R1', 99)).rejects.toMatchObject({ code: 'UNKNOWN_HAND' });
   });
 });
 

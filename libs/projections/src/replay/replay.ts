@@ -30,7 +30,13 @@ import {
   settleBet,
   shuffleShoe,
 } from '@coup/engine';
-import { type EventStore, type JsonValue, type RecordedEvent, computeEventHash } from '@coup/event-store';
+import {
+  type EventStore,
+  type JsonValue,
+  type RecordedEvent,
+  canonicalJson,
+  computeEventHash,
+} from '@coup/event-store';
 import {
   type TableEvent,
   type TableState,
@@ -41,6 +47,7 @@ import {
 } from '@coup/table';
 import { withoutSecrets } from '../models/secrets';
 import type { HandRecord, ReadModels, ShoeRecordView } from '../read/read-models';
+import type { RawEvent, RawEventReader } from '../runner/sqlite-store';
 
 export type ReplayErrorCode = 'UNKNOWN_HAND' | 'HAND_EVENTS_MISSING';
 
@@ -57,6 +64,12 @@ export class ReplayError extends Error {
 export interface HandSource {
   readonly store: EventStore;
   readonly readModels: ReadModels;
+  /**
+   * The stored bytes of events (SQLite: `sqliteRawReader(file)`). With it, the chain check hashes exactly what
+   * is stored (a changed byte anywhere, even whitespace, fails; upcasting cannot disturb it). Without it, each
+   * event's hash is recomputed from its contents as the port returns them.
+   */
+  readonly raw?: RawEventReader;
 }
 
 /** An event of the hand as shown (an unrevealed seed removed). */
@@ -181,8 +194,6 @@ const ref = (e: RecordedEvent) => ({
   position: Number(e.globalPosition),
   type: e.type,
 });
-const describe = (e: RecordedEvent) =>
-  `event ${e.type} at revision ${e.streamRevision} (position ${e.globalPosition})`;
 
 function recompute(e: RecordedEvent): string {
   return computeEventHash({
@@ -195,89 +206,157 @@ function recompute(e: RecordedEvent): string {
   });
 }
 
-function checkIndex(hand: HandRecord, events: readonly RecordedEvent[]): Check {
+/** An event of the chain as checked: where it is, its links, and whether its contents match its hash. */
+interface ChainLink {
+  readonly revision: number;
+  readonly position: number;
+  readonly type: string;
+  readonly prevHash: string;
+  readonly hash: string;
+  /** Why the stored contents do not match the hash, or null when they do. */
+  readonly problem: string | null;
+}
+
+const linkRef = (l: ChainLink) => ({ revision: l.revision, position: l.position, type: l.type });
+const describeLink = (l: ChainLink) => `event ${l.type} at revision ${l.revision} (position ${l.position})`;
+
+/** A link from the port's event: the hash recomputed from its contents. */
+function recordedLink(e: RecordedEvent): ChainLink {
+  return {
+    ...ref(e),
+    prevHash: e.prevHash,
+    hash: e.hash,
+    problem:
+      recompute(e) === e.hash ? null : 'its contents do not match its hash (the stored event was changed)',
+  };
+}
+
+/** A link from the stored bytes: the text must be the canonical JSON that was hashed, and hash to the stored hash. */
+function rawLink(stream: string, r: RawEvent): ChainLink {
+  const base = {
+    revision: Number(r.revision),
+    position: Number(r.position),
+    type: r.type,
+    prevHash: r.prevHash,
+    hash: r.hash,
+  };
+  let data: JsonValue;
+  let metadata: JsonValue;
+  try {
+    data = JSON.parse(r.dataJson) as JsonValue;
+    metadata = JSON.parse(r.metadataJson) as JsonValue;
+  } catch {
+    return { ...base, problem: 'its stored data is not JSON (the stored event was changed)' };
+  }
+  if (canonicalJson(data) !== r.dataJson || canonicalJson(metadata) !== r.metadataJson) {
+    return {
+      ...base,
+      problem: 'its stored bytes are not the text that was hashed (the stored event was changed)',
+    };
+  }
+  const hash = computeEventHash({
+    streamName: stream,
+    streamRevision: BigInt(r.revision),
+    type: r.type,
+    data,
+    metadata,
+    prevHash: r.prevHash,
+  });
+  return {
+    ...base,
+    problem: hash === r.hash ? null : 'its contents do not match its hash (the stored event was changed)',
+  };
+}
+
+function checkIndex(
+  hand: HandRecord,
+  links: readonly ChainLink[],
+  events: readonly RecordedEvent[] | null,
+): Check {
   const { span } = hand;
-  const fail = (detail: string, e?: RecordedEvent): Check => ({
+  const fail = (detail: string, l?: ChainLink): Check => ({
     name: 'index',
     status: 'fail',
     detail,
-    ...(e ? { event: ref(e) } : {}),
+    ...(l ? { event: linkRef(l) } : {}),
   });
-  if (events.length !== span.eventCount) {
+  if (links.length !== span.eventCount) {
     return fail(
-      `the index spans ${span.eventCount} events (revisions ${span.firstRevision}-${span.lastRevision}); the store returned ${events.length}: events are missing`,
+      `the index spans ${span.eventCount} events (revisions ${span.firstRevision}-${span.lastRevision}); the store returned ${links.length}: events are missing`,
     );
   }
-  const first = events[0]!;
-  const last = events[events.length - 1]!;
-  const data = (e: RecordedEvent) => e.data as { roundNo?: unknown };
-  if (first.type !== 'BettingOpened' || data(first).roundNo !== hand.roundNo) {
+  const first = links[0]!;
+  const last = links[links.length - 1]!;
+  if (first.revision !== span.firstRevision || last.revision !== span.lastRevision) {
     return fail(
-      `the first event of the span is ${first.type} (round ${String(data(first).roundNo)}), not BettingOpened of round ${hand.roundNo}`,
+      `the store returned revisions ${first.revision}-${last.revision} for the indexed ${span.firstRevision}-${span.lastRevision}`,
       first,
     );
   }
-  if (
-    Number(first.globalPosition) !== span.firstPosition ||
-    Number(last.globalPosition) !== span.lastPosition
-  ) {
+  const roundOf = (i: number) => (events?.[i]?.data as { roundNo?: unknown } | undefined)?.roundNo;
+  if (first.type !== 'BettingOpened' || (events !== null && roundOf(0) !== hand.roundNo)) {
     return fail(
-      `the span's positions ${first.globalPosition}-${last.globalPosition} differ from the index's ${span.firstPosition}-${span.lastPosition}`,
+      `the first event of the span is ${first.type} (round ${String(roundOf(0))}), not BettingOpened of round ${hand.roundNo}`,
+      first,
+    );
+  }
+  if (first.position !== span.firstPosition || last.position !== span.lastPosition) {
+    return fail(
+      `the span's positions ${first.position}-${last.position} differ from the index's ${span.firstPosition}-${span.lastPosition}`,
       first,
     );
   }
   if (hand.status === 'resolved' || hand.status === 'voided') {
     const ending = hand.status === 'resolved' ? 'CoupResolved' : 'RoundVoided';
-    if (last.type !== ending || data(last).roundNo !== hand.roundNo) {
+    if (last.type !== ending || (events !== null && roundOf(links.length - 1) !== hand.roundNo)) {
       return fail(`the last event of the span is ${last.type}, not ${ending} of round ${hand.roundNo}`, last);
     }
   }
   return {
     name: 'index',
     status: 'pass',
-    detail: `${events.length} events, revisions ${span.firstRevision}-${span.lastRevision}, positions ${span.firstPosition}-${span.lastPosition}`,
+    detail: `${links.length} events, revisions ${span.firstRevision}-${span.lastRevision}, positions ${span.firstPosition}-${span.lastPosition}`,
   };
 }
 
 function checkChain(
   hand: HandRecord,
-  events: readonly RecordedEvent[],
-  shoeEvents: readonly { e: RecordedEvent; indexedHash: string }[],
+  links: readonly ChainLink[],
+  shoeLinks: readonly { link: ChainLink; indexedHash: string }[],
+  bytes: boolean,
 ): Check {
-  const fail = (detail: string, e: RecordedEvent): Check => ({
+  const fail = (detail: string, l: ChainLink): Check => ({
     name: 'chain',
     status: 'fail',
     detail,
-    event: ref(e),
+    event: linkRef(l),
   });
-  let prev: RecordedEvent | null = null;
-  for (const e of events) {
-    if (recompute(e) !== e.hash)
-      return fail(`${describe(e)}: its contents do not match its hash (the stored event was changed)`, e);
-    if (prev === null && e.prevHash !== hand.span.firstPrevHash) {
-      return fail(`${describe(e)}: its prevHash is not the link the index recorded into this hand`, e);
+  let prev: ChainLink | null = null;
+  for (const l of links) {
+    if (l.problem) return fail(`${describeLink(l)}: ${l.problem}`, l);
+    if (prev === null && l.prevHash !== hand.span.firstPrevHash) {
+      return fail(`${describeLink(l)}: its prevHash is not the link the index recorded into this hand`, l);
     }
-    if (prev !== null && e.prevHash !== prev.hash)
-      return fail(`${describe(e)}: its prevHash does not match the hash of the event before it`, e);
-    prev = e;
+    if (prev !== null && l.prevHash !== prev.hash)
+      return fail(`${describeLink(l)}: its prevHash does not match the hash of the event before it`, l);
+    prev = l;
   }
   if (prev !== null && prev.hash !== hand.span.lastHash) {
     return fail(
-      `${describe(prev)}: its hash differs from the hand's head hash in the index (the hand was rewritten)`,
+      `${describeLink(prev)}: its hash differs from the hand's head hash in the index (the hand was rewritten)`,
       prev,
     );
   }
-  for (const { e, indexedHash } of shoeEvents) {
-    if (recompute(e) !== e.hash)
-      return fail(`${describe(e)}: its contents do not match its hash (the stored event was changed)`, e);
-    if (e.hash !== indexedHash)
-      return fail(`${describe(e)}: its hash differs from the one the shoe index recorded`, e);
+  for (const { link, indexedHash } of shoeLinks) {
+    if (link.problem) return fail(`${describeLink(link)}: ${link.problem}`, link);
+    if (link.hash !== indexedHash)
+      return fail(`${describeLink(link)}: its hash differs from the one the shoe index recorded`, link);
   }
-  const extra = shoeEvents.length > 0 ? ` and ${shoeEvents.length} shoe event(s)` : '';
+  const extra = shoeLinks.length > 0 ? ` and ${shoeLinks.length} shoe event(s)` : '';
   return {
     name: 'chain',
     status: 'pass',
-    detail: `${events.length} hand events${extra}: hashes recomputed, links intact`,
+    detail: `${links.length} hand events${extra}: hashes recomputed ${bytes ? 'from the stored bytes' : 'from the contents'}, links intact`,
   };
 }
 
@@ -594,14 +673,17 @@ function checkSeed(
   ];
 }
 
-async function readOne(
+async function tryRead(
   store: EventStore,
   stream: string,
-  revision: number | null,
-): Promise<RecordedEvent | null> {
-  if (revision === null) return null;
-  const [e] = await readSpan(store, stream, revision, 1);
-  return e ?? null;
+  from: number,
+  count: number,
+): Promise<{ events: RecordedEvent[] | null; error: string | null }> {
+  try {
+    return { events: await readSpan(store, stream, from, count), error: null };
+  } catch (error) {
+    return { events: null, error: (error as Error).message };
+  }
 }
 
 /** Verifies one hand: reads its span and (rng) its shoe's two events, and runs every check. */
@@ -610,18 +692,39 @@ export async function verifyHand(
   tableId: string,
   roundNo: number,
 ): Promise<HandVerification> {
-  const { hand, before, events, shoe } = await loadHand(src, tableId, roundNo);
+  const hand = src.readModels.hand(tableId, roundNo);
+  const before = hand ? src.readModels.stateBefore(tableId, roundNo) : null;
+  if (!hand || !before)
+    throw new ReplayError('UNKNOWN_HAND', `No hand ${roundNo} at table ${tableId} in the hand history`);
+  const shoe = src.readModels.shoe(tableId, hand.shoeNo);
   const stream = streamOf(tableId);
+  const { firstRevision, eventCount } = hand.span;
+  const read = await tryRead(src.store, stream, firstRevision, eventCount);
+  const raw = src.raw ? await src.raw(stream, firstRevision, eventCount) : null;
+  const links = raw ? raw.map((r) => rawLink(stream, r)) : (read.events ?? []).map(recordedLink);
   const rng = shoe?.dealing === 'rng';
-  const started = rng ? await readOne(src.store, stream, shoe.startedRevision) : null;
-  const ended = rng ? await readOne(src.store, stream, shoe.endedRevision) : null;
-  const shoeEvents: { e: RecordedEvent; indexedHash: string }[] = [];
-  if (started && shoe) shoeEvents.push({ e: started, indexedHash: shoe.startedHash });
-  if (ended && shoe?.endedHash) shoeEvents.push({ e: ended, indexedHash: shoe.endedHash });
-  const checks: Check[] = [checkIndex(hand, events), checkChain(hand, events, shoeEvents)];
-  if (checks[0]!.status === 'pass') {
+  const one = async (revision: number | null) => {
+    if (revision === null) return { e: null, link: null };
+    const e = (await tryRead(src.store, stream, revision, 1)).events?.[0] ?? null;
+    const r = src.raw ? (await src.raw(stream, revision, 1))[0] : undefined;
+    return { e, link: r ? rawLink(stream, r) : e ? recordedLink(e) : null };
+  };
+  const started = rng ? await one(shoe.startedRevision) : { e: null, link: null };
+  const ended = rng ? await one(shoe.endedRevision) : { e: null, link: null };
+  const shoeLinks: { link: ChainLink; indexedHash: string }[] = [];
+  if (started.link && shoe) shoeLinks.push({ link: started.link, indexedHash: shoe.startedHash });
+  if (ended.link && shoe?.endedHash) shoeLinks.push({ link: ended.link, indexedHash: shoe.endedHash });
+  const checks: Check[] = [
+    checkIndex(hand, links, read.events),
+    checkChain(hand, links, shoeLinks, raw !== null),
+  ];
+  if (read.events === null) {
+    const detail = `the hand's events cannot be read: ${read.error}`;
+    checks.push({ name: 'coup', status: 'fail', detail }, { name: 'settlements', status: 'fail', detail });
+  } else if (checks[0]!.status === 'pass') {
+    const events = read.events;
     checks.push(checkCoup(hand, events), checkSettlements(hand, before, events));
-    checks.push(...checkSeed(shoe, started, ended, events));
+    checks.push(...checkSeed(shoe, started.e, ended.e, events));
   }
   return { tableId, roundNo, shoeNo: hand.shoeNo, ok: checks.every((c) => c.status !== 'fail'), checks };
 }

@@ -2,4 +2,4 @@ export * from './db';
 export * from './engine';
 export * from './runner';
 export * from './rebuild';
-export * from './head';
+export * from './sqlite-store';

@@ -7,7 +7,14 @@
 import type { EventStore, RecordedEvent, Subscription } from '@coup/event-store';
 import { PROJECTIONS } from '../models';
 import type { AnyProjection } from '../models/types';
-import { type Db, ensureCheckpointTable, ensureProjection, openReadModelDb, readCheckpoint } from './db';
+import {
+  CHECKPOINTS,
+  type Db,
+  ensureCheckpointTable,
+  ensureProjection,
+  openReadModelDb,
+  readCheckpoint,
+} from './db';
 import { CheckpointMovedError, ProjectionEngine } from './engine';
 
 export interface RunnerLogger {
@@ -49,6 +56,8 @@ export interface ProjectionStatus {
   readonly lagIsLowerBound: boolean;
   readonly updatedAt: string | null;
   readonly rebuiltAt: string | null;
+  /** The version the read model was built with (null: never built); differs from `version` until refolded. */
+  readonly storedVersion: number | null;
 }
 
 export interface RunnerStatus {
@@ -58,6 +67,46 @@ export interface RunnerStatus {
 }
 
 const HEAD_SCAN_LIMIT = 100_000;
+
+/** The store's last position by reading forward from `from` (at most 100,000 events: then a lower bound). */
+export async function scanHead(
+  store: EventStore,
+  from: number,
+): Promise<{ position: number; lowerBound: boolean }> {
+  let position = from;
+  let seen = 0;
+  for await (const e of store.readAll({ fromPosition: BigInt(from), maxCount: HEAD_SCAN_LIMIT })) {
+    position = Number(e.globalPosition);
+    seen += 1;
+  }
+  return { position, lowerBound: seen >= HEAD_SCAN_LIMIT };
+}
+
+/** Each projection's stored checkpoint and its lag behind `head` (read-only: for tools and the runner). */
+export function readStatus(
+  db: Db,
+  projections: readonly AnyProjection[],
+  head: { position: number; lowerBound: boolean },
+): ProjectionStatus[] {
+  const built =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CHECKPOINTS) !==
+    undefined;
+  return projections.map((p) => {
+    const row = built ? readCheckpoint(db, p.name) : undefined;
+    const checkpoint = row?.position ?? 0;
+    return {
+      name: p.name,
+      version: p.version,
+      checkpoint,
+      head: Math.max(head.position, checkpoint),
+      lag: Math.max(0, head.position - checkpoint),
+      lagIsLowerBound: head.lowerBound,
+      updatedAt: row?.updated_at ?? null,
+      rebuiltAt: row?.rebuilt_at ?? null,
+      storedVersion: row?.version ?? null,
+    };
+  });
+}
 
 export class ProjectionRunner {
   readonly db: Db;
@@ -175,35 +224,14 @@ export class ProjectionRunner {
 
   /** Checkpoints and lag of every projection (for `projections status` and the Prometheus gauge). */
   async status(): Promise<RunnerStatus> {
-    const min = this.engine.minCheckpoint();
-    let head: number = min;
-    let lowerBound = false;
-    if (this.options.headPosition) {
-      const h = await this.options.headPosition();
-      head = h === null ? 0 : Number(h);
-    } else {
-      let seen = 0;
-      for await (const e of this.store.readAll({ fromPosition: BigInt(min), maxCount: HEAD_SCAN_LIMIT })) {
-        head = Number(e.globalPosition);
-        seen += 1;
-      }
-      lowerBound = seen >= HEAD_SCAN_LIMIT;
-    }
-    const projections = this.engine.projections.map((p) => {
-      const row = readCheckpoint(this.db, p.name);
-      const checkpoint = row?.position ?? 0;
-      return {
-        name: p.name,
-        version: p.version,
-        checkpoint,
-        head: Math.max(head, checkpoint),
-        lag: Math.max(0, head - checkpoint),
-        lagIsLowerBound: lowerBound,
-        updatedAt: row?.updated_at ?? null,
-        rebuiltAt: row?.rebuilt_at ?? null,
-      };
-    });
-    return { running: this.running, lastError: this.lastError, projections };
+    const head = this.options.headPosition
+      ? { position: Number((await this.options.headPosition()) ?? 0), lowerBound: false }
+      : await scanHead(this.store, this.engine.minCheckpoint());
+    return {
+      running: this.running,
+      lastError: this.lastError,
+      projections: readStatus(this.db, this.engine.projections, head),
+    };
   }
 
   private notifyWaiters(): void {

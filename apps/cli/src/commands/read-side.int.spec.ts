@@ -1,0 +1,137 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { createEventStore } from '@coup/event-store';
+import { testing } from '@coup/projections';
+import type { Actor } from '@coup/table';
+import { UsageError } from '../io';
+import { fakeIo } from '../testing';
+import { projections } from './projections';
+import { replay } from './replay';
+import { verify } from './verify';
+
+const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
+const root = resolve(__dirname, '../../../..');
+let dir: string;
+const saved = process.env['COUP_DATA_DIR'];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'coup-cli-read-'));
+  process.env['COUP_DATA_DIR'] = dir;
+  const store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
+  const d = new testing.TableDriver({ tableId: 'T1', players: 2, seed: 9 });
+  await testing.appendTable(store, 'T1', d.open());
+  for (let i = 0; i < 6; i++) await testing.appendTable(store, 'T1', d.playRound({ void: i === 1 }));
+  await testing.appendTable(store, 'T1', d.execute('EndShoe', {}, SUPER));
+  await store.close();
+});
+
+afterAll(() => {
+  if (saved === undefined) delete process.env['COUP_DATA_DIR'];
+  else process.env['COUP_DATA_DIR'] = saved;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('coup projections', () => {
+  test('status before anything is built, rebuild, then status with no lag', async () => {
+    let io = fakeIo();
+    expect(await projections.run(['status'], io)).toBe(0);
+    expect(io.out()).toContain('hand-history');
+    expect(io.out()).toContain('(not built)');
+    io = fakeIo(true);
+    expect(await projections.run(['rebuild'], io)).toBe(0);
+    expect(io.out()).toMatch(
+      /^rebuilt table-view, hand-history, roads, stats, ledger: [\d,]+ events to position \d+/,
+    );
+    expect(io.err()).toContain('100%');
+    io = fakeIo();
+    expect(await projections.run(['status', '--json'], io)).toBe(0);
+    const status = JSON.parse(io.out());
+    expect(
+      status.projections.every(
+        (p: { lag: number; checkpoint: number }) => p.lag === 0 && p.checkpoint === status.head,
+      ),
+    ).toBe(true);
+  });
+
+  test('rebuild of one projection by name; an unknown name is a usage error', async () => {
+    const io = fakeIo();
+    expect(await projections.run(['rebuild', 'roads', '--json'], io)).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ projections: ['roads'] });
+    await expect(projections.run(['rebuild', 'nope'], fakeIo())).rejects.toThrow(UsageError);
+    await expect(projections.run(['shuffle'], fakeIo())).rejects.toThrow(UsageError);
+  });
+});
+
+describe('coup replay', () => {
+  test('prints the hand step by step', async () => {
+    const io = fakeIo();
+    expect(await replay.run(['--table', 'T1', '--round', '3'], io)).toBe(0);
+    const out = io.out();
+    expect(out).toMatch(/^table T1, round 3, shoe 1: resolved\n/);
+    expect(out).toContain('BettingOpened\n    betting opened for round 3');
+    expect(out).toMatch(/card 1: \w\w to player \(player1, shoe position \d+\) by dealer-1/);
+    expect(out).toMatch(/CoupResolved\n {4}player \d \(.+\) banker \d \(.+\): (player wins|banker wins|tie)/);
+    expect(out).toContain('table: phase ready');
+  });
+
+  test('an unknown hand exits 1; missing options are usage errors', async () => {
+    const io = fakeIo();
+    expect(await replay.run(['--table', 'T1', '--round', '99'], io)).toBe(1);
+    expect(io.err()).toContain('No hand 99 at table T1');
+    await expect(replay.run(['--table', 'T1'], fakeIo())).rejects.toThrow('--round is required');
+  });
+});
+
+describe('coup verify', () => {
+  test('every hand verifies: exit 0, the head hash printed', async () => {
+    const io = fakeIo();
+    expect(await verify.run(['--table', 'T1'], io)).toBe(0);
+    expect(io.out()).toMatch(/table T1: 6 hands verified \(rounds 1-6\): all OK; checks \d+ pass, 0 fail/);
+    expect(io.out()).toMatch(/stream head: revision \d+, hash [0-9a-f]{64}/);
+    const range = fakeIo();
+    expect(await verify.run(['--table', 'T1', '--from', '2', '--to', '3', '--json'], range)).toBe(0);
+    expect(JSON.parse(range.out())).toMatchObject({ ok: true, hands: 2 });
+  });
+
+  test('a byte changed in the store: exit 1 and the failing event named', async () => {
+    const db = new Database(join(dir, 'events.sqlite'));
+    const row = db
+      .prepare(
+        "SELECT global_position AS p, revision AS r FROM events WHERE type = 'BetPlaced' ORDER BY global_position LIMIT 1 OFFSET 3",
+      )
+      .get() as { p: number; r: number };
+    db.prepare(
+      'UPDATE events SET data = replace(data, \'"spot":"\', \'"spot": "\') WHERE global_position = ?',
+    ).run(row.p);
+    db.close();
+    const io = fakeIo();
+    expect(await verify.run(['--table', 'T1'], io)).toBe(1);
+    expect(io.out()).toContain(`FAIL chain: event BetPlaced at revision ${row.r} (position ${row.p})`);
+    expect(io.out()).toMatch(/1 FAILED/);
+  });
+
+  test('bad ranges are usage errors', async () => {
+    await expect(verify.run(['--table', 'T1', '--from', '5', '--to', '2'], fakeIo())).rejects.toThrow(
+      '--from must not be after --to',
+    );
+    await expect(verify.run([], fakeIo())).rejects.toThrow('--table is required');
+  });
+
+  test('runs through the coup entry point (npm run -s coup -- verify ...) with its exit code', () => {
+    const r = spawnSync(
+      process.execPath,
+      ['tools/coup.mjs', 'verify', '--table', 'T1', '--from', '1', '--to', '1'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, COUP_DATA_DIR: dir },
+      },
+    );
+    expect(r.stdout).toContain('table T1: 1 hands verified');
+    expect(r.status).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,134 @@
+import { type ReplayEvent, type ReplayStep, replayHand } from '@coup/projections';
+import type { TableView } from '@coup/table';
+import { parseArgs } from '../args';
+import type { Command } from '../command';
+import { EXIT, UsageError } from '../io';
+import { caughtUpReadModels, money, openReadSide } from './read-side';
+
+const OPTIONS = {
+  table: { type: 'string' },
+  round: { type: 'integer', min: 1 },
+  json: { type: 'boolean' },
+} as const;
+
+type D = Record<string, unknown>;
+
+/** One line saying what an event did. */
+export function describeEvent(e: ReplayEvent): string {
+  const d = e.data as D;
+  const who = typeof d['by'] === 'string' ? ` by ${d['by']}` : '';
+  switch (e.type) {
+    case 'BettingOpened':
+      return `betting opened for round ${d['roundNo']} (shoe ${d['shoeNo']}${d['deadline'] ? `, closes ${d['deadline']}` : ''})${who}`;
+    case 'BetPlaced':
+      return `${d['playerId']} bets ${money(Number(d['amount']))} on ${d['spot']}${d['rebet'] ? ' (rebet)' : ''}${who}`;
+    case 'BetsCleared':
+      return `${d['playerId']} clears bets: ${money(Number(d['returned']))} back${who}`;
+    case 'BettingClosed':
+      return `no more bets (${d['by']}, ${d['actorId']})`;
+    case 'CardDealt':
+      return `card ${Number(d['index']) + 1}: ${d['card']} to ${d['to']} (${d['slot']}, shoe position ${d['shoePosition']})${who}`;
+    case 'CardCorrected':
+      return `card ${Number(d['index']) + 1} corrected: ${d['oldCard']} -> ${d['newCard']}${who}`;
+    case 'CoupResolved': {
+      const s =
+        (d['settlements'] as {
+          playerId: string;
+          spot: string;
+          amount: number;
+          result: string;
+          paid: number;
+          commission: number;
+        }[]) ?? [];
+      const pays = s.map(
+        (x) =>
+          `${x.playerId} ${x.spot} ${money(x.amount)} ${x.result} paid ${money(x.paid)}${x.commission ? ` (commission ${money(x.commission)})` : ''}`,
+      );
+      return (
+        `player ${d['playerTotal']} (${(d['playerCards'] as string[]).join(' ')}) banker ${d['bankerTotal']} (${(d['bankerCards'] as string[]).join(' ')}): ` +
+        `${d['outcome'] === 'tie' ? 'tie' : `${d['outcome']} wins`}${d['natural'] ? ', natural' : ''}` +
+        (pays.length ? `\n      ${pays.join('\n      ')}` : '')
+      );
+    }
+    case 'RoundVoided': {
+      const r = (d['returned'] as { playerId: string; amount: number }[]) ?? [];
+      return `round voided${who}: ${d['reason']}${r.length ? `; returned ${r.map((x) => `${x.playerId} ${money(x.amount)}`).join(', ')}` : ''}`;
+    }
+    case 'PlayerBoughtIn':
+      return `${d['playerId']} buys in ${money(Number(d['amount']))}${who}`;
+    case 'PlayerCashedOut':
+      return `${d['playerId']} cashes out ${money(Number(d['paid']))}${who}`;
+    default:
+      return JSON.stringify(d);
+  }
+}
+
+/** One line with the table after the event. */
+export function describeView(v: TableView): string {
+  const r = v.round;
+  const parts = [`phase ${v.phase}`];
+  if (r) {
+    const t = r.bets.totals;
+    parts.push(`stakes P ${money(t.player)} B ${money(t.banker)} T ${money(t.tie)}`);
+    if (r.cards.length)
+      parts.push(`cards ${r.cards.map((c) => `${c.card}>${c.to[0]!.toUpperCase()}`).join(' ')}`);
+    if (r.next && r.next.to !== 'complete') parts.push(`next card to ${r.next.to}`);
+  }
+  if (v.shoe) parts.push(`${v.shoe.cardsLeft} cards left`);
+  return parts.join('; ');
+}
+
+function print(step: ReplayStep): string {
+  const e = step.event;
+  return `#${e.revision} @${e.position} ${e.recordedAt} ${e.type}\n    ${describeEvent(e)}\n    table: ${describeView(step.view)}\n`;
+}
+
+/** `coup replay --table T --round N`: the hand step by step. */
+export const replay: Command = {
+  name: 'replay',
+  summary: 'print a hand step by step: each event and the table after it',
+  usage: [
+    'coup replay --table T --round N [--json]',
+    '',
+    '  --table T   the table id',
+    '  --round N   the round number',
+    '  --json      print the replay as JSON (events and the table view after each)',
+    '',
+    '  Reads the store directly (works with the service stopped): COUP_DATA_DIR, default ./data. The hand is',
+    '  found through the hand-history read model (caught up first), and only its events are read.',
+  ].join('\n'),
+  async run(args, io) {
+    const { options } = parseArgs('replay', args, OPTIONS);
+    if (!options.table) throw new UsageError('--table is required', 'replay');
+    if (options.round === undefined) throw new UsageError('--round is required', 'replay');
+    const side = openReadSide('replay');
+    try {
+      const models = await caughtUpReadModels(side, io);
+      try {
+        const r = await replayHand(
+          { store: side.store, readModels: models.readModels },
+          options.table,
+          options.round,
+        );
+        if (options.json) {
+          io.stdout.write(`${JSON.stringify(r)}\n`);
+          return EXIT.ok;
+        }
+        io.stdout.write(`table ${r.tableId}, round ${r.roundNo}, shoe ${r.shoeNo}: ${r.status}\n`);
+        io.stdout.write(`before: ${describeView(r.before)}\n`);
+        for (const step of r.steps) io.stdout.write(print(step));
+        return EXIT.ok;
+      } catch (error) {
+        if ((error as { code?: string }).code === 'UNKNOWN_HAND') {
+          io.stderr.write(`coup replay: ${(error as Error).message}\n`);
+          return EXIT.failure;
+        }
+        throw error;
+      } finally {
+        await models.close();
+      }
+    } finally {
+      await side.close();
+    }
+  },
+};
