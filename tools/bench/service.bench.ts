@@ -183,6 +183,7 @@ async function writeHistory(dataDir: string, tableId: string, coups: number): Pr
   let seedNo = 0;
   const pending: NewEvent[] = [];
   let revision = -1n;
+  let written = -1n;
   let snapshotAt: { state: TableState; revision: bigint } | null = null;
   const flush = async () => {
     if (pending.length === 0) return;
