@@ -22,6 +22,9 @@ const CALLERS = 64;
 const CONCURRENT_EVENTS = 64 * 320; // 20,480
 const BATCH = 100;
 const BATCH_EVENTS = 50_000;
+const SCHEMA_WITHOUT_ID_INDEX = SQLITE_SCHEMA.replace(/(\bid\s+TEXT\s+NOT NULL) UNIQUE/, '$1');
+if (SCHEMA_WITHOUT_ID_INDEX === SQLITE_SCHEMA)
+  throw new Error('the schema no longer has UNIQUE(id) where expected');
 const dir = mkdtempSync(join(tmpdir(), 'coup-store-bench-'));
 let fileNo = 0;
 const freshFile = (): string => join(dir, `bench-${++fileNo}.sqlite`);
@@ -107,11 +110,12 @@ async function adapterReadAll(file: string): Promise<number> {
 function bareOpen(
   file: string,
   streams: number,
+  schema: string,
 ): { db: Database.Database; insert: (event: NewEvent) => void } {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec(SQLITE_SCHEMA);
+  db.exec(schema);
   const stmt = db.prepare(
     'INSERT INTO events (stream, revision, id, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
@@ -145,10 +149,9 @@ function bareOpen(
 function bareTransactions(
   events: NewEvent[],
   rowsPerTransaction: number,
-  streams = 1,
-  file = freshFile(),
+  { streams = 1, file = freshFile(), schema = SQLITE_SCHEMA } = {},
 ): number {
-  const { db, insert } = bareOpen(file, streams);
+  const { db, insert } = bareOpen(file, streams, schema);
   const write = db.transaction((rows: NewEvent[]) => {
     for (const row of rows) insert(row);
   });
@@ -233,7 +236,7 @@ async function main(): Promise<void> {
     workload(
       `single-event appends, ${CALLERS} callers, own streams (${CONCURRENT_EVENTS} events)`,
       () => adapterConcurrent(concurrent, false),
-      () => bareTransactions(concurrent, CALLERS, CALLERS),
+      () => bareTransactions(concurrent, CALLERS, { streams: CALLERS }),
     ),
     workload(
       `single-event appends, ${CALLERS} callers, one stream, 'any' (${CONCURRENT_EVENTS} events)`,
@@ -243,7 +246,7 @@ async function main(): Promise<void> {
     workload(
       `batches of ${BATCH} events (${BATCH_EVENTS} events)`,
       () => adapterBatches(batched, adapterFile),
-      () => bareTransactions(batched, BATCH, 1, bareFile),
+      () => bareTransactions(batched, BATCH, { file: bareFile }),
     ),
     workload(
       `readAll (${BATCH_EVENTS} events)`,
@@ -251,6 +254,8 @@ async function main(): Promise<void> {
       () => bareReadAll(bareFile),
     ),
   ];
+
+  const withoutIdIndex: number[] = [];
 
   // Warm up both paths once (JIT, page cache).
   await adapterConcurrent(makeEvents(CALLERS * 20), false);
@@ -271,6 +276,10 @@ async function main(): Promise<void> {
         w.adapterRuns.push(await w.adapter());
       }
     }
+    // What the UNIQUE(id) index (refusing an id already used in another stream) costs the bare loop.
+    withoutIdIndex.push(
+      bareTransactions(concurrent, CALLERS, { streams: CALLERS, schema: SCHEMA_WITHOUT_ID_INDEX }),
+    );
     process.stderr.write(`repetition ${rep}/${REPS} done (load ${load()})\n`);
   }
 
@@ -281,6 +290,12 @@ async function main(): Promise<void> {
     const [a, b] = [median(w.adapterRuns), median(w.bareRuns)];
     console.log(`| ${w.name} | ${fmt(a)} | ${fmt(b)} | ${(b / a).toFixed(2)} |`);
   }
+  const ownStreamsBare = median(workloads[1]?.bareRuns ?? []);
+  const noIdIndex = median(withoutIdIndex);
+  console.log(
+    `\nbare loop, ${CALLERS} callers' worth of own-stream rows per transaction, without the UNIQUE(id) index: ` +
+      `${fmt(noIdIndex)} events/s (${(noIdIndex / ownStreamsBare).toFixed(2)}x the same loop with it)`,
+  );
   console.log(`\nload average at end: ${load()}`);
   console.log('all repetitions (adapter / bare):');
   for (const w of workloads) {
