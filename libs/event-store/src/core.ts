@@ -1,6 +1,6 @@
 // The append algorithm and chain verifier shared by the adapters. The memory and SQLite adapters run
-// `appendCore` synchronously against their storage (for SQLite inside one SAVEPOINT of a group commit);
-// the EventStoreDB adapter runs the same steps asynchronously with `replayAt`/`chainRows`/`verifyChain`.
+// `appendCore` synchronously against their storage (for SQLite inside the group commit's transaction); the
+// EventStoreDB adapter runs the same steps asynchronously with `matchReplay`/`chainRows`/`verifyChain`.
 import { EventStoreInputError, WrongExpectedVersionError } from './errors';
 import { GENESIS_HASH, hashCanonical } from './hash';
 import type {
@@ -73,14 +73,10 @@ export function replayPlace(expected: ExpectedRevision): bigint | null {
 }
 
 /** The comparable shape of a stored event (from any adapter). */
-export interface StoredShape {
-  readonly id: string;
-  readonly type: string;
-  readonly dataJson: string;
-  readonly metadataJson: string;
-  readonly revision: bigint;
-  readonly globalPosition: bigint;
-}
+export type StoredShape = Pick<
+  StoredRow,
+  'id' | 'type' | 'dataJson' | 'metadataJson' | 'revision' | 'globalPosition'
+>;
 
 /**
  * Is this append a retry of the events stored from the place onwards? `stored` are the events at the
@@ -206,16 +202,7 @@ export function toRecorded(row: StoredRow, upcasters: UpcasterRegistry | undefin
 }
 
 /** A stored event as the verifier sees it: its canonical data/metadata text as stored. */
-export interface ChainLink {
-  readonly stream: string;
-  readonly revision: bigint;
-  readonly globalPosition: bigint;
-  readonly type: string;
-  readonly dataJson: string;
-  readonly metadataJson: string;
-  readonly prevHash: string;
-  readonly hash: string;
-}
+export type ChainLink = Omit<StoredRow, 'id' | 'recordedAt'>;
 
 /**
  * Walks a stream's stored events in revision order: revisions contiguous from 0, each `prevHash` equal to

@@ -6,6 +6,7 @@
 // answers WrongExpectedVersion) it re-reads and retries a bounded number of times, so the chain never forks.
 import type * as Esdb from '@eventstore/db-client';
 import {
+  type ChainLink,
   chainRows,
   expectedRevisionMatches,
   type Head,
@@ -137,7 +138,10 @@ export class EventStoreDbEventStore implements EventStore {
     const attempts = Math.max(1, this.config.maxAppendAttempts ?? 8);
     let head: Head | null = null;
     for (let attempt = 0; attempt < attempts; attempt++) {
-      head = await this.head(stream);
+      // One read gives the head and, for 'any'/'stream_exists', the tail a retried append would match.
+      const tail = await this.tail(stream, prepared.length);
+      const newest = tail[tail.length - 1];
+      head = newest ? { revision: newest.revision, hash: newest.hash } : null;
       if (!expectedRevisionMatches(expected, head)) {
         const place = replayPlace(expected);
         if (place !== null) {
@@ -146,14 +150,8 @@ export class EventStoreDbEventStore implements EventStore {
         }
         throw new WrongExpectedVersionError(stream, expected, head ? head.revision : 'no_stream');
       }
-      if (
-        head &&
-        (expected === 'any' || expected === 'stream_exists') &&
-        head.revision + 1n >= BigInt(prepared.length)
-      ) {
-        // A retry of the stream's latest append is a no-op (the tail holds the same ids).
-        const tail = await this.shapes(stream, head.revision + 1n - BigInt(prepared.length), prepared.length);
-        const replay = matchReplay(stream, tail, prepared);
+      if ((expected === 'any' || expected === 'stream_exists') && tail.length === prepared.length) {
+        const replay = matchReplay(stream, tail, prepared); // a retry of the stream's latest append: no-op
         if (replay) return replay;
       }
       const rows = chainRows(stream, head, prepared, '');
@@ -305,20 +303,27 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   private async head(stream: string): Promise<Head | null> {
-    for await (const event of this.rawStream(stream, 'end', 'backwards', 1)) {
-      return { revision: event.revision, hash: toChainLink(event).hash };
-    }
-    return null;
+    const [newest] = await this.tail(stream, 1);
+    return newest ? { revision: newest.revision, hash: newest.hash } : null;
   }
 
   /** The comparable shapes of up to `count` stored events from `from` forwards. */
-  private async shapes(stream: string, from: bigint, count: number): Promise<StoredShape[]> {
-    const out: StoredShape[] = [];
-    for await (const event of this.rawStream(stream, from, 'forwards', count)) {
-      const link = toChainLink(event);
-      out.push({ ...link, id: event.id, globalPosition: globalPositionOf(event) });
-    }
+  private async shapes(stream: string, from: bigint, count: number): Promise<Array<StoredShape & ChainLink>> {
+    const out: Array<StoredShape & ChainLink> = [];
+    for await (const event of this.rawStream(stream, from, 'forwards', count)) out.push(this.shape(event));
     return out;
+  }
+
+  /** The last `count` stored events (or fewer), oldest first. */
+  private async tail(stream: string, count: number): Promise<Array<StoredShape & ChainLink>> {
+    const out: Array<StoredShape & ChainLink> = [];
+    for await (const event of this.rawStream(stream, 'end', 'backwards', count))
+      out.unshift(this.shape(event));
+    return out;
+  }
+
+  private shape(event: EsdbRecordedLike): StoredShape & ChainLink {
+    return { ...toChainLink(event), id: event.id, globalPosition: globalPositionOf(event) };
   }
 
   /** Stored events of a stream as the client returns them; an unknown stream is empty. */
