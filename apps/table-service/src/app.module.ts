@@ -21,6 +21,8 @@ import { Clock, SeedSource } from './tables/edge-inputs';
 import { TableCatalog } from './tables/table-catalog';
 import { TableProcessor } from './tables/table-processor';
 import { TablesController } from './tables/tables.controller';
+import { OnlineController } from './tables/online.controller';
+import { TableCommands } from './tables/table-commands';
 
 export const CONFIG = Symbol('CONFIG');
 
@@ -63,7 +65,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
-      controllers: [TablesController, OpsController],
+      controllers: [TablesController, OnlineController, OpsController],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: JWT_SECRET, useValue: config.jwtSecret },
@@ -97,6 +99,7 @@ export class AppModule {
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         ExecuteTableCommandHandler,
+        TableCommands,
         Lifecycle,
       ],
     };

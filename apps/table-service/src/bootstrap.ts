@@ -78,7 +78,12 @@ export async function createApp(
   });
   if (config.consoleDir) {
     // The dealer console's built files at `/` (its routes are in the URL hash, so no fallback is needed).
-    app.useStaticAssets({ root: config.consoleDir, prefix: '/', index: ['index.html'], decorateReply: false });
+    app.useStaticAssets({
+      root: config.consoleDir,
+      prefix: '/',
+      index: ['index.html'],
+      decorateReply: false,
+    });
   }
   return app;
 }

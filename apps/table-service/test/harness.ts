@@ -35,7 +35,8 @@ export async function startService(
     COUP_JWT_SECRET: SECRET,
     LOG_LEVEL: 'error',
     PORT: '0',
-    COUP_DOCS_UI: 'false', COUP_CONSOLE_DIR: join(dir, 'no-console'),
+    COUP_DOCS_UI: 'false',
+    COUP_CONSOLE_DIR: join(dir, 'no-console'),
     ...(process.env['E2E_STORE'] ? { COUP_EVENT_STORE: process.env['E2E_STORE'] } : {}),
     ...env,
   });

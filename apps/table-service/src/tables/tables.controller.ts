@@ -1,43 +1,13 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@coup/auth';
 import { normalizeRules, tableView, type TableCommand } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
-import { currentCorrelationId } from '../common/request-context';
-import { Clock, SeedSource } from './edge-inputs';
-import { ExecuteTableCommand } from './commands';
+import { checkId, roundNo, TableCommands, type CommandData } from './table-commands';
 import { AmountDto, CardDto, CreateTableDto, PlaceBetDto, PlayerRefDto, StartShoeDto, VoidDto } from './dto';
 import { TableCatalog } from './table-catalog';
 import { TableProcessor } from './table-processor';
-
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-type Body<C extends TableCommand['type']> = Extract<TableCommand, { type: C }>['data'];
-
-function checkId(name: string, value: string): string {
-  if (!ID.test(value))
-    throw new ApiError(400, 'INVALID_PARAMETER', `${name} must be 1 to 64 letters, digits, _ or -`);
-  return value;
-}
-
-function roundNo(value: string): number {
-  if (!/^[1-9]\d{0,8}$/.test(value))
-    throw new ApiError(400, 'INVALID_PARAMETER', 'roundNo must be a positive whole number');
-  return Number(value);
-}
-
-function idempotencyKey(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,128}$/.test(value)) {
-    throw new ApiError(
-      400,
-      'INVALID_IDEMPOTENCY_KEY',
-      'Idempotency-Key must be 1 to 128 visible ASCII characters',
-    );
-  }
-  return value;
-}
 
 const DEALERS = ['dealer', 'supervisor'] as const;
 const BETTORS = ['player', 'dealer', 'supervisor', 'admin'] as const;
@@ -53,49 +23,23 @@ const READERS = ['admin', 'dealer', 'supervisor', 'player', 'compliance', 'analy
 @Controller('api/tables')
 export class TablesController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: TableCommands,
     private readonly tables: TableProcessor,
     private readonly catalog: TableCatalog,
-    private readonly clock: Clock,
-    private readonly seeds: SeedSource,
   ) {}
 
   private run<C extends TableCommand['type']>(
     tableId: string,
     type: C,
-    data: Body<C>,
+    data: CommandData<C>,
     principal: Principal,
     key: string | undefined,
-  ): Promise<unknown> {
-    const command = {
-      type,
-      data,
-      meta: { actor: { id: principal.id, role: principal.role }, at: this.clock.now() },
-    } as TableCommand;
-    return this.commands.execute(
-      new ExecuteTableCommand(
-        checkId('tableId', tableId),
-        command,
-        idempotencyKey(key),
-        currentCorrelationId(),
-      ),
-    );
+  ) {
+    return this.commands.send(tableId, type, data, { id: principal.id, role: principal.role }, key);
   }
 
-  /**
-   * A fresh CSPRNG seed for a command that starts a shuffle on this table: StartShoe on rng tables, OpenBetting on
-   * rng `every-coup` tables, and Deal on player-dealt rng tables (whose next coup's shoe starts at once).
-   */
-  private async seedFor(
-    tableId: string,
-    command: 'StartShoe' | 'OpenBetting' | 'Deal',
-  ): Promise<string | undefined> {
-    const rules = tableView(await this.tables.state(checkId('tableId', tableId))).rules;
-    if (rules?.dealing !== 'rng') return undefined;
-    const wanted =
-      command === 'StartShoe' ||
-      (command === 'OpenBetting' ? rules.shuffle === 'every-coup' : rules.dealtBy === 'player');
-    return wanted ? this.seeds.next() : undefined;
+  private seedFor(tableId: string, command: 'StartShoe' | 'OpenBetting' | 'Deal') {
+    return this.commands.seedFor(tableId, command);
   }
 
   @Post()

@@ -1,0 +1,61 @@
+/** The online single-player game's own endpoints: a personal table opened or resumed, chips bought, exit rules. */
+import { startService, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+let h: Harness;
+beforeAll(async () => {
+  h = await startService();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+it('opens a personal table with betting open, resumes it, buys chips, refuses exit mid-coup, then cashes out', async () => {
+  const me = h.token('player', 'ana');
+  const opened = await h.api('POST', '/api/online/tables', { token: me });
+  expect(opened.status).toBe(200);
+  expect(opened.body.tableId).toBe('online-ana');
+  expect(opened.body.view).toMatchObject({
+    phase: 'betting',
+    rules: { shuffle: 'every-coup', dealtBy: 'player', decks: 8 },
+  });
+  expect(opened.body.view.shoe.commitment).toMatch(/^[0-9a-f]{64}$/);
+
+  const again = await h.api('POST', '/api/online/tables', { token: me });
+  expect(again.body.view.round.roundNo).toBe(opened.body.view.round.roundNo);
+
+  expect(
+    (await h.api('POST', '/api/online/tables/online-ana/buy-in', { token: me, body: { amount: 50_000 } }))
+      .status,
+  ).toBe(200);
+  const round = opened.body.view.round.roundNo;
+  expect(
+    (
+      await h.api('POST', `/api/tables/online-ana/rounds/${round}/bets`, {
+        token: me,
+        body: { playerId: 'ana', spot: 'player', amount: 2500 },
+      })
+    ).status,
+  ).toBe(201);
+  const blocked = await h.api('POST', '/api/online/tables/online-ana/exit', { token: me });
+  expect([blocked.status, blocked.body.code]).toEqual([409, 'COUP_INCOMPLETE']);
+
+  const coup = await h.api('POST', `/api/tables/online-ana/rounds/${round}/deal`, { token: me });
+  expect(coup.status).toBe(200);
+  const exit = await h.api('POST', '/api/online/tables/online-ana/exit', { token: me });
+  expect(exit.status).toBe(200);
+  expect(exit.body).toMatchObject({ playerId: 'ana', paid: 50_000 - 2500 + coup.body.settlements[0].paid });
+});
+
+it("refuses another player's table, and non-players", async () => {
+  await h.api('POST', '/api/online/tables', { token: h.token('player', 'bob') });
+  const other = await h.api('POST', '/api/online/tables/online-bob/buy-in', {
+    token: h.token('player', 'eve'),
+    body: { amount: 100 },
+  });
+  expect([other.status, other.body.code]).toEqual([403, 'FORBIDDEN']);
+  const dealer = await h.api('POST', '/api/online/tables', { token: h.token('dealer') });
+  expect(dealer.status).toBe(403);
+  const anonymous = await h.api('POST', '/api/online/tables', { token: null });
+  expect(anonymous.status).toBe(401);
+});
