@@ -29,6 +29,12 @@ export const HH_HAND_PLAYERS = 'hh_hand_players';
 export const HH_HAND_STATES = 'hh_hand_states';
 export const HH_SHOES = 'hh_shoes';
 
+/**
+ * The table state is stored before every {@link SNAPSHOT_EVERY}th hand (and a table's first): a replay folds
+ * from the nearest one (at most that many hands of events: bounded, whatever the table's history).
+ */
+export const SNAPSHOT_EVERY = 10;
+
 /** A bet placed (or cleared) in a hand, with who and when. */
 export interface BetEntry {
   readonly kind: 'bet' | 'clear';
@@ -88,12 +94,11 @@ export interface OpenHand {
   readonly cards: readonly CardEntry[];
   readonly corrections: readonly CorrectionEntry[];
   readonly firstPosition: number;
-  readonly lastPosition: number;
   readonly firstRevision: number;
-  readonly lastRevision: number;
   readonly firstPrevHash: string;
-  readonly lastHash: string;
-  readonly eventCount: number;
+  /** The hand whose stored state a replay of this hand starts from, and its first revision. */
+  readonly replayRound: number;
+  readonly replayRevision: number;
 }
 
 /** The shoe row as built. */
@@ -128,13 +133,24 @@ export interface ShoeRecord {
   readonly lastRound: number | null;
 }
 
+/** Where the open hand's span ends so far (kept apart from the hand: it moves with every event). */
+export interface SpanEnd {
+  readonly position: number;
+  readonly revision: number;
+  readonly hash: string;
+  readonly count: number;
+}
+
 export interface HandHistoryState {
   readonly position: number;
   readonly tableId: string;
   /** The table folded with @coup/table's evolve, seed removed until revealed. */
   readonly table: TableState;
   readonly hand: OpenHand | null;
+  readonly handEnd: SpanEnd | null;
   readonly shoe: ShoeRecord | null;
+  /** The last hand whose state before it was stored, and its first revision. */
+  readonly snapshot: { readonly roundNo: number; readonly revision: number } | null;
 }
 
 const tables: readonly TableDef[] = [
@@ -145,7 +161,6 @@ const tables: readonly TableDef[] = [
     indexes: [
       { name: 'shoe', columns: ['table_id', 'shoe_no', 'round_no'] },
       { name: 'time', columns: ['table_id', 'opened_at'] },
-      { name: 'outcome', columns: ['table_id', 'outcome', 'round_no'] },
     ],
     columns: [
       text('table_id', 'Table id'),
@@ -196,13 +211,19 @@ const tables: readonly TableDef[] = [
       int('event_count', 'Events in the span'),
       text('first_prev_hash', 'prevHash of the first event (the chain link into the hand)'),
       text('last_hash', 'hash of the last event (the chain head of the hand)'),
+      int(
+        'replay_round',
+        'The hand whose stored state (hh_hand_states) a replay starts from (this one or up to 9 before)',
+      ),
+      int('replay_revision', 'The first revision of that hand: a replay reads from here to last_revision'),
     ],
   },
   {
     name: HH_HAND_PLAYERS,
     doc: 'One row per player with stakes in a hand (for the player filter and per-player results).',
     primaryKey: ['table_id', 'round_no', 'player_id'],
-    indexes: [{ name: 'player', columns: ['player_id', 'table_id', 'round_no'] }],
+    withoutRowid: true,
+    appendOnly: true,
     columns: [
       text('table_id', 'Table id'),
       int('round_no', 'Round number'),
@@ -215,7 +236,7 @@ const tables: readonly TableDef[] = [
   },
   {
     name: HH_HAND_STATES,
-    doc: 'The table state just before each hand (JSON, seed removed until revealed): where a replay starts.',
+    doc: `The table state just before every ${SNAPSHOT_EVERY}th hand and a table's first (JSON, no unrevealed seed): where replays start.`,
     primaryKey: ['table_id', 'round_no'],
     columns: [
       text('table_id', 'Table id'),
@@ -338,7 +359,13 @@ function placesOf(cards: readonly Card[]): { to: 'player' | 'banker'; slot: Slot
 }
 
 /** The hh_hands row of a hand, open (ending null) or finished. `stakes` are the stakes in play. */
-function handRow(tableId: string, h: OpenHand, stakes: Map<string, number>, ending: Ending | null): Row {
+function handRow(
+  tableId: string,
+  h: OpenHand,
+  end: SpanEnd,
+  stakes: Map<string, number>,
+  ending: Ending | null,
+): Row {
   let staked = 0;
   for (const v of stakes.values()) staked += v;
   let paid = 0;
@@ -385,18 +412,22 @@ function handRow(tableId: string, h: OpenHand, stakes: Map<string, number>, endi
     voided_by: ending?.void?.by ?? null,
     returned_json: ending?.void ? json(ending.void.returned) : null,
     first_position: h.firstPosition,
-    last_position: h.lastPosition,
+    last_position: end.position,
     first_revision: h.firstRevision,
-    last_revision: h.lastRevision,
-    event_count: h.eventCount,
+    last_revision: end.revision,
+    event_count: end.count,
     first_prev_hash: h.firstPrevHash,
-    last_hash: h.lastHash,
+    last_hash: end.hash,
+    replay_round: h.replayRound,
+    replay_revision: h.replayRevision,
   };
 }
 
-function finish(s: HandHistoryState, h: OpenHand, ending: Ending): Write[] {
+function finish(s: HandHistoryState, h: OpenHand, end: SpanEnd, ending: Ending): Write[] {
   const stakes = stakesOf(h);
-  const writes: Write[] = [{ kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, h, stakes, ending) }];
+  const writes: Write[] = [
+    { kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, h, end, stakes, ending) },
+  ];
   const perPlayer = new Map<string, { staked: number; paid: number; commission: number }>();
   for (const [playerId, staked] of stakes) perPlayer.set(playerId, { staked, paid: 0, commission: 0 });
   const entry = (playerId: string) => {
@@ -428,271 +459,282 @@ function finish(s: HandHistoryState, h: OpenHand, ending: Ending): Write[] {
   return writes;
 }
 
-function extend(h: OpenHand, e: ProjectionEvent): OpenHand {
-  return {
-    ...h,
-    lastPosition: e.position,
-    lastRevision: e.revision,
-    lastHash: e.hash,
-    eventCount: h.eventCount + 1,
-  };
+function endAt(e: ProjectionEvent, count: number): SpanEnd {
+  return { position: e.position, revision: e.revision, hash: e.hash, count };
 }
 
 function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<HandHistoryState> {
-  return once(state, e, (s) => {
-    const before = s.table;
-    const table = withoutSecrets(evolve(before, e.event));
-    const ev = e.event;
-    let hand = s.hand === null ? null : extend(s.hand, e);
-    let shoe = s.shoe;
-    const writes: Write[] = [];
-    switch (ev.type) {
-      case 'ShoeStarted': {
-        const d = ev.data;
+  return once(state, e, evolveHandsStep);
+}
+
+function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<HandHistoryState> {
+  const before = s.table;
+  const table = withoutSecrets(evolve(before, e.event));
+  const ev = e.event;
+  let hand = s.hand;
+  let handEnd = s.handEnd === null ? null : endAt(e, s.handEnd.count + 1);
+  let shoe = s.shoe;
+  let nextSnapshot = s.snapshot;
+  const writes: Write[] = [];
+  switch (ev.type) {
+    case 'ShoeStarted': {
+      const d = ev.data;
+      shoe = {
+        shoeNo: d.shoeNo,
+        dealing: d.dealing,
+        shuffle: d.shuffle,
+        decks: d.decks,
+        length: d.length,
+        commitment: d.commitment,
+        seed: null,
+        burnCard: d.burnCard,
+        burnCount: d.burnCount,
+        firstCoupIndex: d.firstCoupIndex,
+        cutCard: d.cutCard,
+        startedAt: d.at,
+        startedBy: d.by,
+        startedPosition: e.position,
+        startedRevision: e.revision,
+        startedPrevHash: e.prevHash,
+        startedHash: e.hash,
+        endedAt: null,
+        endReason: null,
+        endedPosition: null,
+        endedRevision: null,
+        endedPrevHash: null,
+        endedHash: null,
+        coups: 0,
+        voids: 0,
+        firstRound: null,
+        lastRound: null,
+      };
+      writes.push(shoeRow(s.tableId, shoe));
+      break;
+    }
+    case 'ShoeEnded': {
+      const d = ev.data;
+      if (shoe !== null && shoe.shoeNo === d.shoeNo) {
         shoe = {
-          shoeNo: d.shoeNo,
-          dealing: d.dealing,
-          shuffle: d.shuffle,
-          decks: d.decks,
-          length: d.length,
-          commitment: d.commitment,
-          seed: null,
-          burnCard: d.burnCard,
-          burnCount: d.burnCount,
-          firstCoupIndex: d.firstCoupIndex,
-          cutCard: d.cutCard,
-          startedAt: d.at,
-          startedBy: d.by,
-          startedPosition: e.position,
-          startedRevision: e.revision,
-          startedPrevHash: e.prevHash,
-          startedHash: e.hash,
-          endedAt: null,
-          endReason: null,
-          endedPosition: null,
-          endedRevision: null,
-          endedPrevHash: null,
-          endedHash: null,
-          coups: 0,
-          voids: 0,
-          firstRound: null,
-          lastRound: null,
+          ...shoe,
+          seed: d.seed,
+          endedAt: d.at,
+          endReason: d.reason,
+          endedPosition: e.position,
+          endedRevision: e.revision,
+          endedPrevHash: e.prevHash,
+          endedHash: e.hash,
         };
         writes.push(shoeRow(s.tableId, shoe));
-        break;
       }
-      case 'ShoeEnded': {
-        const d = ev.data;
-        if (shoe !== null && shoe.shoeNo === d.shoeNo) {
-          shoe = {
-            ...shoe,
-            seed: d.seed,
-            endedAt: d.at,
-            endReason: d.reason,
-            endedPosition: e.position,
-            endedRevision: e.revision,
-            endedPrevHash: e.prevHash,
-            endedHash: e.hash,
-          };
-          writes.push(shoeRow(s.tableId, shoe));
-        }
-        break;
+      break;
+    }
+    case 'BettingOpened': {
+      const d = ev.data;
+      if (hand !== null) {
+        // cannot come from decide: keep what was recorded of the unfinished hand
+        writes.push({
+          kind: 'upsert',
+          table: HH_HANDS,
+          row: handRow(s.tableId, hand, s.handEnd!, stakesOf(hand), null),
+        });
       }
-      case 'BettingOpened': {
-        const d = ev.data;
-        if (hand !== null) {
-          // cannot come from decide: keep what was recorded of the unfinished hand
-          writes.push({
-            kind: 'upsert',
-            table: HH_HANDS,
-            row: handRow(s.tableId, s.hand!, stakesOf(s.hand!), null),
-          });
-        }
-        hand = {
-          roundNo: d.roundNo,
-          shoeNo: d.shoeNo,
-          status: 'betting',
-          openedAt: d.at,
-          openedBy: d.by,
-          deadline: d.deadline,
-          closedAt: null,
-          closedHow: null,
-          closedBy: null,
-          dealer: null,
-          bets: [],
-          cards: [],
-          corrections: [],
-          firstPosition: e.position,
-          lastPosition: e.position,
-          firstRevision: e.revision,
-          lastRevision: e.revision,
-          firstPrevHash: e.prevHash,
-          lastHash: e.hash,
-          eventCount: 1,
-        };
+      let snapshot = s.snapshot;
+      if (
+        snapshot === null ||
+        d.roundNo - snapshot.roundNo >= SNAPSHOT_EVERY ||
+        d.roundNo <= snapshot.roundNo
+      ) {
+        snapshot = { roundNo: d.roundNo, revision: e.revision };
         writes.push({
           kind: 'upsert',
           table: HH_HAND_STATES,
           row: { table_id: s.tableId, round_no: d.roundNo, state_json: json(before) },
         });
-        if (shoe !== null && shoe.shoeNo === d.shoeNo) {
-          shoe = { ...shoe, firstRound: shoe.firstRound ?? d.roundNo, lastRound: d.roundNo };
-          writes.push(shoeRow(s.tableId, shoe));
-        }
-        break;
       }
-      case 'BetPlaced': {
-        const d = ev.data;
-        if (hand !== null && hand.roundNo === d.roundNo) {
-          const bet: BetEntry = {
-            kind: 'bet',
-            playerId: d.playerId,
-            spot: d.spot,
-            amount: d.amount,
-            cleared: null,
-            rebet: d.rebet,
-            at: d.at,
-            by: d.by,
-            role: d.role,
-            position: e.position,
-          };
-          hand = { ...hand, bets: [...hand.bets, bet] };
-        }
-        break;
+      hand = {
+        roundNo: d.roundNo,
+        shoeNo: d.shoeNo,
+        status: 'betting',
+        openedAt: d.at,
+        openedBy: d.by,
+        deadline: d.deadline,
+        closedAt: null,
+        closedHow: null,
+        closedBy: null,
+        dealer: null,
+        bets: [],
+        cards: [],
+        corrections: [],
+        firstPosition: e.position,
+        firstRevision: e.revision,
+        firstPrevHash: e.prevHash,
+        replayRound: snapshot.roundNo,
+        replayRevision: snapshot.revision,
+      };
+      nextSnapshot = snapshot;
+      handEnd = endAt(e, 1);
+      if (shoe !== null && shoe.shoeNo === d.shoeNo) {
+        shoe = { ...shoe, firstRound: shoe.firstRound ?? d.roundNo, lastRound: d.roundNo };
+        writes.push(shoeRow(s.tableId, shoe));
       }
-      case 'BetsCleared': {
-        const d = ev.data;
-        if (hand !== null && hand.roundNo === d.roundNo) {
-          const clear: BetEntry = {
-            kind: 'clear',
-            playerId: d.playerId,
-            spot: null,
-            amount: d.returned,
-            cleared: d.bets,
-            rebet: false,
-            at: d.at,
-            by: d.by,
-            role: d.role,
-            position: e.position,
-          };
-          hand = { ...hand, bets: [...hand.bets, clear] };
-        }
-        break;
-      }
-      case 'BettingClosed': {
-        const d = ev.data;
-        if (hand !== null && hand.roundNo === d.roundNo) {
-          hand = { ...hand, status: 'dealing', closedAt: d.at, closedHow: d.by, closedBy: d.actorId };
-        }
-        break;
-      }
-      case 'CardDealt': {
-        const d = ev.data;
-        if (hand !== null && hand.roundNo === d.roundNo) {
-          const card: CardEntry = {
-            index: d.index,
-            card: d.card,
-            to: d.to,
-            slot: d.slot,
-            shoePosition: d.shoePosition,
-            at: d.at,
-            by: d.by,
-            role: d.role,
-            position: e.position,
-            correctedFrom: null,
-          };
-          hand = { ...hand, cards: [...hand.cards, card], dealer: hand.dealer ?? d.by };
-        }
-        break;
-      }
-      case 'CardCorrected': {
-        const d = ev.data;
-        if (hand !== null && hand.roundNo === d.roundNo) {
-          const corrected = hand.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
-          const placed = placesOf(corrected);
-          const cards = hand.cards.map((c, i) => ({
-            ...c,
-            ...placed[i],
-            ...(i === d.index ? { card: d.newCard, correctedFrom: c.correctedFrom ?? d.oldCard } : {}),
-          }));
-          const correction: CorrectionEntry = {
-            index: d.index,
-            oldCard: d.oldCard,
-            newCard: d.newCard,
-            at: d.at,
-            by: d.by,
-            role: d.role,
-            position: e.position,
-          };
-          hand = { ...hand, cards, corrections: [...hand.corrections, correction] };
-        }
-        break;
-      }
-      case 'CoupResolved': {
-        const d = ev.data;
-        if (hand !== null && hand.roundNo === d.roundNo) {
-          writes.push(
-            ...finish(s, hand, {
-              status: 'resolved',
-              at: d.at,
-              outcome: d.outcome,
-              natural: d.natural,
-              playerCards: d.playerCards,
-              bankerCards: d.bankerCards,
-              playerTotal: d.playerTotal,
-              bankerTotal: d.bankerTotal,
-              settlements: d.settlements,
-              commissionMode: d.commissionMode,
-              void: null,
-            }),
-          );
-          hand = null;
-        }
-        if (shoe !== null && shoe.shoeNo === d.shoeNo) {
-          shoe = { ...shoe, coups: shoe.coups + 1 };
-          writes.push(shoeRow(s.tableId, shoe));
-        }
-        break;
-      }
-      case 'RoundVoided': {
-        const d = ev.data;
-        if (hand !== null && hand.roundNo === d.roundNo) {
-          const shoeNo = hand.shoeNo;
-          writes.push(
-            ...finish(s, hand, {
-              status: 'voided',
-              at: d.at,
-              outcome: null,
-              natural: null,
-              playerCards: null,
-              bankerCards: null,
-              playerTotal: null,
-              bankerTotal: null,
-              settlements: [],
-              commissionMode: null,
-              void: { reason: d.reason, by: d.by, returned: d.returned },
-            }),
-          );
-          hand = null;
-          if (shoe !== null && shoe.shoeNo === shoeNo) {
-            shoe = { ...shoe, voids: shoe.voids + 1 };
-            writes.push(shoeRow(s.tableId, shoe));
-          }
-        }
-        break;
-      }
-      default:
-        break;
+      break;
     }
-    return { state: { ...s, table, hand, shoe }, writes };
-  });
+    case 'BetPlaced': {
+      const d = ev.data;
+      if (hand !== null && hand.roundNo === d.roundNo) {
+        const bet: BetEntry = {
+          kind: 'bet',
+          playerId: d.playerId,
+          spot: d.spot,
+          amount: d.amount,
+          cleared: null,
+          rebet: d.rebet,
+          at: d.at,
+          by: d.by,
+          role: d.role,
+          position: e.position,
+        };
+        hand = { ...hand, bets: [...hand.bets, bet] };
+      }
+      break;
+    }
+    case 'BetsCleared': {
+      const d = ev.data;
+      if (hand !== null && hand.roundNo === d.roundNo) {
+        const clear: BetEntry = {
+          kind: 'clear',
+          playerId: d.playerId,
+          spot: null,
+          amount: d.returned,
+          cleared: d.bets,
+          rebet: false,
+          at: d.at,
+          by: d.by,
+          role: d.role,
+          position: e.position,
+        };
+        hand = { ...hand, bets: [...hand.bets, clear] };
+      }
+      break;
+    }
+    case 'BettingClosed': {
+      const d = ev.data;
+      if (hand !== null && hand.roundNo === d.roundNo) {
+        hand = { ...hand, status: 'dealing', closedAt: d.at, closedHow: d.by, closedBy: d.actorId };
+      }
+      break;
+    }
+    case 'CardDealt': {
+      const d = ev.data;
+      if (hand !== null && hand.roundNo === d.roundNo) {
+        const card: CardEntry = {
+          index: d.index,
+          card: d.card,
+          to: d.to,
+          slot: d.slot,
+          shoePosition: d.shoePosition,
+          at: d.at,
+          by: d.by,
+          role: d.role,
+          position: e.position,
+          correctedFrom: null,
+        };
+        hand = { ...hand, cards: [...hand.cards, card], dealer: hand.dealer ?? d.by };
+      }
+      break;
+    }
+    case 'CardCorrected': {
+      const d = ev.data;
+      if (hand !== null && hand.roundNo === d.roundNo) {
+        const corrected = hand.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
+        const placed = placesOf(corrected);
+        const cards = hand.cards.map((c, i) => ({
+          ...c,
+          ...placed[i],
+          ...(i === d.index ? { card: d.newCard, correctedFrom: c.correctedFrom ?? d.oldCard } : {}),
+        }));
+        const correction: CorrectionEntry = {
+          index: d.index,
+          oldCard: d.oldCard,
+          newCard: d.newCard,
+          at: d.at,
+          by: d.by,
+          role: d.role,
+          position: e.position,
+        };
+        hand = { ...hand, cards, corrections: [...hand.corrections, correction] };
+      }
+      break;
+    }
+    case 'CoupResolved': {
+      const d = ev.data;
+      if (hand !== null && hand.roundNo === d.roundNo) {
+        writes.push(
+          ...finish(s, hand, handEnd!, {
+            status: 'resolved',
+            at: d.at,
+            outcome: d.outcome,
+            natural: d.natural,
+            playerCards: d.playerCards,
+            bankerCards: d.bankerCards,
+            playerTotal: d.playerTotal,
+            bankerTotal: d.bankerTotal,
+            settlements: d.settlements,
+            commissionMode: d.commissionMode,
+            void: null,
+          }),
+        );
+        hand = null;
+      }
+      if (shoe !== null && shoe.shoeNo === d.shoeNo) {
+        shoe = { ...shoe, coups: shoe.coups + 1 };
+        writes.push(shoeRow(s.tableId, shoe));
+      }
+      break;
+    }
+    case 'RoundVoided': {
+      const d = ev.data;
+      if (hand !== null && hand.roundNo === d.roundNo) {
+        const shoeNo = hand.shoeNo;
+        writes.push(
+          ...finish(s, hand, handEnd!, {
+            status: 'voided',
+            at: d.at,
+            outcome: null,
+            natural: null,
+            playerCards: null,
+            bankerCards: null,
+            playerTotal: null,
+            bankerTotal: null,
+            settlements: [],
+            commissionMode: null,
+            void: { reason: d.reason, by: d.by, returned: d.returned },
+          }),
+        );
+        hand = null;
+        if (shoe !== null && shoe.shoeNo === shoeNo) {
+          shoe = { ...shoe, voids: shoe.voids + 1 };
+          writes.push(shoeRow(s.tableId, shoe));
+        }
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (hand === null) handEnd = null;
+  return { state: { ...s, table, hand, handEnd, shoe, snapshot: nextSnapshot }, writes };
 }
 
 /** The open hand's row (rewritten once per batch while the hand is in progress). */
 function materializeHands(state: HandHistoryState): Write[] {
-  if (state.hand === null) return [];
+  if (state.hand === null || state.handEnd === null) return [];
   return [
-    { kind: 'upsert', table: HH_HANDS, row: handRow(state.tableId, state.hand, stakesOf(state.hand), null) },
+    {
+      kind: 'upsert',
+      table: HH_HANDS,
+      row: handRow(state.tableId, state.hand, state.handEnd, stakesOf(state.hand), null),
+    },
   ];
 }
 
@@ -704,7 +746,15 @@ export const handHistoryProjection: ProjectionModel<HandHistoryState> = {
     'One record per coup: bets, cards, result, settlements, voids, event span and chain hashes; shoes.',
   tables,
   keyOf: byTable,
-  initial: (tableId) => ({ position: 0, tableId, table: initialState, hand: null, shoe: null }),
+  initial: (tableId) => ({
+    position: 0,
+    tableId,
+    table: initialState,
+    hand: null,
+    handEnd: null,
+    shoe: null,
+    snapshot: null,
+  }),
   evolve: evolveHands,
   materialize: materializeHands,
 };

@@ -14,7 +14,7 @@ import {
   type Write,
   byTable,
   int,
-  once,
+  only,
   text,
 } from './types';
 
@@ -87,12 +87,13 @@ const tables: readonly TableDef[] = [
   {
     name: PL_ENTRIES,
     doc: "One row per movement of a player's money: buy-in, bet, clear, settlement, void return, cash-out.",
-    primaryKey: ['position', 'seq'],
-    indexes: [{ name: 'player', columns: ['player_id', 'position', 'seq'] }],
+    primaryKey: ['player_id', 'position', 'seq'],
+    withoutRowid: true,
+    appendOnly: true,
     columns: [
+      text('player_id', 'Player id'),
       int('position', 'Global position of the event'),
       int('seq', 'Entry number within the event (a coup settles several bets)'),
-      text('player_id', 'Player id'),
       text('table_id', 'Table id'),
       text('at', 'Time (ISO)'),
       text('kind', "'buy-in' | 'bet' | 'clear' | 'settlement' | 'void-return' | 'cash-out'"),
@@ -108,207 +109,230 @@ const tables: readonly TableDef[] = [
   },
 ];
 
-interface EntryInput {
-  readonly playerId: string;
-  readonly kind: 'buy-in' | 'bet' | 'clear' | 'settlement' | 'void-return' | 'cash-out';
-  readonly roundNo: number | null;
-  readonly spot: string | null;
-  readonly amount: number;
-  readonly chipsDelta: number;
-  readonly result: string | null;
-  readonly commission: number;
-  readonly by: string | null;
-  readonly role: Role | null;
+/** Every counter, zero unless given (one object shape for every add). */
+function counters(a: Partial<Record<AccountCounter, number>>): Record<AccountCounter, number> {
+  return {
+    buy_ins: a.buy_ins ?? 0,
+    bought_in: a.bought_in ?? 0,
+    bets: a.bets ?? 0,
+    staked: a.staked ?? 0,
+    cleared: a.cleared ?? 0,
+    wins: a.wins ?? 0,
+    losses: a.losses ?? 0,
+    pushes: a.pushes ?? 0,
+    paid: a.paid ?? 0,
+    net_result: a.net_result ?? 0,
+    commission_deducted: a.commission_deducted ?? 0,
+    commission_owed: a.commission_owed ?? 0,
+    commission_collected: a.commission_collected ?? 0,
+    voided_returned: a.voided_returned ?? 0,
+    cash_outs: a.cash_outs ?? 0,
+    cashed_out: a.cashed_out ?? 0,
+    chips: a.chips ?? 0,
+  };
 }
 
-function ledgerWrites(
-  s: LedgerState,
-  e: ProjectionEvent,
-  at: string,
-  entries: readonly (EntryInput & { readonly add: Partial<Record<AccountCounter, number>> })[],
-): Write[] {
-  const writes: Write[] = [];
-  entries.forEach((x, seq) => {
-    writes.push({
-      kind: 'add',
-      table: PL_ACCOUNTS,
-      row: { player_id: x.playerId, table_id: s.tableId, first_at: at },
-      add: Object.fromEntries(ACCOUNT_COUNTERS.map((k) => [k, x.add[k] ?? 0])),
-    });
-    writes.push({
-      kind: 'upsert',
-      table: PL_ENTRIES,
-      row: {
-        position: e.position,
-        seq,
-        player_id: x.playerId,
-        table_id: s.tableId,
-        at,
-        kind: x.kind,
-        round_no: x.roundNo,
-        spot: x.spot,
-        amount: x.amount,
-        chips_delta: x.chipsDelta,
-        result: x.result,
-        commission: x.commission,
-        by: x.by,
-        role: x.role,
+type Kind = 'buy-in' | 'bet' | 'clear' | 'settlement' | 'void-return' | 'cash-out';
+
+/** Collects the writes of one event: an account increment and an entry per movement. */
+class LedgerWrites {
+  readonly writes: Write[] = [];
+  private seq = 0;
+
+  constructor(
+    private readonly tableId: string,
+    private readonly position: number,
+    private readonly at: string,
+  ) {}
+
+  entry(
+    playerId: string,
+    kind: Kind,
+    roundNo: number | null,
+    spot: string | null,
+    amount: number,
+    chipsDelta: number,
+    result: string | null,
+    commission: number,
+    by: string | null,
+    role: Role | null,
+    add: Partial<Record<AccountCounter, number>>,
+  ): this {
+    this.writes.push(
+      {
+        kind: 'add',
+        table: PL_ACCOUNTS,
+        row: { player_id: playerId, table_id: this.tableId, first_at: this.at },
+        add: counters(add),
       },
-    });
-  });
-  return writes;
+      {
+        kind: 'upsert',
+        table: PL_ENTRIES,
+        row: {
+          player_id: playerId,
+          position: this.position,
+          seq: this.seq++,
+          table_id: this.tableId,
+          at: this.at,
+          kind,
+          round_no: roundNo,
+          spot,
+          amount,
+          chips_delta: chipsDelta,
+          result,
+          commission,
+          by,
+          role,
+        },
+      },
+    );
+    return this;
+  }
+}
+
+function ledgerWrites(s: LedgerState, e: ProjectionEvent): readonly Write[] {
+  const ev = e.event;
+  switch (ev.type) {
+    case 'PlayerBoughtIn': {
+      const d = ev.data;
+      return new LedgerWrites(s.tableId, e.position, d.at).entry(
+        d.playerId,
+        'buy-in',
+        null,
+        null,
+        d.amount,
+        d.amount,
+        null,
+        0,
+        d.by,
+        d.role,
+        {
+          buy_ins: 1,
+          bought_in: d.amount,
+          chips: d.amount,
+        },
+      ).writes;
+    }
+    case 'BetPlaced': {
+      const d = ev.data;
+      return new LedgerWrites(s.tableId, e.position, d.at).entry(
+        d.playerId,
+        'bet',
+        d.roundNo,
+        d.spot,
+        d.amount,
+        -d.amount,
+        null,
+        0,
+        d.by,
+        d.role,
+        {
+          bets: 1,
+          staked: d.amount,
+          chips: -d.amount,
+        },
+      ).writes;
+    }
+    case 'BetsCleared': {
+      const d = ev.data;
+      return new LedgerWrites(s.tableId, e.position, d.at).entry(
+        d.playerId,
+        'clear',
+        d.roundNo,
+        null,
+        d.returned,
+        d.returned,
+        null,
+        0,
+        d.by,
+        d.role,
+        {
+          cleared: d.returned,
+          staked: -d.returned,
+          chips: d.returned,
+        },
+      ).writes;
+    }
+    case 'CoupResolved': {
+      const d = ev.data;
+      const box = d.commissionMode === 'box';
+      const w = new LedgerWrites(s.tableId, e.position, d.at);
+      for (const st of d.settlements) {
+        w.entry(
+          st.playerId,
+          'settlement',
+          d.roundNo,
+          st.spot,
+          st.paid,
+          st.paid,
+          st.result,
+          st.commission,
+          null,
+          null,
+          {
+            wins: st.result === 'win' ? 1 : 0,
+            losses: st.result === 'lose' ? 1 : 0,
+            pushes: st.result === 'push' ? 1 : 0,
+            paid: st.paid,
+            net_result: st.paid - st.amount,
+            commission_deducted: box ? 0 : st.commission,
+            commission_owed: box ? st.commission : 0,
+            chips: st.paid,
+          },
+        );
+      }
+      return w.writes;
+    }
+    case 'RoundVoided': {
+      const d = ev.data;
+      const w = new LedgerWrites(s.tableId, e.position, d.at);
+      for (const r of d.returned) {
+        w.entry(r.playerId, 'void-return', d.roundNo, null, r.amount, r.amount, null, 0, d.by, d.role, {
+          voided_returned: r.amount,
+          staked: -r.amount,
+          chips: r.amount,
+        });
+      }
+      return w.writes;
+    }
+    case 'PlayerCashedOut': {
+      const d = ev.data;
+      const chips = d.paid + d.commissionCollected;
+      return new LedgerWrites(s.tableId, e.position, d.at).entry(
+        d.playerId,
+        'cash-out',
+        null,
+        null,
+        d.paid,
+        -chips,
+        null,
+        d.commissionCollected,
+        d.by,
+        d.role,
+        {
+          cash_outs: 1,
+          cashed_out: d.paid,
+          commission_collected: d.commissionCollected,
+          commission_owed: -d.commissionCollected,
+          chips: -chips,
+        },
+      ).writes;
+    }
+    default:
+      return [];
+  }
 }
 
 function evolveLedger(state: LedgerState, e: ProjectionEvent): Evolution<LedgerState> {
-  return once(state, e, (s) => {
-    const ev = e.event;
-    const none = { roundNo: null, spot: null, result: null, commission: 0 };
-    switch (ev.type) {
-      case 'TableOpened':
-        return { state: { ...s, commissionMode: ev.data.rules.commission }, writes: [] };
-      case 'PlayerBoughtIn': {
-        const d = ev.data;
-        return {
-          state: s,
-          writes: ledgerWrites(s, e, d.at, [
-            {
-              ...none,
-              playerId: d.playerId,
-              kind: 'buy-in',
-              amount: d.amount,
-              chipsDelta: d.amount,
-              by: d.by,
-              role: d.role,
-              add: { buy_ins: 1, bought_in: d.amount, chips: d.amount },
-            },
-          ]),
-        };
-      }
-      case 'BetPlaced': {
-        const d = ev.data;
-        return {
-          state: s,
-          writes: ledgerWrites(s, e, d.at, [
-            {
-              ...none,
-              playerId: d.playerId,
-              kind: 'bet',
-              roundNo: d.roundNo,
-              spot: d.spot,
-              amount: d.amount,
-              chipsDelta: -d.amount,
-              by: d.by,
-              role: d.role,
-              add: { bets: 1, staked: d.amount, chips: -d.amount },
-            },
-          ]),
-        };
-      }
-      case 'BetsCleared': {
-        const d = ev.data;
-        return {
-          state: s,
-          writes: ledgerWrites(s, e, d.at, [
-            {
-              ...none,
-              playerId: d.playerId,
-              kind: 'clear',
-              roundNo: d.roundNo,
-              amount: d.returned,
-              chipsDelta: d.returned,
-              by: d.by,
-              role: d.role,
-              add: { cleared: d.returned, staked: -d.returned, chips: d.returned },
-            },
-          ]),
-        };
-      }
-      case 'CoupResolved': {
-        const d = ev.data;
-        const box = d.commissionMode === 'box';
-        return {
-          state: s,
-          writes: ledgerWrites(
-            s,
-            e,
-            d.at,
-            d.settlements.map((st) => ({
-              playerId: st.playerId,
-              kind: 'settlement' as const,
-              roundNo: d.roundNo,
-              spot: st.spot,
-              amount: st.paid,
-              chipsDelta: st.paid,
-              result: st.result,
-              commission: st.commission,
-              by: null,
-              role: null,
-              add: {
-                wins: st.result === 'win' ? 1 : 0,
-                losses: st.result === 'lose' ? 1 : 0,
-                pushes: st.result === 'push' ? 1 : 0,
-                paid: st.paid,
-                net_result: st.paid - st.amount,
-                commission_deducted: box ? 0 : st.commission,
-                commission_owed: box ? st.commission : 0,
-                chips: st.paid,
-              },
-            })),
-          ),
-        };
-      }
-      case 'RoundVoided': {
-        const d = ev.data;
-        return {
-          state: s,
-          writes: ledgerWrites(
-            s,
-            e,
-            d.at,
-            d.returned.map((r) => ({
-              ...none,
-              playerId: r.playerId,
-              kind: 'void-return' as const,
-              roundNo: d.roundNo,
-              amount: r.amount,
-              chipsDelta: r.amount,
-              by: d.by,
-              role: d.role,
-              add: { voided_returned: r.amount, staked: -r.amount, chips: r.amount },
-            })),
-          ),
-        };
-      }
-      case 'PlayerCashedOut': {
-        const d = ev.data;
-        const chips = d.paid + d.commissionCollected;
-        return {
-          state: s,
-          writes: ledgerWrites(s, e, d.at, [
-            {
-              ...none,
-              playerId: d.playerId,
-              kind: 'cash-out',
-              amount: d.paid,
-              chipsDelta: -chips,
-              commission: d.commissionCollected,
-              by: d.by,
-              role: d.role,
-              add: {
-                cash_outs: 1,
-                cashed_out: d.paid,
-                commission_collected: d.commissionCollected,
-                commission_owed: -d.commissionCollected,
-                chips: -chips,
-              },
-            },
-          ]),
-        };
-      }
-      default:
-        return { state: s, writes: [] };
-    }
-  });
+  if (e.position <= state.position) return only(state);
+  if (e.event.type === 'TableOpened') {
+    return {
+      state: { ...state, position: e.position, commissionMode: e.event.data.rules.commission },
+      writes: [],
+    };
+  }
+  const writes = ledgerWrites(state, e);
+  return writes.length === 0 ? only(state) : { state: { ...state, position: e.position }, writes };
 }
 
 export const ledgerProjection: ProjectionModel<LedgerState> = {

@@ -285,49 +285,51 @@ export function roadRow(tableId: string, road: Road): Write {
 const pair = (cards: readonly Card[]): boolean => cards.length >= 2 && cards[0]![0] === cards[1]![0];
 
 function evolveRoads(state: RoadsState, e: ProjectionEvent): Evolution<RoadsState> {
-  return once(state, e, (s) => {
-    const ev = e.event;
-    if (ev.type === 'ShoeStarted') {
-      const d = ev.data;
-      const day = d.shuffle === 'every-coup' ? dayOf(d.at) : null;
-      const current = s.road;
-      if (
-        current !== null &&
-        day !== null &&
-        current.day === day &&
-        current.beads.length < EVERY_COUP_ROAD_COUPS
-      ) {
-        return { state: { ...s, road: { ...current, lastShoeNo: d.shoeNo } }, writes: [] };
-      }
-      const road: Road = {
-        shoeNo: d.shoeNo,
-        lastShoeNo: d.shoeNo,
-        day,
-        beads: [],
-        startedAt: d.at,
-        updatedAt: d.at,
-      };
-      // the road being replaced is written now (materialize only sees the last one of a batch)
-      return { state: { ...s, road }, writes: current === null ? [] : [roadRow(s.tableId, current)] };
+  return once(state, e, evolveRoadsStep);
+}
+
+function evolveRoadsStep(s: RoadsState, e: ProjectionEvent): Evolution<RoadsState> {
+  const ev = e.event;
+  if (ev.type === 'ShoeStarted') {
+    const d = ev.data;
+    const day = d.shuffle === 'every-coup' ? dayOf(d.at) : null;
+    const current = s.road;
+    if (
+      current !== null &&
+      day !== null &&
+      current.day === day &&
+      current.beads.length < EVERY_COUP_ROAD_COUPS
+    ) {
+      return { state: { ...s, road: { ...current, lastShoeNo: d.shoeNo } }, writes: [] };
     }
-    if (ev.type === 'CoupResolved' && s.road !== null) {
-      const d = ev.data;
-      const bead: Bead = {
-        roundNo: d.roundNo,
-        outcome: d.outcome,
-        natural: d.natural,
-        playerPair: pair(d.playerCards),
-        bankerPair: pair(d.bankerCards),
-        playerTotal: d.playerTotal,
-        bankerTotal: d.bankerTotal,
-      };
-      return {
-        state: { ...s, road: { ...s.road, beads: [...s.road.beads, bead], updatedAt: d.at } },
-        writes: [],
-      };
-    }
-    return { state: s, writes: [] };
-  });
+    const road: Road = {
+      shoeNo: d.shoeNo,
+      lastShoeNo: d.shoeNo,
+      day,
+      beads: [],
+      startedAt: d.at,
+      updatedAt: d.at,
+    };
+    // the road being replaced is written now (materialize only sees the last one of a batch)
+    return { state: { ...s, road }, writes: current === null ? [] : [roadRow(s.tableId, current)] };
+  }
+  if (ev.type === 'CoupResolved' && s.road !== null) {
+    const d = ev.data;
+    const bead: Bead = {
+      roundNo: d.roundNo,
+      outcome: d.outcome,
+      natural: d.natural,
+      playerPair: pair(d.playerCards),
+      bankerPair: pair(d.bankerCards),
+      playerTotal: d.playerTotal,
+      bankerTotal: d.bankerTotal,
+    };
+    return {
+      state: { ...s, road: { ...s.road, beads: [...s.road.beads, bead], updatedAt: d.at } },
+      writes: [],
+    };
+  }
+  return { state: s, writes: [] };
 }
 
 export const roadsProjection: ProjectionModel<RoadsState> = {

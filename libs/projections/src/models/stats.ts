@@ -128,49 +128,51 @@ function counterWrites(
 }
 
 function evolveStats(state: StatsState, e: ProjectionEvent): Evolution<StatsState> {
-  return once(state, e, (s) => {
-    const ev = e.event;
-    switch (ev.type) {
-      case 'TableOpened': {
-        const r = ev.data.rules;
-        return {
-          state: { ...s, decks: r.decks, tiePays: r.tiePays, commissionMode: r.commission },
-          writes: [],
-        };
-      }
-      case 'CoupResolved': {
-        const d = ev.data;
-        const add: Partial<Record<StatsCounter, number>> = {
-          coups: 1,
-          player_wins: d.outcome === 'player' ? 1 : 0,
-          banker_wins: d.outcome === 'banker' ? 1 : 0,
-          ties: d.outcome === 'tie' ? 1 : 0,
-          naturals: d.natural ? 1 : 0,
-          handle_player: 0,
-          handle_banker: 0,
-          handle_tie: 0,
-          paid_player: 0,
-          paid_banker: 0,
-          paid_tie: 0,
-          commission: 0,
-          box_commission: 0,
-        };
-        for (const st of d.settlements) {
-          add[`handle_${st.spot}`] = add[`handle_${st.spot}`]! + st.amount;
-          add[`paid_${st.spot}`] = add[`paid_${st.spot}`]! + st.paid;
-          add.commission = add.commission! + st.commission;
-          if (d.commissionMode === 'box') add.box_commission = add.box_commission! + st.commission;
-        }
-        return { state: s, writes: counterWrites(s, dayOf(d.at), d.shoeNo, add) };
-      }
-      case 'BettingOpened':
-        return { state: { ...s, roundShoeNo: ev.data.shoeNo }, writes: [] };
-      case 'RoundVoided':
-        return { state: s, writes: counterWrites(s, dayOf(ev.data.at), s.roundShoeNo, { voids: 1 }) };
-      default:
-        return { state: s, writes: [] };
+  return once(state, e, evolveStatsStep);
+}
+
+function evolveStatsStep(s: StatsState, e: ProjectionEvent): Evolution<StatsState> {
+  const ev = e.event;
+  switch (ev.type) {
+    case 'TableOpened': {
+      const r = ev.data.rules;
+      return {
+        state: { ...s, decks: r.decks, tiePays: r.tiePays, commissionMode: r.commission },
+        writes: [],
+      };
     }
-  });
+    case 'CoupResolved': {
+      const d = ev.data;
+      const add: Partial<Record<StatsCounter, number>> = {
+        coups: 1,
+        player_wins: d.outcome === 'player' ? 1 : 0,
+        banker_wins: d.outcome === 'banker' ? 1 : 0,
+        ties: d.outcome === 'tie' ? 1 : 0,
+        naturals: d.natural ? 1 : 0,
+        handle_player: 0,
+        handle_banker: 0,
+        handle_tie: 0,
+        paid_player: 0,
+        paid_banker: 0,
+        paid_tie: 0,
+        commission: 0,
+        box_commission: 0,
+      };
+      for (const st of d.settlements) {
+        add[`handle_${st.spot}`] = add[`handle_${st.spot}`]! + st.amount;
+        add[`paid_${st.spot}`] = add[`paid_${st.spot}`]! + st.paid;
+        add.commission = add.commission! + st.commission;
+        if (d.commissionMode === 'box') add.box_commission = add.box_commission! + st.commission;
+      }
+      return { state: s, writes: counterWrites(s, dayOf(d.at), d.shoeNo, add) };
+    }
+    case 'BettingOpened':
+      return { state: { ...s, roundShoeNo: ev.data.shoeNo }, writes: [] };
+    case 'RoundVoided':
+      return { state: s, writes: counterWrites(s, dayOf(ev.data.at), s.roundShoeNo, { voids: 1 }) };
+    default:
+      return { state: s, writes: [] };
+  }
 }
 
 export const statsProjection: ProjectionModel<StatsState> = {

@@ -76,23 +76,25 @@ const tables: readonly TableDef[] = [
 ];
 
 function evolveTableView(state: TableViewState, e: ProjectionEvent): Evolution<TableViewState> {
-  return once(state, e, (s) => {
-    const table = withoutSecrets(evolve(s.table, e.event));
-    const writes: Write[] = [];
-    // a player who cashed out owing nothing leaves the table
-    if (e.event.type === 'PlayerCashedOut' && e.event.data.commissionOwed === 0) {
-      writes.push({
-        kind: 'delete',
-        table: TV_PLAYERS,
-        key: { table_id: s.tableId, player_id: e.event.data.playerId },
-      });
-    }
-    const at = (e.event.data as { at?: unknown }).at;
-    return {
-      state: { ...s, table, revision: e.revision, updatedAt: typeof at === 'string' ? at : s.updatedAt },
-      writes,
-    };
-  });
+  return once(state, e, evolveTableViewStep);
+}
+
+function evolveTableViewStep(s: TableViewState, e: ProjectionEvent): Evolution<TableViewState> {
+  const table = withoutSecrets(evolve(s.table, e.event));
+  const writes: Write[] = [];
+  // a player who cashed out owing nothing leaves the table
+  if (e.event.type === 'PlayerCashedOut' && e.event.data.commissionOwed === 0) {
+    writes.push({
+      kind: 'delete',
+      table: TV_PLAYERS,
+      key: { table_id: s.tableId, player_id: e.event.data.playerId },
+    });
+  }
+  const at = (e.event.data as { at?: unknown }).at;
+  return {
+    state: { ...s, table, revision: e.revision, updatedAt: typeof at === 'string' ? at : s.updatedAt },
+    writes,
+  };
 }
 
 /** The rows that mirror the state: the table row and a row per seated player. */

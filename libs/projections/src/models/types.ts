@@ -35,6 +35,10 @@ export interface TableDef {
   readonly columns: readonly ColumnDef[];
   readonly primaryKey: readonly string[];
   readonly indexes?: readonly IndexDef[];
+  /** Store the rows in the primary key's b-tree (no rowid): for append-mostly tables read by their key. */
+  readonly withoutRowid?: boolean;
+  /** Rows are only ever inserted once (never rewritten in a batch): writes skip coalescing. */
+  readonly appendOnly?: boolean;
   /** Columns that `add` writes increment (tables written with `add` only). */
   readonly counters?: readonly string[];
 }
@@ -118,15 +122,18 @@ export function only<S>(state: S): Evolution<S> {
 
 /**
  * Applies `f` unless the event was applied already (position at or before the state's): then the state is
- * returned unchanged with no writes. `f` returns the next state without the new position; `once` stamps it.
+ * returned unchanged with no writes. `f` returns the next state without the new position; `once` stamps it
+ * when the event changed something. An event that changes nothing leaves the state as it was (same object), so
+ * its position stays that of the last event that mattered, which still guards every event before it.
  */
 export function once<S extends PositionedState>(
   state: S,
   e: ProjectionEvent,
-  f: (state: S) => Evolution<S>,
+  f: (state: S, e: ProjectionEvent) => Evolution<S>,
 ): Evolution<S> {
   if (e.position <= state.position) return only(state);
-  const out = f(state);
+  const out = f(state, e);
+  if (out.state === state && out.writes.length === 0) return out;
   return { state: { ...out.state, position: e.position }, writes: out.writes };
 }
 

@@ -102,6 +102,8 @@ export interface HandRecord extends HandSummary {
     readonly firstPrevHash: string;
     readonly lastHash: string;
   };
+  /** Where a replay starts: the hand whose stored state it folds from (this one or one up to 9 before), and its first revision. */
+  readonly replayFrom: { readonly roundNo: number; readonly revision: number };
 }
 
 export interface ShoeRecordView {
@@ -307,6 +309,7 @@ function recordOf(r: Raw): HandRecord {
       firstPrevHash: String(r.first_prev_hash),
       lastHash: String(r.last_hash),
     },
+    replayFrom: { roundNo: Number(r.replay_round), revision: Number(r.replay_revision) },
   };
 }
 
@@ -456,7 +459,7 @@ export class ReadModels {
     return r ? recordOf(r) : null;
   }
 
-  /** The table state just before the hand (seed removed until revealed), or null. */
+  /** The table state stored just before this hand (every 10th hand has one; see `replayFrom`), or null. */
   stateBefore(tableId: string, roundNo: number): TableState | null {
     const r = this.db
       .prepare('SELECT state_json FROM hh_hand_states WHERE table_id = ? AND round_no = ?')

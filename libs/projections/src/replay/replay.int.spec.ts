@@ -14,6 +14,8 @@ import { type HandVerification, replayHand, verifyHand } from './replay';
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 const P1: Actor = { id: 'p1', role: 'player' };
 
+jest.setTimeout(30_000);
+
 let dir: string;
 let store: EventStore;
 let runner: ProjectionRunner;

@@ -118,13 +118,6 @@ export interface HandVerification {
   readonly checks: Check[];
 }
 
-interface LoadedHand {
-  readonly hand: HandRecord;
-  readonly before: TableState;
-  readonly events: RecordedEvent[];
-  readonly shoe: ShoeRecordView | null;
-}
-
 const streamOf = (tableId: string): string => `table-${tableId}`;
 
 async function readSpan(
@@ -139,15 +132,13 @@ async function readSpan(
   return out;
 }
 
-/** The hand's index record, the state before it, and its events (one bounded read). */
-export async function loadHand(src: HandSource, tableId: string, roundNo: number): Promise<LoadedHand> {
+/** The hand's index record and the stored state its replay starts from. */
+function indexed(src: HandSource, tableId: string, roundNo: number): { hand: HandRecord; start: TableState } {
   const hand = src.readModels.hand(tableId, roundNo);
-  const before = hand ? src.readModels.stateBefore(tableId, roundNo) : null;
-  if (!hand || !before)
+  const start = hand ? src.readModels.stateBefore(tableId, hand.replayFrom.roundNo) : null;
+  if (!hand || !start)
     throw new ReplayError('UNKNOWN_HAND', `No hand ${roundNo} at table ${tableId} in the hand history`);
-  const { firstRevision, eventCount } = hand.span;
-  const events = await readSpan(src.store, streamOf(tableId), firstRevision, eventCount);
-  return { hand, before, events, shoe: src.readModels.shoe(tableId, hand.shoeNo) };
+  return { hand, start };
 }
 
 const asTableEvent = (e: RecordedEvent): TableEvent =>
@@ -168,20 +159,29 @@ function shown(e: RecordedEvent): ReplayEvent {
   };
 }
 
-/** The hand's events and the table view after each. */
+/**
+ * The hand's events and the table view after each: folded from the nearest stored state (at most 10 hands
+ * back), reading only the events from there to the hand's last.
+ */
 export async function replayHand(src: HandSource, tableId: string, roundNo: number): Promise<HandReplay> {
-  const { hand, before, events } = await loadHand(src, tableId, roundNo);
-  if (events.length !== hand.span.eventCount) {
+  const { hand, start } = indexed(src, tableId, roundNo);
+  const from = hand.replayFrom.revision;
+  const count = hand.span.lastRevision - from + 1;
+  const events = await readSpan(src.store, streamOf(tableId), from, count);
+  if (events.length !== count) {
     throw new ReplayError(
       'HAND_EVENTS_MISSING',
-      `Hand ${roundNo} at table ${tableId} spans revisions ${hand.span.firstRevision}-${hand.span.lastRevision}, but the store has ${events.length} of its ${hand.span.eventCount} events`,
+      `Hand ${roundNo} at table ${tableId} needs revisions ${from}-${hand.span.lastRevision}, but the store has ${events.length} of those ${count} events`,
     );
   }
-  let state = before;
+  let state = start;
+  let before = start;
   const steps: ReplayStep[] = [];
   for (const e of events) {
+    const inHand = Number(e.streamRevision) >= hand.span.firstRevision;
+    if (inHand && steps.length === 0) before = state;
     state = withoutSecrets(evolve(state, asTableEvent(e)));
-    steps.push({ event: shown(e), view: tableView(state) });
+    if (inHand) steps.push({ event: shown(e), view: tableView(state) });
   }
   return { tableId, roundNo, shoeNo: hand.shoeNo, status: hand.status, before: tableView(before), steps };
 }
@@ -692,10 +692,7 @@ export async function verifyHand(
   tableId: string,
   roundNo: number,
 ): Promise<HandVerification> {
-  const hand = src.readModels.hand(tableId, roundNo);
-  const before = hand ? src.readModels.stateBefore(tableId, roundNo) : null;
-  if (!hand || !before)
-    throw new ReplayError('UNKNOWN_HAND', `No hand ${roundNo} at table ${tableId} in the hand history`);
+  const { hand, start: before } = indexed(src, tableId, roundNo);
   const shoe = src.readModels.shoe(tableId, hand.shoeNo);
   const stream = streamOf(tableId);
   const { firstRevision, eventCount } = hand.span;

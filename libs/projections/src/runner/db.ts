@@ -135,6 +135,7 @@ class TableStatements {
   private addStmt: Database.Statement | null = null;
   private deleteStmt: Database.Statement | null = null;
   private readonly names: readonly string[];
+  readonly appendOnly: boolean;
 
   constructor(
     private readonly db: Db,
@@ -142,6 +143,7 @@ class TableStatements {
     private readonly name: string,
   ) {
     this.names = def.columns.map((c) => c.name);
+    this.appendOnly = def.appendOnly ?? false;
   }
 
   private values(row: Row): (string | number | null)[] {
@@ -210,30 +212,38 @@ class TableStatements {
  */
 export class WriteSet {
   private readonly pending = new Map<string, { stmts: TableStatements; write: Write }>();
+  private readonly appended: { stmts: TableStatements; row: Row }[] = [];
 
   constructor(private readonly tables: ReadonlyMap<string, TableStatements>) {}
 
   get size(): number {
-    return this.pending.size;
+    return this.pending.size + this.appended.length;
   }
 
   push(w: Write): void {
     const stmts = this.tables.get(w.table);
     if (!stmts) throw new Error(`unknown read-model table ${w.table}`);
+    if (stmts.appendOnly && w.kind === 'upsert') {
+      this.appended.push({ stmts, row: w.row });
+      return;
+    }
     const key = `${w.table}\u0000${stmts.keyOf(w.kind === 'delete' ? w.key : w.row)}`;
     if (w.kind === 'add') {
       const prev = this.pending.get(key);
       if (prev && prev.write.kind === 'add') {
-        const sum: Record<string, number> = { ...prev.write.add };
-        for (const [c, v] of Object.entries(w.add)) sum[c] = (sum[c] ?? 0) + v;
-        this.pending.set(key, { stmts, write: { ...prev.write, add: sum } });
+        // the first add of a key was copied into a sum this set owns: later ones are added in place
+        const sum = prev.write.add as Record<string, number>;
+        for (const c in w.add) sum[c] = (sum[c] ?? 0) + w.add[c]!;
         return;
       }
+      this.pending.set(key, { stmts, write: { kind: 'add', table: w.table, row: w.row, add: { ...w.add } } });
+      return;
     }
     this.pending.set(key, { stmts, write: w });
   }
 
   apply(): void {
+    for (const { stmts, row } of this.appended) stmts.upsert(row);
     for (const { stmts, write } of this.pending.values()) {
       if (write.kind === 'upsert') stmts.upsert(write.row);
       else if (write.kind === 'add') stmts.add(write.row, write.add);

@@ -25,7 +25,7 @@ export interface RebuildOptions {
   readonly db: Db;
   /** Projection names (default: all). */
   readonly names?: readonly string[];
-  /** Events per transaction. Default 5000. */
+  /** Events per transaction. Default 1000 (measured fastest: fewer events held across a batch, less GC). */
   readonly page?: number;
   /** Called after each committed page with the position reached and events so far. */
   readonly onProgress?: (progress: { position: number; events: number }) => void;
@@ -60,7 +60,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   const started = Date.now();
   const { db, store } = options;
   const projections = selectProjections(options.names);
-  const page = options.page ?? 5000;
+  const page = options.page ?? 1000;
   const now = options.now ?? (() => new Date());
   ensureCheckpointTable(db);
   // fresh rb_ tables, with index names of the next generation (they keep them after the rename)

@@ -36,6 +36,8 @@ async function play(store: EventStore, rounds: number, drivers?: TableDriver[]):
   return ds;
 }
 
+jest.setTimeout(30_000);
+
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'coup-projections-'));

@@ -33,7 +33,7 @@ export interface ProjectionRunnerOptions {
   readonly projections?: readonly AnyProjection[];
   /** Most events per transaction. Default 2000. */
   readonly maxBatch?: number;
-  /** Events per readAll page in `catchUp`. Default 5000. */
+  /** Events per readAll page (and transaction) in `catchUp`. Default 1000. */
   readonly catchUpPage?: number;
   readonly logger?: RunnerLogger;
   /**
@@ -131,7 +131,7 @@ export class ProjectionRunner {
       typeof options.readModels === 'string' ? openReadModelDb(options.readModels) : options.readModels;
     this.logger = options.logger ?? silent;
     this.maxBatch = options.maxBatch ?? 2000;
-    this.catchUpPage = options.catchUpPage ?? 5000;
+    this.catchUpPage = options.catchUpPage ?? 1000;
     const projections = options.projections ?? PROJECTIONS;
     ensureCheckpointTable(this.db);
     for (const p of projections) ensureProjection(this.db, p);

@@ -1,0 +1,255 @@
+// The projections benchmark: `npm run bench:projections` (node tools/run-ts.mjs tools/bench/projections.bench.ts).
+//
+// 1. Appends a synthetic history of real coups (decided by @coup/table's decider, written with the SQLite store in
+//    big batches) to a fresh temp store: table BIG, an rng shoe table with 3 players, plays until the history
+//    holds BENCH_EVENTS events (default 1,000,000: about 100,000 coups); table SMALL plays 100 coups; table LIVE
+//    (cards entered one by one, box commission) a few hundred. Every shoe is played to its end (seeds revealed).
+// 2. Side by side, alternating, REPS times: a bare `readAll` pass over all the events, and a rebuild of every
+//    projection from position 0 into fresh tables (the `coup projections rebuild` path); events/s and the ratio.
+// 3. Verify time for one hand at SMALL (100 coups) and at BIG (~100,000 coups), median of 50 each (the same code
+//    as GET .../verify, reading the hand's span and the shoe's two events, with the stored bytes).
+//
+// Env: BENCH_EVENTS (default 1000000), BENCH_REPS (default 3), BENCH_KEEP=1 keeps the temp dir.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { type EventStore, type NewEvent, createEventStore } from '@coup/event-store';
+import {
+  ReadModels,
+  openReadModelDb,
+  rebuildProjections,
+  sqliteRawReader,
+  testing,
+  verifyHand,
+} from '@coup/projections';
+import type { Actor, TableEvent } from '@coup/table';
+
+const TARGET = Number(process.env['BENCH_EVENTS'] ?? 1_000_000);
+const REPS = Number(process.env['BENCH_REPS'] ?? 3);
+const VERIFY_RUNS = 50;
+const APPEND_BATCH = 5_000;
+const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
+
+const dir = mkdtempSync(join(tmpdir(), 'coup-projections-bench-'));
+const eventsFile = join(dir, 'events.sqlite');
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const log = (s: string): void => void process.stderr.write(`${s}\n`);
+
+/** Appends a table's events in big batches (one transaction each). */
+class Writer {
+  private pending: NewEvent[] = [];
+  appended = 0;
+  constructor(
+    private readonly store: EventStore,
+    private readonly tableId: string,
+  ) {}
+  async add(events: readonly TableEvent[]): Promise<void> {
+    this.pending.push(...testing.toNewEvents(events));
+    if (this.pending.length >= APPEND_BATCH) await this.flush();
+  }
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    await this.store.appendToStream(`table-${this.tableId}`, batch, { expectedRevision: 'any' });
+    this.appended += batch.length;
+  }
+}
+
+/** Plays rounds until `done` says stop, then to the end of the shoe (so its seed is revealed). */
+async function play(
+  store: EventStore,
+  driver: testing.TableDriver,
+  done: (w: Writer, rounds: number) => boolean,
+): Promise<Writer> {
+  const w = new Writer(store, driver.options.tableId);
+  await w.add(driver.open());
+  let rounds = 0;
+  let lastReport = 0;
+  while (!done(w, rounds)) {
+    await w.add(driver.playRound());
+    rounds += 1;
+    if (w.appended - lastReport >= 100_000) {
+      lastReport = w.appended;
+      log(`  ${driver.options.tableId}: ${fmt(w.appended)} events, ${fmt(rounds)} rounds`);
+    }
+  }
+  if (driver.state.phase !== 'idle') await w.add(driver.execute('EndShoe', {}, SUPER));
+  await w.flush();
+  return w;
+}
+
+async function generate(): Promise<{ events: number; bigRounds: number; seconds: number }> {
+  const started = performance.now();
+  const store = createEventStore({ kind: 'sqlite', file: eventsFile });
+  const small = await play(
+    store,
+    new testing.TableDriver({ tableId: 'SMALL', players: 3, seed: 1 }),
+    (_, r) => r >= 100,
+  );
+  const live = await play(
+    store,
+    new testing.TableDriver({
+      tableId: 'LIVE',
+      players: 4,
+      seed: 2,
+      rules: { dealing: 'live', commission: 'box', decks: 6 },
+      correctionRate: 0.02,
+      voidRate: 0.01,
+    }),
+    (_, r) => r >= Math.max(100, Math.round(TARGET / 10 / 20)),
+  );
+  let bigRounds = 0;
+  const big = await play(
+    store,
+    new testing.TableDriver({ tableId: 'BIG', players: 3, seed: 3, voidRate: 0.005 }),
+    (w, r) => {
+      bigRounds = r;
+      return small.appended + live.appended + w.appended >= TARGET;
+    },
+  );
+  await store.close();
+  return {
+    events: small.appended + live.appended + big.appended,
+    bigRounds,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+async function bareRead(store: EventStore): Promise<{ events: number; seconds: number }> {
+  const started = performance.now();
+  let events = 0;
+  let check = 0;
+  for await (const e of store.readAll()) {
+    events += 1;
+    check += e.type.length; // touch the event
+  }
+  if (check === 0) throw new Error('no events');
+  return { events, seconds: (performance.now() - started) / 1000 };
+}
+
+async function rebuild(
+  store: EventStore,
+  rep: number,
+): Promise<{ events: number; seconds: number; file: string }> {
+  const file = join(dir, `read-models-${rep}.sqlite`);
+  const db = openReadModelDb(file);
+  try {
+    const r = await rebuildProjections({ store, db });
+    return { events: r.events, seconds: r.seconds, file };
+  } finally {
+    db.close();
+  }
+}
+
+async function verifyTimes(
+  store: EventStore,
+  file: string,
+  tableId: string,
+  round: number,
+): Promise<{ ms: number; ok: boolean; checks: string }> {
+  const readModels = new ReadModels(file);
+  const raw = sqliteRawReader(eventsFile);
+  const times: number[] = [];
+  let last;
+  try {
+    for (let i = 0; i < VERIFY_RUNS + 5; i++) {
+      const t = performance.now();
+      last = await verifyHand({ store, readModels, raw }, tableId, round);
+      if (i >= 5) times.push(performance.now() - t);
+    }
+  } finally {
+    readModels.close();
+  }
+  return {
+    ms: median(times),
+    ok: last!.ok,
+    checks: last!.checks.map((c) => `${c.name}:${c.status}`).join(' '),
+  };
+}
+
+async function main(): Promise<void> {
+  const cpu = cpus();
+  log(
+    `machine: ${cpu.length} x ${cpu[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  );
+  log(
+    `load average at start: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}`,
+  );
+  log(`generating a history of ${fmt(TARGET)} events in ${dir} ...`);
+  const gen = await generate();
+  log(
+    `generated ${fmt(gen.events)} events (BIG: ${fmt(gen.bigRounds)} rounds) in ${gen.seconds.toFixed(1)} s; store file ${fmt(statSync(eventsFile).size / 2 ** 20)} MiB`,
+  );
+
+  const store = createEventStore({ kind: 'sqlite', file: eventsFile });
+  await bareRead(store); // warm the page cache once
+  const bare: number[] = [];
+  const built: number[] = [];
+  let lastFile = '';
+  for (let rep = 0; rep < REPS; rep++) {
+    const b = await bareRead(store);
+    bare.push(b.seconds);
+    const r = await rebuild(store, rep);
+    built.push(r.seconds);
+    if (r.events !== b.events) throw new Error(`rebuild folded ${r.events} events, readAll read ${b.events}`);
+    if (lastFile) rmSync(lastFile, { force: true });
+    lastFile = r.file;
+    log(
+      `  rep ${rep + 1}: readAll ${b.seconds.toFixed(2)} s (${fmt(b.events / b.seconds)}/s), rebuild ${r.seconds.toFixed(2)} s (${fmt(r.events / r.seconds)}/s), ratio ${(r.seconds / b.seconds).toFixed(2)}`,
+    );
+  }
+  const bareS = median(bare);
+  const builtS = median(built);
+
+  const readModels = new ReadModels(lastFile);
+  const bigHands = readModels.hands('BIG', { order: 'desc' }, { limit: 1 }).items[0]!.roundNo;
+  readModels.close();
+  const smallV = await verifyTimes(store, lastFile, 'SMALL', 50);
+  const bigV = await verifyTimes(store, lastFile, 'BIG', Math.floor(bigHands / 2));
+  await store.close();
+
+  const rows: [string, string][] = [
+    ['events in the history', fmt(gen.events)],
+    ['bare readAll pass (median)', `${bareS.toFixed(2)} s = ${fmt(gen.events / bareS)} events/s`],
+    ['rebuild all 5 projections (median)', `${builtS.toFixed(2)} s = ${fmt(gen.events / builtS)} events/s`],
+    ['ratio rebuild / bare read', `${(builtS / bareS).toFixed(2)}x`],
+    [
+      `verify one hand, table of 100 coups (round 50), median of ${VERIFY_RUNS}`,
+      `${smallV.ms.toFixed(2)} ms (${smallV.ok ? 'ok' : 'FAILED'})`,
+    ],
+    [
+      `verify one hand, table of ${fmt(bigHands)} coups (round ${Math.floor(bigHands / 2)}), median of ${VERIFY_RUNS}`,
+      `${bigV.ms.toFixed(2)} ms (${bigV.ok ? 'ok' : 'FAILED'})`,
+    ],
+    ['ratio verify big / small', `${(bigV.ms / smallV.ms).toFixed(2)}x`],
+  ];
+  const width = Math.max(...rows.map((r) => r[0].length));
+  process.stdout.write(`\nprojections benchmark (${REPS} reps, ${new Date().toISOString()})\n`);
+  for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(width)}  ${v}\n`);
+  process.stdout.write(`  checks: ${bigV.checks}\n`);
+  process.stdout.write(
+    `  load average at end: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}\n`,
+  );
+  if (!smallV.ok || !bigV.ok) process.exitCode = 1;
+}
+
+main()
+  .catch((error) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    if (process.env['BENCH_KEEP'] !== '1') rmSync(dir, { recursive: true, force: true });
+    else log(`kept ${dir}`);
+  });
