@@ -8,6 +8,8 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, Reflector } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { join } from 'node:path';
+import { QueriesModule } from './queries';
 import type { ServiceConfig } from './config/config';
 import { AuthGuard, JWT_SECRET } from './common/auth';
 import { LiveGateway } from './live/live.gateway';
@@ -54,17 +56,31 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationShutdown(signal?: string): Promise<void> {
     this.log.log({ msg: 'shutting down', signal });
     await this.tables.shutdown();
+    this.log.log({ msg: 'commands in flight finished' });
     await this.catalog.stop();
     await this.store.store.close();
+    this.log.log({ msg: 'store closed' });
   }
 }
 
 @Module({})
 export class AppModule {
   static register(config: ServiceConfig, overrides: AppOverrides = {}): DynamicModule {
+    const handle = overrides.store ?? EventStoreHandle.open(config);
+    const metrics = overrides.metrics ?? new Metrics();
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot()],
+      imports: [
+        CqrsModule.forRoot(),
+        // The read side in this process: projections follow the log into data/read-models.sqlite; queries answer from it.
+        QueriesModule.register({
+          store: handle.store,
+          readModelFile: join(config.dataDir, 'read-models.sqlite'),
+          ...(config.eventStore.kind === 'sqlite' ? { sqliteEventsFile: config.eventStore.file } : {}),
+          metricsRegistry: metrics.registry,
+          follow: config.projectionsInProcess,
+        }),
+      ],
       controllers: [TablesController, OnlineController, OpsController],
       providers: [
         { provide: CONFIG, useValue: config },
@@ -72,8 +88,8 @@ export class AppModule {
         LiveGateway,
         { provide: Clock, useValue: overrides.clock ?? new Clock() },
         { provide: SeedSource, useValue: overrides.seeds ?? new SeedSource() },
-        { provide: Metrics, useValue: overrides.metrics ?? new Metrics() },
-        { provide: EventStoreHandle, useFactory: () => overrides.store ?? EventStoreHandle.open(config) },
+        { provide: Metrics, useValue: metrics },
+        { provide: EventStoreHandle, useValue: handle },
         {
           provide: TableProcessor,
           inject: [EventStoreHandle, Metrics, Clock],

@@ -29,7 +29,11 @@ export async function createApp(
   overrides: AppOverrides = {},
 ): Promise<NestFastifyApplication> {
   const logger = new JsonLogger(config.logLevel);
-  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimit, trustProxy: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimit,
+    trustProxy: true,
+    forceCloseConnections: 'idle',
+  });
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     const header = request.headers['x-correlation-id'];

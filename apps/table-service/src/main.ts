@@ -1,5 +1,6 @@
 import { signToken, ROLES } from '@coup/auth';
 import { createApp } from './bootstrap';
+import { TableProcessor } from './tables/table-processor';
 import { ConfigError, loadConfig } from './config/config';
 
 async function main(): Promise<void> {
@@ -40,13 +41,18 @@ async function main(): Promise<void> {
       stopping = true;
       const force = setTimeout(() => process.exit(1), 15_000);
       force.unref();
-      app.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`coup: shutdown failed: ${String(error)}\n`);
-          process.exit(1);
-        },
-      );
+      // Finish the commands in flight first (new ones get 503 SHUTTING_DOWN), then close the app and the store.
+      app
+        .get(TableProcessor)
+        .shutdown()
+        .then(() => app.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`coup: shutdown failed: ${String(error)}\n`);
+            process.exit(1);
+          },
+        );
     });
   }
 }

@@ -21,6 +21,8 @@ export interface ServiceConfig {
   readonly bodyLimit: number;
   /** How many events a table may gain before the service writes a snapshot of its state. */
   readonly snapshotEvery: number;
+  /** Run the projection runner in this process (`COUP_PROJECTIONS=off` when another process keeps the read models). */
+  readonly projectionsInProcess: boolean;
   /** Serve the interactive OpenAPI page at /docs (the JSON document at /docs/openapi.json is always served). */
   readonly docsUi: boolean;
   /** Serve the dealer console's built files from this folder, if it exists. */
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     bodyLimit: integer(env, 'COUP_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
     snapshotEvery: integer(env, 'COUP_SNAPSHOT_EVERY', 500, 10, 1_000_000),
     docsUi: env['COUP_DOCS_UI'] !== 'false',
+    projectionsInProcess: env['COUP_PROJECTIONS'] !== 'off',
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
   };
 }

@@ -95,6 +95,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
 
   async onModuleDestroy(): Promise<void> {
     await this.subscription?.close();
+    this.log.log({ msg: 'live feed stopped' });
     for (const c of this.clients) c.socket.close(1001, 'server shutting down');
   }
 

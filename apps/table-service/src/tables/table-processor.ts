@@ -201,6 +201,7 @@ export class TableProcessor {
 
   /** Stops taking commands and waits for those in flight. */
   async shutdown(): Promise<void> {
+    if (this.closing && this.inFlight === 0) return;
     this.closing = true;
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     for (const s of this.sessions.values()) {
