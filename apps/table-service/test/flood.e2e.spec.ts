@@ -32,10 +32,17 @@ it('serves 2,000 concurrent bets, 100 oversized bodies and another table at once
     }),
   );
   const oversized = Array.from({ length: 100 }, () =>
-    h.api('POST', '/api/tables/F1/rounds/1/bets', {
-      token: dealer,
-      raw: JSON.stringify({ playerId: 'f1', spot: 'tie', amount: 100, pad: 'x'.repeat(100_000) }),
-    }),
+    h
+      .api('POST', '/api/tables/F1/rounds/1/bets', {
+        token: dealer,
+        raw: JSON.stringify({ playerId: 'f1', spot: 'tie', amount: 100, pad: 'x'.repeat(100_000) }),
+      })
+      // The server answers 413 as soon as the body passes the limit and may close the socket while the client is
+      // still sending: the client then sees a reset instead of the answer. Either way nothing is recorded.
+      .then(
+        (r) => r.status,
+        () => 'reset',
+      ),
   );
   const other = (async () => {
     const answers = [];
