@@ -2,14 +2,16 @@
 //
 // 1. Appends a synthetic history of real coups (decided by @coup/table's decider, written with the SQLite store in
 //    big batches) to a fresh temp store: table BIG, an rng shoe table with 3 players, plays until the history
-//    holds BENCH_EVENTS events (default 1,000,000: about 100,000 coups); table SMALL plays 100 coups; table LIVE
+//    holds BENCH_EVENTS events (default 1,000,000) and BIG has BENCH_BIG_COUPS rounds (default 100,000: about
+//    1,100,000 events in all); table SMALL plays 100 coups; table LIVE
 //    (cards entered one by one, box commission) a few hundred. Every shoe is played to its end (seeds revealed).
 // 2. Side by side, alternating, REPS times: a bare `readAll` pass over all the events, and a rebuild of every
 //    projection from position 0 into fresh tables (the `coup projections rebuild` path); events/s and the ratio.
 // 3. Verify time for one hand at SMALL (100 coups) and at BIG (~100,000 coups), median of 50 each (the same code
 //    as GET .../verify, reading the hand's span and the shoe's two events, with the stored bytes).
 //
-// Env: BENCH_EVENTS (default 1000000), BENCH_REPS (default 3), BENCH_KEEP=1 keeps the temp dir.
+// Env: BENCH_EVENTS (default 1000000), BENCH_BIG_COUPS (default 100000), BENCH_REPS (default 3), BENCH_KEEP=1
+// keeps the temp dir. Wall-clock and CPU seconds are both printed: the machine's 2 cores are shared.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +28,7 @@ import {
 import type { Actor, TableEvent } from '@coup/table';
 
 const TARGET = Number(process.env['BENCH_EVENTS'] ?? 1_000_000);
+const BIG_COUPS = Number(process.env['BENCH_BIG_COUPS'] ?? 100_000);
 const REPS = Number(process.env['BENCH_REPS'] ?? 3);
 const VERIFY_RUNS = 50;
 const APPEND_BATCH = 5_000;
@@ -111,7 +114,7 @@ async function generate(): Promise<{ events: number; bigRounds: number; seconds:
     new testing.TableDriver({ tableId: 'BIG', players: 3, seed: 3, voidRate: 0.005 }),
     (w, r) => {
       bigRounds = r;
-      return small.appended + live.appended + w.appended >= TARGET;
+      return r >= BIG_COUPS && small.appended + live.appended + w.appended >= TARGET;
     },
   );
   await store.close();
@@ -122,7 +125,13 @@ async function generate(): Promise<{ events: number; bigRounds: number; seconds:
   };
 }
 
-async function bareRead(store: EventStore): Promise<{ events: number; seconds: number }> {
+const cpuSeconds = (since: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1e6;
+};
+
+async function bareRead(store: EventStore): Promise<{ events: number; seconds: number; cpu: number }> {
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   let events = 0;
   let check = 0;
@@ -131,18 +140,19 @@ async function bareRead(store: EventStore): Promise<{ events: number; seconds: n
     check += e.type.length; // touch the event
   }
   if (check === 0) throw new Error('no events');
-  return { events, seconds: (performance.now() - started) / 1000 };
+  return { events, seconds: (performance.now() - started) / 1000, cpu: cpuSeconds(cpu0) };
 }
 
 async function rebuild(
   store: EventStore,
   rep: number,
-): Promise<{ events: number; seconds: number; file: string }> {
+): Promise<{ events: number; seconds: number; cpu: number; file: string }> {
   const file = join(dir, `read-models-${rep}.sqlite`);
   const db = openReadModelDb(file);
   try {
+    const cpu0 = process.cpuUsage();
     const r = await rebuildProjections({ store, db });
-    return { events: r.events, seconds: r.seconds, file };
+    return { events: r.events, seconds: r.seconds, cpu: cpuSeconds(cpu0), file };
   } finally {
     db.close();
   }
@@ -194,12 +204,16 @@ async function main(): Promise<void> {
   await bareRead(store); // warm the page cache once
   const bare: number[] = [];
   const built: number[] = [];
+  const bareCpu: number[] = [];
+  const builtCpu: number[] = [];
   let lastFile = '';
   for (let rep = 0; rep < REPS; rep++) {
     const b = await bareRead(store);
     bare.push(b.seconds);
+    bareCpu.push(b.cpu);
     const r = await rebuild(store, rep);
     built.push(r.seconds);
+    builtCpu.push(r.cpu);
     if (r.events !== b.events) throw new Error(`rebuild folded ${r.events} events, readAll read ${b.events}`);
     if (lastFile) rmSync(lastFile, { force: true });
     lastFile = r.file;
@@ -222,6 +236,10 @@ async function main(): Promise<void> {
     ['bare readAll pass (median)', `${bareS.toFixed(2)} s = ${fmt(gen.events / bareS)} events/s`],
     ['rebuild all 5 projections (median)', `${builtS.toFixed(2)} s = ${fmt(gen.events / builtS)} events/s`],
     ['ratio rebuild / bare read', `${(builtS / bareS).toFixed(2)}x`],
+    [
+      'CPU seconds: bare read / rebuild (medians)',
+      `${median(bareCpu).toFixed(2)} s / ${median(builtCpu).toFixed(2)} s = ${(median(builtCpu) / median(bareCpu)).toFixed(2)}x`,
+    ],
     [
       `verify one hand, table of 100 coups (round 50), median of ${VERIFY_RUNS}`,
       `${smallV.ms.toFixed(2)} ms (${smallV.ok ? 'ok' : 'FAILED'})`,
