@@ -129,6 +129,11 @@ export default [
     rules: pureRules,
   },
   {
+    // Browser tests run in Node beside the browser app: they start the service and sign tokens.
+    files: ['apps/*/e2e/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
     files: ['**/jest.config.cjs', '**/*.config.mjs', '**/*.config.ts', 'jest.preset.js'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
