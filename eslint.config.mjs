@@ -134,7 +134,7 @@ export default [
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
-    files: ['**/jest.config.cjs', '**/*.config.mjs', '**/*.config.ts', 'jest.preset.js'],
+    files: ['**/jest.config.cjs', '**/jest.*.config.cjs', '**/*.config.mjs', '**/*.config.ts', 'jest.preset.js'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
