@@ -39,7 +39,7 @@ const eventsFile = join(dir, 'events.sqlite');
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
 };
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const log = (s: string): void => void process.stderr.write(`${s}\n`);
@@ -179,8 +179,8 @@ async function verifyTimes(
   }
   return {
     ms: median(times),
-    ok: last!.ok,
-    checks: last!.checks.map((c) => `${c.name}:${c.status}`).join(' '),
+    ok: last?.ok ?? false,
+    checks: (last?.checks ?? []).map((c) => `${c.name}:${c.status}`).join(' '),
   };
 }
 
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
   const builtS = median(built);
 
   const readModels = new ReadModels(lastFile);
-  const bigHands = readModels.hands('BIG', { order: 'desc' }, { limit: 1 }).items[0]!.roundNo;
+  const bigHands = readModels.hands('BIG', { order: 'desc' }, { limit: 1 }).items[0]?.roundNo ?? 0;
   readModels.close();
   const smallV = await verifyTimes(store, lastFile, 'SMALL', 50);
   const bigV = await verifyTimes(store, lastFile, 'BIG', Math.floor(bigHands / 2));

@@ -71,7 +71,7 @@ export function describeView(v: TableView): string {
     const t = r.bets.totals;
     parts.push(`stakes P ${money(t.player)} B ${money(t.banker)} T ${money(t.tie)}`);
     if (r.cards.length)
-      parts.push(`cards ${r.cards.map((c) => `${c.card}>${c.to[0]!.toUpperCase()}`).join(' ')}`);
+      parts.push(`cards ${r.cards.map((c) => `${c.card}>${c.to === 'player' ? 'P' : 'B'}`).join(' ')}`);
     if (r.next && r.next.to !== 'complete') parts.push(`next card to ${r.next.to}`);
   }
   if (v.shoe) parts.push(`${v.shoe.cardsLeft} cards left`);

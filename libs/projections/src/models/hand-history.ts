@@ -535,7 +535,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
         writes.push({
           kind: 'upsert',
           table: HH_HANDS,
-          row: handRow(s.tableId, hand, s.handEnd!, stakesOf(hand), null),
+          row: handRow(s.tableId, hand, s.handEnd ?? endAt(e, 1), stakesOf(hand), null),
         });
       }
       let snapshot = s.snapshot;
@@ -670,7 +670,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
       const d = ev.data;
       if (hand !== null && hand.roundNo === d.roundNo) {
         writes.push(
-          ...finish(s, hand, handEnd!, {
+          ...finish(s, hand, handEnd ?? endAt(e, 1), {
             status: 'resolved',
             at: d.at,
             outcome: d.outcome,
@@ -697,7 +697,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
       if (hand !== null && hand.roundNo === d.roundNo) {
         const shoeNo = hand.shoeNo;
         writes.push(
-          ...finish(s, hand, handEnd!, {
+          ...finish(s, hand, handEnd ?? endAt(e, 1), {
             status: 'voided',
             at: d.at,
             outcome: null,

@@ -142,7 +142,7 @@ export function bigRoadColumns(beads: readonly Bead[]): { columns: Entry[][]; le
     }
     const entry: Entry = { bead, ties: 0 };
     const column = columns[columns.length - 1];
-    if (column !== undefined && column[0]!.bead.outcome === bead.outcome) column.push(entry);
+    if (column !== undefined && column[0]?.bead.outcome === bead.outcome) column.push(entry);
     else columns.push([entry]);
     last = entry;
   }
@@ -282,7 +282,7 @@ export function roadRow(tableId: string, road: Road): Write {
   };
 }
 
-const pair = (cards: readonly Card[]): boolean => cards.length >= 2 && cards[0]![0] === cards[1]![0];
+const pair = (cards: readonly Card[]): boolean => cards.length >= 2 && cards[0]?.[0] === cards[1]?.[0];
 
 function evolveRoads(state: RoadsState, e: ProjectionEvent): Evolution<RoadsState> {
   return once(state, e, evolveRoadsStep);

@@ -143,27 +143,29 @@ function evolveStatsStep(s: StatsState, e: ProjectionEvent): Evolution<StatsStat
     }
     case 'CoupResolved': {
       const d = ev.data;
+      const handle = { player: 0, banker: 0, tie: 0 };
+      const paid = { player: 0, banker: 0, tie: 0 };
+      let commission = 0;
+      for (const st of d.settlements) {
+        handle[st.spot] += st.amount;
+        paid[st.spot] += st.paid;
+        commission += st.commission;
+      }
       const add: Partial<Record<StatsCounter, number>> = {
         coups: 1,
         player_wins: d.outcome === 'player' ? 1 : 0,
         banker_wins: d.outcome === 'banker' ? 1 : 0,
         ties: d.outcome === 'tie' ? 1 : 0,
         naturals: d.natural ? 1 : 0,
-        handle_player: 0,
-        handle_banker: 0,
-        handle_tie: 0,
-        paid_player: 0,
-        paid_banker: 0,
-        paid_tie: 0,
-        commission: 0,
-        box_commission: 0,
+        handle_player: handle.player,
+        handle_banker: handle.banker,
+        handle_tie: handle.tie,
+        paid_player: paid.player,
+        paid_banker: paid.banker,
+        paid_tie: paid.tie,
+        commission,
+        box_commission: d.commissionMode === 'box' ? commission : 0,
       };
-      for (const st of d.settlements) {
-        add[`handle_${st.spot}`] = add[`handle_${st.spot}`]! + st.amount;
-        add[`paid_${st.spot}`] = add[`paid_${st.spot}`]! + st.paid;
-        add.commission = add.commission! + st.commission;
-        if (d.commissionMode === 'box') add.box_commission = add.box_commission! + st.commission;
-      }
       return { state: s, writes: counterWrites(s, dayOf(d.at), d.shoeNo, add) };
     }
     case 'BettingOpened':

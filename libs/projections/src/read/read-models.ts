@@ -437,7 +437,7 @@ export class ReadModels {
     }
     if (cursor) {
       where.push(desc ? 'h.round_no < @after' : 'h.round_no > @after');
-      params.after = cursor.r!;
+      params.after = cursor.r ?? 0;
     }
     const rows = this.db
       .prepare(
@@ -565,8 +565,8 @@ export class ReadModels {
       overall: summarize(rows.map(statsRow)),
       tables: [...byTable].map(([tableId, rs]) => ({
         tableId,
-        decks: Number(rs[0]!.decks),
-        tiePays: Number(rs[0]!.tie_pays),
+        decks: Number(rs[0]?.decks),
+        tiePays: Number(rs[0]?.tie_pays),
         ...summarize(rs.map(statsRow)),
       })),
       days: [...byDay].map(([day, rs]) => ({ day, ...summarize(rs.map(statsRow)) })),
@@ -606,8 +606,8 @@ export class ReadModels {
     }
     if (cursor) {
       where.push('(position > @p OR (position = @p AND seq > @s))');
-      params.p = cursor.p!;
-      params.s = cursor.s!;
+      params.p = cursor.p ?? 0;
+      params.s = cursor.s ?? 0;
     }
     const rows = this.db
       .prepare(

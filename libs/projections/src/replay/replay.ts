@@ -285,8 +285,9 @@ function checkIndex(
       `the index spans ${span.eventCount} events (revisions ${span.firstRevision}-${span.lastRevision}); the store returned ${links.length}: events are missing`,
     );
   }
-  const first = links[0]!;
-  const last = links[links.length - 1]!;
+  const first = links[0];
+  const last = links[links.length - 1];
+  if (first === undefined || last === undefined) return fail('the store returned no events for the span');
   if (first.revision !== span.firstRevision || last.revision !== span.lastRevision) {
     return fail(
       `the store returned revisions ${first.revision}-${last.revision} for the indexed ${span.firstRevision}-${span.lastRevision}`,
@@ -421,7 +422,8 @@ function checkCoup(hand: HandRecord, events: readonly RecordedEvent[]): Check {
   });
   for (let i = 0; i < cards.length; i++) {
     const next = nextPosition({ cards: cards.slice(0, i).map((c) => c.card), remaining: ONE_DECK });
-    const c = cards[i]!;
+    const c = cards[i];
+    if (c === undefined) break;
     if (next.to === 'complete')
       return fail(`card ${i} (${c.card}) was dealt after the coup was complete`, c.e);
     if (c.e.type === 'CardDealt' && (next.to !== c.to || next.slot !== c.slot)) {
@@ -620,8 +622,8 @@ function checkSeed(
   } catch {
     const detail = `the revealed seed is not 64 hex characters`;
     return [
-      { name: 'commitment', status: 'fail', detail, event: ref(ended!) },
-      { name: 'shuffle', status: 'fail', detail, event: ref(ended!) },
+      { name: 'commitment', status: 'fail', detail, ...(ended ? { event: ref(ended) } : {}) },
+      { name: 'shuffle', status: 'fail', detail, ...(ended ? { event: ref(ended) } : {}) },
     ];
   }
   const commitment: Check =
@@ -718,7 +720,7 @@ export async function verifyHand(
   if (read.events === null) {
     const detail = `the hand's events cannot be read: ${read.error}`;
     checks.push({ name: 'coup', status: 'fail', detail }, { name: 'settlements', status: 'fail', detail });
-  } else if (checks[0]!.status === 'pass') {
+  } else if (checks[0]?.status === 'pass') {
     const events = read.events;
     checks.push(checkCoup(hand, events), checkSettlements(hand, before, events));
     checks.push(...checkSeed(shoe, started.e, ended.e, events));

@@ -124,7 +124,16 @@ export function ensureProjection(db: Db, p: AnyProjection): CheckpointRow {
         `INSERT INTO ${CHECKPOINTS} (name, version, position, generation, updated_at, rebuilt_at) VALUES (?, ?, 0, ?, NULL, NULL)
        ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = 0, generation = excluded.generation, updated_at = NULL, rebuilt_at = NULL`,
       ).run(p.name, p.version, generation);
-      return readCheckpoint(db, p.name)!;
+      return (
+        readCheckpoint(db, p.name) ?? {
+          name: p.name,
+          version: p.version,
+          position: 0,
+          generation,
+          updated_at: null,
+          rebuilt_at: null,
+        }
+      );
     })
     .immediate();
 }
@@ -148,7 +157,7 @@ class TableStatements {
 
   private values(row: Row): (string | number | null)[] {
     const out = new Array<string | number | null>(this.names.length);
-    for (let i = 0; i < this.names.length; i++) out[i] = row[this.names[i]!] ?? null;
+    this.names.forEach((n, i) => (out[i] = row[n] ?? null));
     return out;
   }
 
@@ -182,10 +191,9 @@ class TableStatements {
       );
     }
     const values = this.values(row);
-    for (let i = 0; i < this.names.length; i++) {
-      const n = this.names[i]!;
+    this.names.forEach((n, i) => {
       if (counters.includes(n)) values[i] = add[n] ?? 0;
-    }
+    });
     this.addStmt.run(values);
   }
 
@@ -233,7 +241,7 @@ export class WriteSet {
       if (prev && prev.write.kind === 'add') {
         // the first add of a key was copied into a sum this set owns: later ones are added in place
         const sum = prev.write.add as Record<string, number>;
-        for (const c in w.add) sum[c] = (sum[c] ?? 0) + w.add[c]!;
+        for (const [c, v] of Object.entries(w.add)) sum[c] = (sum[c] ?? 0) + v;
         return;
       }
       this.pending.set(key, { stmts, write: { kind: 'add', table: w.table, row: w.row, add: { ...w.add } } });

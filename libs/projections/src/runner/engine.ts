@@ -42,6 +42,14 @@ interface Checkpoint {
   generation: number;
 }
 
+/** A projection with its checkpoint, its cached states and how to load a stored state. */
+interface Slot {
+  readonly p: AnyProjection;
+  checkpoint: Checkpoint;
+  readonly cache: Map<string, PositionedState>;
+  readonly load: (key: string) => { state: string } | undefined;
+}
+
 export interface EngineOptions {
   readonly db: Db;
   readonly projections: readonly AnyProjection[];
@@ -60,9 +68,7 @@ export class ProjectionEngine {
   private readonly db: Db;
   private readonly persist: boolean;
   private readonly tables;
-  private readonly checkpoints = new Map<string, Checkpoint>();
-  private readonly caches = new Map<string, Map<string, PositionedState>>();
-  private readonly loadState = new Map<string, (key: string) => { state: string } | undefined>();
+  private readonly slots: Slot[];
   private readonly now: () => Date;
   /** Events applied (events of any stream that moved at least one checkpoint). */
   eventsApplied = 0;
@@ -74,43 +80,45 @@ export class ProjectionEngine {
     this.now = options.now ?? (() => new Date());
     const rename = options.rename ?? ((n: string) => n);
     this.tables = compileTables(this.db, this.projections, rename);
-    for (const p of this.projections) {
+    this.slots = this.projections.map((p) => {
       const stmt = this.db.prepare(`SELECT state FROM "${rename(stateTable(p.prefix))}" WHERE key = ?`);
-      this.loadState.set(p.name, (key) => stmt.get(key) as { state: string } | undefined);
-    }
+      return {
+        p,
+        checkpoint: { position: 0, generation: 0 },
+        cache: new Map<string, PositionedState>(),
+        load: (key: string) => stmt.get(key) as { state: string } | undefined,
+      };
+    });
     this.reset();
   }
 
   /** Drops the cached states and reloads the checkpoints (after a failed or refused commit). */
   reset(): void {
-    this.caches.clear();
-    for (const p of this.projections) {
-      this.caches.set(p.name, new Map());
+    for (const slot of this.slots) {
+      slot.cache.clear();
       if (this.persist) {
-        const row = readCheckpoint(this.db, p.name);
-        this.checkpoints.set(p.name, { position: row?.position ?? 0, generation: row?.generation ?? 0 });
-      } else if (!this.checkpoints.has(p.name)) {
-        this.checkpoints.set(p.name, { position: 0, generation: 0 });
+        const row = readCheckpoint(this.db, slot.p.name);
+        slot.checkpoint = { position: row?.position ?? 0, generation: row?.generation ?? 0 };
       }
     }
   }
 
   checkpoint(name: string): number {
-    return this.checkpoints.get(name)?.position ?? 0;
+    return this.slots.find((s) => s.p.name === name)?.checkpoint.position ?? 0;
   }
 
   /** The lowest checkpoint: where reading must resume. */
   minCheckpoint(): number {
     let min = Infinity;
-    for (const c of this.checkpoints.values()) min = Math.min(min, c.position);
+    for (const s of this.slots) min = Math.min(min, s.checkpoint.position);
     return min === Infinity ? 0 : min;
   }
 
-  private stateOf(p: AnyProjection, key: string, local: Map<string, PositionedState>): PositionedState {
-    const s = local.get(key) ?? this.caches.get(p.name)!.get(key);
+  private stateOf(slot: Slot, key: string, local: Map<string, PositionedState>): PositionedState {
+    const s = local.get(key) ?? slot.cache.get(key);
     if (s !== undefined) return s;
-    const row = this.loadState.get(p.name)!(key);
-    return row ? (JSON.parse(row.state) as PositionedState) : (p.initial(key) as PositionedState);
+    const row = slot.load(key);
+    return row ? (JSON.parse(row.state) as PositionedState) : (slot.p.initial(key) as PositionedState);
   }
 
   /**
@@ -118,20 +126,21 @@ export class ProjectionEngine {
    * any failure, including CheckpointMovedError.
    */
   applyBatch(events: readonly RecordedEvent[]): void {
-    if (events.length === 0) return;
-    const last = Number(events[events.length - 1]!.globalPosition);
+    const lastEvent = events[events.length - 1];
+    if (lastEvent === undefined) return;
+    const last = Number(lastEvent.globalPosition);
     const converted = events.map(toProjectionEvent);
     const writes = new WriteSet(this.tables);
-    const moved: { p: AnyProjection; from: Checkpoint; local: Map<string, PositionedState> }[] = [];
-    for (const p of this.projections) {
-      const cp = this.checkpoints.get(p.name)!;
+    const moved: { slot: Slot; from: Checkpoint; local: Map<string, PositionedState> }[] = [];
+    for (const slot of this.slots) {
+      const { p, checkpoint: cp } = slot;
       if (last <= cp.position) continue;
       const local = new Map<string, PositionedState>();
       for (const e of converted) {
         if (e === null || e.position <= cp.position) continue;
         const key = p.keyOf(e);
         if (key === null) continue;
-        const before = this.stateOf(p, key, local);
+        const before = this.stateOf(slot, key, local);
         const { state, writes: ws } = p.evolve(before, e);
         if (state !== before) local.set(key, state as PositionedState);
         for (const w of ws) writes.push(w);
@@ -145,17 +154,17 @@ export class ProjectionEngine {
           row: { key, position: state.position, state: JSON.stringify(state) },
         });
       }
-      moved.push({ p, from: { ...cp }, local });
+      moved.push({ slot, from: { ...cp }, local });
     }
     if (moved.length === 0) return;
     const at = this.now().toISOString();
     this.db
       .transaction(() => {
         if (this.persist) {
-          for (const { p, from } of moved) {
-            const row = readCheckpoint(this.db, p.name);
+          for (const { slot, from } of moved) {
+            const row = readCheckpoint(this.db, slot.p.name);
             if (!row || row.position !== from.position || row.generation !== from.generation) {
-              throw new CheckpointMovedError(p.name);
+              throw new CheckpointMovedError(slot.p.name);
             }
           }
         }
@@ -164,14 +173,13 @@ export class ProjectionEngine {
           const update = this.db.prepare(
             `UPDATE ${CHECKPOINTS} SET position = ?, updated_at = ? WHERE name = ?`,
           );
-          for (const { p } of moved) update.run(last, at, p.name);
+          for (const { slot } of moved) update.run(last, at, slot.p.name);
         }
       })
       .immediate();
-    for (const { p, local } of moved) {
-      const cache = this.caches.get(p.name)!;
-      for (const [key, state] of local) cache.set(key, state);
-      this.checkpoints.get(p.name)!.position = last;
+    for (const { slot, local } of moved) {
+      for (const [key, state] of local) slot.cache.set(key, state);
+      slot.checkpoint.position = last;
     }
     if (moved.length > 0) this.eventsApplied += events.length;
   }

@@ -110,7 +110,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         `INSERT INTO ${CHECKPOINTS} (name, version, position, generation, updated_at, rebuilt_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = excluded.position,
            generation = excluded.generation, updated_at = excluded.updated_at, rebuilt_at = excluded.rebuilt_at`,
-      ).run(p.name, p.version, position, tags.get(p.name)!, at, at);
+      ).run(p.name, p.version, position, tags.get(p.name) ?? 1, at, at);
     }
   }).immediate();
   return {

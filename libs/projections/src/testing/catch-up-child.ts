@@ -6,9 +6,9 @@ import { createEventStore } from '@coup/event-store';
 import { ProjectionRunner } from '../runner/runner';
 
 async function main(): Promise<void> {
-  const [eventsFile, readModels, page] = process.argv.slice(2);
-  const store = createEventStore({ kind: 'sqlite', file: eventsFile! });
-  const runner = new ProjectionRunner({ store, readModels: readModels!, catchUpPage: Number(page) });
+  const [eventsFile = '', readModels = '', page = '100'] = process.argv.slice(2);
+  const store = createEventStore({ kind: 'sqlite', file: eventsFile });
+  const runner = new ProjectionRunner({ store, readModels, catchUpPage: Number(page) });
   await runner.catchUp((position) => process.stdout.write(`${position}\n`));
   await runner.close();
   await store.close();

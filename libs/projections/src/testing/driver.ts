@@ -10,6 +10,7 @@ import {
   type Spot,
   type TableCommand,
   type TableEvent,
+  type TableRules,
   type TableState,
   decide,
   evolve,
@@ -78,8 +79,10 @@ export class TableDriver {
     this.players = Array.from({ length: options.players ?? 3 }, (_, i) => `p${i + 1}`);
   }
 
-  get rules() {
-    return this.state.rules!;
+  get rules(): TableRules {
+    const rules = this.state.rules;
+    if (rules === null) throw new Error('the table is not open yet');
+    return rules;
   }
 
   /** The current command time (advanced by each command). */
@@ -133,7 +136,9 @@ export class TableDriver {
   }
 
   private pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.random() * items.length)]!;
+    const item = items[Math.floor(this.random() * items.length)];
+    if (item === undefined) throw new Error('nothing to pick from');
+    return item;
   }
 
   /** Like execute, but returns null when the command is refused with `code`. */
@@ -229,11 +234,12 @@ export class TableDriver {
         events.push(...this.execute('VoidRound', { roundNo, reason: 'misdeal' }, SUPERVISOR));
         return events;
       }
-      const index = tableView(this.state).shoe!.position;
-      const card = this.liveShoe[index]!;
+      const index = tableView(this.state).shoe?.position ?? 0;
+      const card = this.liveShoe[index];
+      if (card === undefined) throw new Error(`the live shoe has no card at ${index}`);
       if (i === 0 && correct) {
-        const wrong = this.liveShoe[index + 7]!;
-        if (wrong !== card) {
+        const wrong = this.liveShoe[index + 7];
+        if (wrong !== undefined && wrong !== card) {
           events.push(...this.execute('DealCard', { roundNo, card: wrong }));
           events.push(...this.execute('CorrectCard', { roundNo, index: 0, card }, SUPERVISOR));
           continue;

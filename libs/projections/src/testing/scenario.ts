@@ -69,6 +69,8 @@ export class Scenario<S extends PositionedState = PositionedState> {
   }
 
   state(): S {
-    return this.projection.state(this.tableId)!;
+    const s = this.projection.state(this.tableId);
+    if (s === undefined) throw new Error(`no state for table ${this.tableId} yet`);
+    return s;
   }
 }
