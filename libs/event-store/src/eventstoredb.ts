@@ -269,6 +269,21 @@ export class EventStoreDbEventStore implements EventStore {
     return this.head(stream);
   }
 
+  async headPosition(): Promise<bigint | null> {
+    const { client } = await this.connect();
+    const read = client.readAll({ fromPosition: 'end' as Esdb.ReadPosition, direction: 'backwards' });
+    try {
+      for await (const resolved of read) {
+        const event = resolved.event as EsdbRecordedLike | undefined;
+        if (!event || isSystemEvent(event) || !event.isJson) continue;
+        return toRecordedEvent(event).globalPosition;
+      }
+      return null;
+    } finally {
+      await read.cancel();
+    }
+  }
+
   async verifyStream(stream: string, options?: VerifyStreamOptions): Promise<StreamVerification> {
     validateStreamName(stream);
     const links = (async function* (raw: AsyncIterable<EsdbRecordedLike>) {

@@ -151,6 +151,12 @@ export class MemoryEventStore implements EventStore {
     return this.backend.head(stream);
   }
 
+  async headPosition(): Promise<bigint | null> {
+    this.assertOpen();
+    const length = this.backend.all.length;
+    return length === 0 ? null : BigInt(length);
+  }
+
   async verifyStream(stream: string, options?: VerifyStreamOptions): Promise<StreamVerification> {
     this.assertOpen();
     validateStreamName(stream);

@@ -193,7 +193,14 @@ export class SqliteEventStore implements EventStore {
   private readonly notifier = new CommitNotifier();
   private readonly subscriptions = new Set<Subscription>();
   private readonly stmts: Record<
-    'begin' | 'commit' | 'rollback' | 'dataVersion' | 'readForwards' | 'readBackwards' | 'readAll',
+    | 'begin'
+    | 'commit'
+    | 'rollback'
+    | 'dataVersion'
+    | 'readForwards'
+    | 'readBackwards'
+    | 'readAll'
+    | 'headPosition',
     Statement
   >;
   private queue: PendingAppend[] = [];
@@ -242,6 +249,7 @@ export class SqliteEventStore implements EventStore {
         readAll: this.db.prepare(
           `SELECT ${COLUMNS} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`,
         ),
+        headPosition: this.db.prepare('SELECT MAX(global_position) FROM events').pluck(),
       };
     } catch (error) {
       this.db.close();
@@ -407,6 +415,11 @@ export class SqliteEventStore implements EventStore {
     const rows = this.query(() => this.stmts.readBackwards.all(stream, 2n ** 63n - 1n, 1) as StoredRow[]);
     const last = rows[0];
     return last ? { revision: last.revision, hash: last.hash } : null;
+  }
+
+  async headPosition(): Promise<bigint | null> {
+    const max = this.query(() => this.stmts.headPosition.get()) as bigint | number | null;
+    return max === null || max === undefined ? null : BigInt(max);
   }
 
   async verifyStream(stream: string, options?: VerifyStreamOptions): Promise<StreamVerification> {

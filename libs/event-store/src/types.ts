@@ -110,6 +110,8 @@ export interface EventStore {
   /** Catches up from the checkpoint, then goes live: global order, no gap, no duplicate. */
   subscribeToAll(options?: SubscribeToAllOptions): Subscription;
   streamHead(stream: string): Promise<StreamHead | null>;
+  /** The global position of the newest event in the store (null when empty): where a live-only reader starts. */
+  headPosition(): Promise<bigint | null>;
   /** Walks the stored (not upcast) chain and names the first event that does not match. */
   verifyStream(stream: string, options?: VerifyStreamOptions): Promise<StreamVerification>;
   close(): Promise<void>;

@@ -7,7 +7,7 @@ import { redactEvent, tableView, type TableEvent } from '@coup/table';
 import type { RecordedEvent, Subscription } from '@coup/event-store';
 import { JWT_SECRET, mayUseTable, principalFromHeader } from '../common/auth';
 import { toErrorBody } from '../common/exception.filter';
-import { EventStoreHandle, headPosition } from '../store/event-store.provider';
+import { EventStoreHandle } from '../store/event-store.provider';
 import { TableProcessor, tableStream } from '../tables/table-processor';
 
 /** A socket's send buffer beyond this means the client cannot keep up: it is dropped and must resume. */
@@ -52,7 +52,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
 
   /** Follows the log from its current end; called once the app has started. */
   async start(): Promise<void> {
-    const head = await headPosition(this.handle.store);
+    const head = await this.handle.store.headPosition();
     this.subscription = this.handle.store.subscribeToAll(head === null ? {} : { fromPosition: head });
     const sub = this.subscription;
     void (async () => {

@@ -187,6 +187,18 @@ export function runEventStoreContract(
           expect(revisions(await collect(store.readStream(s)))).toEqual([0n, 1n, 2n]);
         }));
 
+      it('headPosition is the newest global position (null while empty), as readAll ends', () =>
+        use(async ({ store }) => {
+          const before = await store.headPosition();
+          const s = uniqueStream('head-position');
+          await store.appendToStream(s, events(3));
+          const head = await store.headPosition();
+          expect(head).not.toBeNull();
+          if (before !== null) expect(head! > before).toBe(true);
+          const all = await collect(store.readAll(before === null ? {} : { fromPosition: before }));
+          expect(head).toBe(all.at(-1)!.globalPosition);
+        }));
+
       it('stream_exists needs the stream; any (the default) takes it as it is', () =>
         use(async ({ store }) => {
           const s = uniqueStream('exists-any');

@@ -99,7 +99,11 @@ export class FakeEsdbClient implements EsdbClientLike {
       maxCount?: number | bigint;
     } = {},
   ) {
-    if (options.direction === 'backwards') throw new Error('fake: backwards $all reads are not modelled');
+    if (options.direction === 'backwards') {
+      if ((options.fromPosition ?? 'end') !== 'end')
+        throw new Error('fake: backwards $all reads start at the end');
+      return readable(this.allEventsBackwards(Number(options.maxCount ?? Number.MAX_SAFE_INTEGER)));
+    }
     const start = this.startIndex(options.fromPosition ?? 'start', true);
     return readable(this.allEvents(start, Number(options.maxCount ?? Number.MAX_SAFE_INTEGER)));
   }
@@ -145,6 +149,12 @@ export class FakeEsdbClient implements EsdbClientLike {
       selected = rows.slice(Math.max(0, top + 1 - max), top + 1).reverse();
     }
     for (const row of selected) yield { event: this.toEvent(row) };
+  }
+
+  private async *allEventsBackwards(max: number) {
+    for (const row of this.all.slice(-max).reverse()) {
+      yield { event: this.toEvent(row), commitPosition: row.position.commit };
+    }
   }
 
   private async *allEvents(start: number, max: number) {
