@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import {
@@ -72,7 +72,7 @@ export function snapshotEvent(
   replies: readonly [string, StoredReply][] = [],
 ): NewEvent {
   return {
-    id: randomUUID(),
+    id: uuidv7(),
     type: SNAPSHOT_TYPE,
     data: {
       stateVersion: STATE_VERSION,
@@ -82,6 +82,20 @@ export function snapshotEvent(
     },
     metadata: { schemaVersion: 1 },
   };
+}
+
+/**
+ * A time-ordered UUID (version 7: 48-bit Unix milliseconds, then random bits). Ids that grow with time keep the
+ * store's unique id index appending at its end instead of writing random pages (about a third of the durable
+ * write cost with random v4 ids, see docs/benchmarks.md).
+ */
+export function uuidv7(now = Date.now()): string {
+  const b = randomBytes(16);
+  b.writeUIntBE(now, 0, 6);
+  b[6] = (b[6]! & 0x0f) | 0x70;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** A deterministic UUID (version 8 layout) for the i-th event of an idempotent command. */
@@ -333,7 +347,7 @@ export class TableProcessor {
         decision.events.forEach((e, i) => {
           const last = i === decision.events.length - 1;
           events.push({
-            id: p.key !== null ? eventIdFor(session.tableId, p.key, i) : randomUUID(),
+            id: p.key !== null ? eventIdFor(session.tableId, p.key, i) : uuidv7(),
             type: e.type,
             data: e.data as never,
             metadata: {
