@@ -3,6 +3,9 @@ import { apiClient, readToken } from './api';
 import { SignIn } from './components/SignIn';
 import { TablePicker } from './components/TablePicker';
 import { TableScreen } from './components/TableScreen';
+import { HandList } from './replay/HandList';
+import { ReplayScreen } from './replay/ReplayScreen';
+import { type ReplayRoute, parseReplayRoute } from './replay/route';
 
 const TOKEN_KEY = 'coup.token';
 
@@ -17,6 +20,13 @@ export function App() {
   const [tableId, setTableId] = useState<string | null>(() => tableFromHash(window.location.hash));
   useEffect(() => {
     const onHash = () => setTableId(tableFromHash(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  // Hand history and replay (`#/tables/T1/hands`, `#/tables/T1/hands/12?step=5`).
+  const [replay, setReplay] = useState<ReplayRoute | null>(() => parseReplayRoute(window.location.hash));
+  useEffect(() => {
+    const onHash = () => setReplay(parseReplayRoute(window.location.hash));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
@@ -50,6 +60,16 @@ export function App() {
               sessionStorage.setItem(TOKEN_KEY, t);
               setToken(t);
             }}
+          />
+        ) : replay?.kind === 'hands' ? (
+          <HandList key={replay.tableId} token={token} tableId={replay.tableId} />
+        ) : replay?.kind === 'hand' ? (
+          <ReplayScreen
+            key={`${replay.tableId}/${replay.roundNo}`}
+            token={token}
+            tableId={replay.tableId}
+            roundNo={replay.roundNo}
+            initialStep={replay.step}
           />
         ) : tableId === null ? (
           <TablePicker api={api} onPick={(id) => (window.location.hash = `#/tables/${id}`)} />

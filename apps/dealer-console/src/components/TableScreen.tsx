@@ -8,7 +8,7 @@ import { useTableFeed } from '../useTableFeed';
 import { CardEntry } from './CardEntry';
 import { LiveCountdown } from './Countdown';
 import { NextCard } from './NextCard';
-import { Roads } from './Roads';
+import { Roads } from '../roads/Roads';
 import { BetsPanel, EventLog, Hands, PlayersPanel, Result, ShoePanel } from './TableParts';
 
 interface Refusal {
@@ -238,7 +238,10 @@ export function TableScreen(props: {
             <BetsPanel round={view.round} />
           </div>
           <div className="col-right">
-            <Roads road={feed.road} />
+            <Roads token={token} tableId={tableId} shoeNo={view.shoe?.shoeNo ?? null} live={feed.road} />
+            <p className="history-link">
+              <a href={`#/tables/${tableId}/hands`}>Hand history and replay</a>
+            </p>
             <EventLog log={feed.log} />
           </div>
         </div>

@@ -1,0 +1,277 @@
+import type { TableView } from '@coup/table';
+import { useEffect, useMemo, useState } from 'react';
+import { ApiError } from '../api';
+import { BetsPanel, Hands, PlayersPanel, Result, ShoePanel } from '../components/TableParts';
+import { outcomeLabel } from '../format';
+import { type ReadApi, readApi } from './api';
+import { type FoldedReplay, type Recheck, foldReplay, recheckCoup } from './fold';
+import { handHash } from './route';
+import { Stepper } from './Stepper';
+import type { HandReplay, HandVerification, ReplayEvent } from './types';
+
+const STATUS_TEXT = { pass: 'PASSED', fail: 'FAILED', pending: 'PENDING', skipped: 'SKIPPED' } as const;
+
+function CoupCheck({ check }: { readonly check: Recheck }) {
+  if (check.kind === 'none') return <p className="muted">{check.reason}</p>;
+  if (check.kind === 'error')
+    return (
+      <p className="check-fail">
+        <strong>FAILED</strong>: the engine cannot resolve the dealt cards: {check.message}
+      </p>
+    );
+  return (
+    <>
+      <p className={check.same ? 'check-pass' : 'check-fail'}>
+        <strong>{check.same ? 'MATCHES' : 'DIFFERS'}</strong>{' '}
+        {check.same
+          ? `the engine resolves the dealt cards to the recorded coup: ${outcomeLabel(check.engine.outcome)} ${check.engine.playerTotal} to ${check.engine.bankerTotal}`
+          : 'the engine resolves the dealt cards differently from the record'}
+      </p>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th>field</th>
+            <th>recorded</th>
+            <th>re-resolved</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {check.fields.map((f) => (
+            <tr key={f.name} className={f.same ? 'check-pass' : 'check-fail'}>
+              <td>{f.name}</td>
+              <td>{f.recorded}</td>
+              <td>{f.engine}</td>
+              <td>{f.same ? 'same' : 'DIFFERENT'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function VerifyChecks({ verify }: { readonly verify: HandVerification | ApiError | null }) {
+  if (verify === null) return <p className="muted">Verifying...</p>;
+  if (verify instanceof ApiError)
+    return (
+      <p className="check-fail" role="alert">
+        Verify refused: <code>{verify.code}</code> {verify.message}
+      </p>
+    );
+  return (
+    <>
+      <p className={verify.ok ? 'check-pass' : 'check-fail'} aria-label="verification">
+        <strong>{verify.ok ? 'VERIFIED' : 'NOT VERIFIED'}</strong>:{' '}
+        {verify.checks.filter((c) => c.status === 'pass').length} of {verify.checks.length} checks passed
+      </p>
+      <table className="grid checks">
+        <thead>
+          <tr>
+            <th>check</th>
+            <th>status</th>
+            <th>detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {verify.checks.map((c) => (
+            <tr key={c.name} className={`check-${c.status}`} data-check={c.name}>
+              <td>{c.name}</td>
+              <td>
+                <strong>{STATUS_TEXT[c.status]}</strong>
+              </td>
+              <td>
+                {c.detail}
+                {c.event && ` (event ${c.event.type} at revision ${c.event.revision})`}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function EventList(props: {
+  readonly events: readonly ReplayEvent[];
+  readonly step: number;
+  readonly onStep: (s: number) => void;
+}) {
+  return (
+    <ol className="replay-events" aria-label="events">
+      {props.events.map((e, i) => (
+        <li key={e.revision} aria-current={i + 1 === props.step ? 'step' : undefined}>
+          <button type="button" className="link" onClick={() => props.onStep(i + 1)}>
+            {i + 1}. {e.type}
+          </button>{' '}
+          <span className="muted">
+            #{e.revision} {e.recordedAt.slice(11, 19)}
+            {e.actor && ` ${e.actor}`}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function TableAt({ view }: { readonly view: TableView }) {
+  return (
+    <div className="replay-table">
+      <Hands round={view.round} />
+      <Result round={view.round} />
+      <BetsPanel round={view.round} />
+      <div className="replay-side">
+        <ShoePanel shoe={view.shoe} />
+        <PlayersPanel view={view} />
+      </div>
+    </div>
+  );
+}
+
+/** What the replay shows at one step, from the browser's fold. */
+function StepDetail({ folded, step }: { readonly folded: FoldedReplay; readonly step: number }) {
+  const s = step === 0 ? null : folded.steps[step - 1];
+  const view = s ? s.view : folded.before;
+  return (
+    <section className="panel replay-step" aria-label="step">
+      <h3 data-testid="step-heading">
+        {s ? (
+          <>
+            Step {step}: {s.event.type}{' '}
+            <span className="muted">
+              revision {s.event.revision}, {s.event.recordedAt}
+              {s.event.actor && `, by ${s.event.actor}`}
+            </span>
+          </>
+        ) : (
+          'Before the hand'
+        )}
+      </h3>
+      {s && (
+        <p className={s.matchesService ? 'check-pass' : 'check-fail'} data-testid="fold-match">
+          {s.matchesService
+            ? 'Folded in this browser by the table decider: same table as the service.'
+            : 'Folded in this browser by the table decider: DIFFERS from the table the service folded.'}
+        </p>
+      )}
+      {s && <pre className="event-data no-print">{JSON.stringify(s.event.data, null, 2)}</pre>}
+      <p>
+        Phase <strong>{view.phase}</strong>, round {view.roundNo}
+      </p>
+      <TableAt view={view} />
+    </section>
+  );
+}
+
+/**
+ * A hand, replayed step by step: the events from the service (`GET .../replay`), the table after each folded in
+ * this browser, the coup re-resolved by the engine, and the service's verify checks. The address carries the step
+ * (`#/tables/T1/hands/12?step=5`), for a compliance report; printing gives a one-page record.
+ */
+export function ReplayScreen(props: {
+  readonly token: string;
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly initialStep: number | null;
+  readonly api?: ReadApi;
+  readonly playMs?: number;
+}) {
+  const { tableId, roundNo } = props;
+  const api = useMemo(() => props.api ?? readApi(props.token), [props.api, props.token]);
+  const [replay, setReplay] = useState<HandReplay | ApiError | null>(null);
+  const [verify, setVerify] = useState<HandVerification | ApiError | null>(null);
+  const [step, setStep] = useState(props.initialStep ?? 0);
+
+  useEffect(() => {
+    let stop = false;
+    const asError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'UNEXPECTED', String(e)));
+    api.replay(tableId, roundNo).then(
+      (r) => !stop && setReplay(r),
+      (e: unknown) => !stop && setReplay(asError(e)),
+    );
+    api.verify(tableId, roundNo).then(
+      (v) => !stop && setVerify(v),
+      (e: unknown) => !stop && setVerify(asError(e)),
+    );
+    return () => {
+      stop = true;
+    };
+  }, [api, tableId, roundNo]);
+
+  const folded = useMemo(
+    () => (replay === null || replay instanceof ApiError ? null : foldReplay(replay)),
+    [replay],
+  );
+  const count = folded?.steps.length ?? 0;
+  const shown = Math.min(step, count);
+  const check = useMemo(() => (folded ? recheckCoup(folded) : null), [folded]);
+
+  const goTo = (s: number) => {
+    setStep(s);
+    window.history.replaceState(null, '', handHash(tableId, roundNo, s));
+  };
+
+  const link = `${window.location.origin}${window.location.pathname}${handHash(tableId, roundNo, shown)}`;
+  const mismatches = folded?.steps.filter((s) => !s.matchesService).length ?? 0;
+  return (
+    <div className="replay-screen">
+      <header className="replay-header">
+        <h2>
+          Hand {roundNo} <span className="muted">table {tableId}</span>
+        </h2>
+        {folded && replay && !(replay instanceof ApiError) && (
+          <span>
+            shoe {replay.shoeNo}, {replay.status}, {count} events
+          </span>
+        )}
+        <a className="no-print" href={`#/tables/${tableId}/hands`}>
+          All hands
+        </a>
+        <a className="no-print" href={`#/tables/${tableId}`}>
+          Live table
+        </a>
+        <button type="button" className="no-print" onClick={() => window.print()}>
+          Print record
+        </button>
+      </header>
+      <p className="replay-link">
+        Link to this step: <a href={handHash(tableId, roundNo, shown)}>{link}</a>
+      </p>
+      {replay instanceof ApiError && (
+        <div className="refusal" role="alert">
+          <strong>Replay refused</strong> <code>{replay.code}</code> {replay.message}
+        </div>
+      )}
+      {replay === null && <p className="muted">Loading the hand...</p>}
+      {folded && (
+        <>
+          <Stepper count={count} step={shown} onStep={goTo} playMs={props.playMs} />
+          <div className="replay-body">
+            <div className="replay-main">
+              <StepDetail folded={folded} step={shown} />
+            </div>
+            <div className="replay-aside">
+              <section className="panel" aria-label="events of the hand">
+                <h3>Events</h3>
+                <p className={mismatches === 0 ? 'check-pass' : 'check-fail'}>
+                  {mismatches === 0
+                    ? `Browser fold: all ${count} steps match the service`
+                    : `Browser fold: ${mismatches} of ${count} steps DIFFER from the service`}
+                </p>
+                <EventList events={folded.steps.map((s) => s.event)} step={shown} onStep={goTo} />
+              </section>
+              <section className="panel" aria-label="coup re-resolved">
+                <h3>Coup re-resolved by the engine</h3>
+                {check && <CoupCheck check={check} />}
+              </section>
+              <section className="panel" aria-label="verify checks">
+                <h3>Verify checks</h3>
+                <VerifyChecks verify={verify} />
+              </section>
+            </div>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

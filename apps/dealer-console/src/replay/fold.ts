@@ -1,0 +1,210 @@
+/**
+ * The replay folded in the browser by the table's own decider: the state before the hand is rebuilt from the
+ * service's `before` view, each event is applied with `@coup/table`'s `evolve`, and `tableView` shows the table
+ * after it. Every step's view is compared with the one the service folded, and the coup is re-resolved by
+ * `@coup/engine`'s `resolveCoup` from the dealt cards, beside the recorded result. Pure: no DOM, no clock.
+ */
+import { type CoupResult, resolveCoup } from '@coup/engine';
+import {
+  type CoupSummary,
+  type PlayerState,
+  type RoundState,
+  type ShoeState,
+  STATE_VERSION,
+  type TableEvent,
+  type TableState,
+  type TableView,
+  evolve,
+  tableView,
+} from '@coup/table';
+import type { HandReplay, ReplayEvent } from './types';
+
+/**
+ * A decision state that `tableView` shows exactly as `view`. What a view leaves out cannot matter to the views
+ * that follow from it: the live shoe's unseen-card counts and the players' last bets (REBET) are only read by
+ * `decide`, and a voided round's role is never shown.
+ */
+export function stateFromView(view: TableView): TableState {
+  const s = view.shoe;
+  const position = s === null ? 0 : s.position - (open(view) ? (view.round?.cards.length ?? 0) : 0);
+  const shoe: ShoeState | null =
+    s === null
+      ? null
+      : {
+          shoeNo: s.shoeNo,
+          dealing: s.dealing,
+          everyCoup: s.everyCoup,
+          decks: s.decks,
+          length: s.length,
+          seed: s.seed,
+          commitment: s.commitment,
+          burnCard: s.burn.card,
+          burnCount: s.burn.count,
+          progress:
+            s.cutIndex === null
+              ? null
+              : {
+                  length: s.length,
+                  position,
+                  cutIndex: s.cutIndex,
+                  cutCardOut: s.cutCardOut,
+                  coupsLeft: s.coupsLeft,
+                  ended: s.ended,
+                },
+          position,
+          remaining: null,
+          coups: s.coups,
+          ended: s.ended,
+          endReason: s.endReason,
+          revealed: s.seed !== null,
+        };
+  const r = view.round;
+  const round: RoundState | null =
+    r === null
+      ? null
+      : {
+          roundNo: r.roundNo,
+          shoeNo: r.shoeNo,
+          status: r.status,
+          openedAt: r.openedAt,
+          deadline: r.deadline,
+          cards: r.cards.map((c) => ({ card: c.card, to: c.to, slot: c.slot })),
+          result: r.result,
+          voided: r.voided === null ? null : { ...r.voided, role: 'supervisor' },
+        };
+  const bets = new Map((r?.bets.players ?? []).map((b) => [b.playerId, b]));
+  const players: PlayerState[] = view.players.map((p) => {
+    const b = bets.get(p.playerId);
+    return {
+      playerId: p.playerId,
+      chips: p.chips,
+      commissionOwed: p.commissionOwed,
+      bets: b === undefined ? null : { player: b.player, banker: b.banker, tie: b.tie },
+      lastBets: null,
+    };
+  });
+  return {
+    version: STATE_VERSION,
+    phase: view.phase,
+    tableId: view.tableId,
+    rules: view.rules,
+    roundNo: view.roundNo,
+    shoeNo: s?.shoeNo ?? 0,
+    shoe,
+    round,
+    players,
+    lastResult: view.lastResult,
+  };
+}
+
+function open(view: TableView): boolean {
+  return view.round !== null && (view.round.status === 'betting' || view.round.status === 'dealing');
+}
+
+/** JSON with object keys sorted: the same value always gives the same bytes. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, o[k]]),
+    );
+  });
+}
+
+/** One step of the replay as the console shows it. */
+export interface FoldedStep {
+  /** 1-based: the table after this many events of the hand. */
+  readonly index: number;
+  readonly event: ReplayEvent;
+  /** The table after the event, folded in this browser. */
+  readonly view: TableView;
+  /** The browser's fold shows the same table as the service's. */
+  readonly matchesService: boolean;
+}
+
+export interface FoldedReplay {
+  readonly before: TableView;
+  readonly steps: readonly FoldedStep[];
+}
+
+/** Folds the hand's events from the state before it, one step per event. */
+export function foldReplay(replay: HandReplay): FoldedReplay {
+  let state = stateFromView(replay.before);
+  const before = tableView(state);
+  const steps = replay.steps.map((s, i): FoldedStep => {
+    state = evolve(state, { type: s.event.type, data: s.event.data } as TableEvent);
+    const view = tableView(state);
+    return {
+      index: i + 1,
+      event: s.event,
+      view,
+      matchesService: canonicalJson(view) === canonicalJson(s.view),
+    };
+  });
+  return { before, steps };
+}
+
+/** The steps as bytes (what "the same hand replayed twice gives the same steps" compares). */
+export function serializeSteps(folded: FoldedReplay): string {
+  return folded.steps
+    .map((s) =>
+      canonicalJson({ index: s.index, event: s.event, view: s.view, matchesService: s.matchesService }),
+    )
+    .join('\n');
+}
+
+/** A field of the coup: recorded by the service, re-resolved here. */
+export interface CoupField {
+  readonly name: string;
+  readonly recorded: string;
+  readonly engine: string;
+  readonly same: boolean;
+}
+
+export type Recheck =
+  | { readonly kind: 'none'; readonly reason: string }
+  | { readonly kind: 'error'; readonly message: string; readonly recorded: CoupSummary | null }
+  | {
+      readonly kind: 'checked';
+      readonly same: boolean;
+      readonly fields: readonly CoupField[];
+      readonly engine: CoupResult;
+    };
+
+/**
+ * The coup re-resolved by the engine from the hand's cards in dealing order, field by field beside the recorded
+ * `CoupResolved` (a voided or unfinished hand has no recorded result to compare).
+ */
+export function recheckCoup(folded: FoldedReplay): Recheck {
+  const last = folded.steps.at(-1)?.view ?? folded.before;
+  const round = last.round;
+  const resolved = folded.steps.find((s) => s.event.type === 'CoupResolved');
+  if (!round || !resolved)
+    return { kind: 'none', reason: 'The hand has no resolved coup (voided or unfinished).' };
+  const recorded = resolved.event.data as CoupSummary & { cardsUsed?: number };
+  const cards = round.cards.map((c) => c.card);
+  let engine: CoupResult;
+  try {
+    engine = resolveCoup(cards);
+  } catch (error) {
+    return { kind: 'error', message: (error as Error).message, recorded };
+  }
+  const field = (name: string, rec: unknown, eng: unknown): CoupField => {
+    const a = Array.isArray(rec) ? rec.join(' ') : String(rec);
+    const b = Array.isArray(eng) ? eng.join(' ') : String(eng);
+    return { name, recorded: a, engine: b, same: a === b };
+  };
+  const fields = [
+    field('Player cards', recorded.playerCards, engine.playerCards),
+    field('Banker cards', recorded.bankerCards, engine.bankerCards),
+    field('Player total', recorded.playerTotal, engine.playerTotal),
+    field('Banker total', recorded.bankerTotal, engine.bankerTotal),
+    field('Outcome', recorded.outcome, engine.outcome),
+    field('Natural', recorded.natural, engine.natural),
+    ...(recorded.cardsUsed === undefined ? [] : [field('Cards used', recorded.cardsUsed, engine.cardsUsed)]),
+  ];
+  return { kind: 'checked', same: fields.every((f) => f.same), fields, engine };
+}

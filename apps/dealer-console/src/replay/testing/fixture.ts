@@ -1,0 +1,105 @@
+/**
+ * Test fixture: a live table played by the real decider, and the replay answer the service would give for one of
+ * its hands (the table before the hand, then each event with the view after it, folded from the whole history).
+ */
+import {
+  type Role,
+  type TableCommand,
+  type TableEvent,
+  type TableState,
+  decide,
+  evolve,
+  initialState,
+  tableView,
+} from '@coup/table';
+import type { HandReplay, HandVerification } from '../types';
+
+type Cmd = { type: TableCommand['type']; data: unknown; role?: Role };
+
+/** Runs the commands; returns every event with its revision and the round each hand covers. */
+export function play(commands: readonly Cmd[]): { events: TableEvent[]; state: TableState } {
+  let state = initialState;
+  const events: TableEvent[] = [];
+  commands.forEach((c, i) => {
+    const role: Role = c.role ?? (c.type === 'OpenTable' || c.type === 'BuyIn' ? 'admin' : 'dealer');
+    const at = new Date(Date.UTC(2026, 10, 29, 12, 0, i)).toISOString();
+    const d = decide(
+      { type: c.type, data: c.data, meta: { actor: { id: `${role}-1`, role }, at } } as TableCommand,
+      state,
+    );
+    if (!d.ok) throw new Error(`${c.type}: ${d.error.code} ${d.error.message}`);
+    for (const e of d.events) {
+      state = evolve(state, e);
+      events.push(e);
+    }
+  });
+  return { events, state };
+}
+
+/** Two coups on a live table: round 1 (player's third card) and round 2 (a natural). */
+export function liveTable(): TableEvent[] {
+  const round = (n: number, cards: string[]): Cmd[] => [
+    { type: 'OpenBetting', data: {} },
+    { type: 'PlaceBet', data: { roundNo: n, playerId: 'alice', spot: 'banker', amount: 1000 } },
+    { type: 'PlaceBet', data: { roundNo: n, playerId: 'bob', spot: 'player', amount: 500 } },
+    { type: 'CloseBetting', data: { roundNo: n } },
+    ...cards.map((card): Cmd => ({ type: 'DealCard', data: { roundNo: n, card } })),
+  ];
+  return play([
+    { type: 'OpenTable', data: { tableId: 'T1', rules: { dealing: 'live' } } },
+    { type: 'BuyIn', data: { playerId: 'alice', amount: 100_000 } },
+    { type: 'BuyIn', data: { playerId: 'bob', amount: 50_000 } },
+    { type: 'StartShoe', data: { firstCard: '5h' } },
+    ...round(1, ['2c', '7d', '3s', 'Th', '9c']),
+    ...round(2, ['4c', '8d', '5s', 'Kh']),
+  ]).events;
+}
+
+/** The service's replay of round `roundNo`: the events from its BettingOpened to its CoupResolved. */
+export function replayOf(events: readonly TableEvent[], roundNo: number): HandReplay {
+  let state = initialState;
+  let before: TableState | null = null;
+  const steps: { event: HandReplay['steps'][number]['event']; view: ReturnType<typeof tableView> }[] = [];
+  let inHand = false;
+  events.forEach((e, revision) => {
+    const data = e.data as { roundNo?: number; at?: string; by?: string };
+    if (e.type === 'BettingOpened' && data.roundNo === roundNo) {
+      inHand = true;
+      before = state;
+    }
+    state = evolve(state, e);
+    if (inHand) {
+      steps.push({
+        event: {
+          revision,
+          position: revision + 1,
+          type: e.type,
+          data: e.type === 'ShoeStarted' ? { ...e.data, seed: null } : e.data,
+          recordedAt: data.at ?? '',
+          actor: data.by ?? null,
+          hash: `h${revision}`,
+          prevHash: `h${revision - 1}`,
+        },
+        view: tableView(state),
+      });
+    }
+    if ((e.type === 'CoupResolved' || e.type === 'RoundVoided') && data.roundNo === roundNo) inHand = false;
+  });
+  if (before === null) throw new Error(`no round ${roundNo}`);
+  return { tableId: 'T1', roundNo, shoeNo: 1, status: 'resolved', before: tableView(before), steps };
+}
+
+export function verification(roundNo: number, failing: string | null = null): HandVerification {
+  const names = ['index', 'chain', 'coup', 'settlements', 'commitment', 'shuffle'];
+  const checks = names.map((name) => ({
+    name,
+    status:
+      name === failing
+        ? ('fail' as const)
+        : name === 'commitment' || name === 'shuffle'
+          ? ('skipped' as const)
+          : ('pass' as const),
+    detail: name === failing ? `${name} does not match` : `${name} checked`,
+  }));
+  return { tableId: 'T1', roundNo, shoeNo: 1, ok: failing === null, checks };
+}
