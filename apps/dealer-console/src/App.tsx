@@ -3,6 +3,7 @@ import { apiClient, readToken } from './api';
 import { SignIn } from './components/SignIn';
 import { TablePicker } from './components/TablePicker';
 import { TableScreen } from './components/TableScreen';
+import { PlayerRoute, isPlayHash } from './player/PlayerRoute';
 import { HandList } from './replay/HandList';
 import { ReplayScreen } from './replay/ReplayScreen';
 import { type ReplayRoute, parseReplayRoute } from './replay/route';
@@ -20,6 +21,13 @@ export function App() {
   const [tableId, setTableId] = useState<string | null>(() => tableFromHash(window.location.hash));
   useEffect(() => {
     const onHash = () => setTableId(tableFromHash(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  // The player page (`#/play`); a player token with no table in the hash lands there too.
+  const [play, setPlay] = useState<boolean>(() => isPlayHash(window.location.hash));
+  useEffect(() => {
+    const onHash = () => setPlay(isPlayHash(window.location.hash));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
@@ -59,6 +67,7 @@ export function App() {
             onSignIn={(t) => {
               sessionStorage.setItem(TOKEN_KEY, t);
               setToken(t);
+              if (readToken(t)?.role === 'player') window.location.hash = '#/play';
             }}
           />
         ) : replay?.kind === 'hands' ? (
@@ -71,6 +80,8 @@ export function App() {
             roundNo={replay.roundNo}
             initialStep={replay.step}
           />
+        ) : play || (who.role === 'player' && ['', '#', '#/'].includes(window.location.hash)) ? (
+          <PlayerRoute key={token} token={token} playerId={who.sub} />
         ) : tableId === null ? (
           <TablePicker api={api} onPick={(id) => (window.location.hash = `#/tables/${id}`)} />
         ) : (

@@ -1,0 +1,98 @@
+/** The hands the player played, newest first, each with its replay link and its shuffle check. */
+import { SPOT_LABEL } from './betting';
+import { settlementLine } from './dealing';
+import type { HistoryEntry } from './history';
+import { money, outcomeLabel } from '../format';
+import { PlayingCard } from '../components/TableParts';
+
+export function History({
+  tableId,
+  entries,
+  error,
+}: {
+  readonly tableId: string;
+  readonly entries: readonly HistoryEntry[] | null;
+  readonly error: string | null;
+}) {
+  return (
+    <section className="panel player-history" aria-label="history">
+      <h3>Your hands</h3>
+      {error && <p className="error-text">The history could not be read: {error}</p>}
+      {entries === null ? (
+        <p className="muted">Loading…</p>
+      ) : entries.length === 0 ? (
+        <p className="muted">No hands yet.</p>
+      ) : (
+        <table className="history-table">
+          <thead>
+            <tr>
+              <th>Round</th>
+              <th>Cards</th>
+              <th>Result</th>
+              <th>Your bets</th>
+              <th>Shuffle</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((h) => {
+              const net = h.settlements.reduce((n, s) => n + settlementLine(s).net, 0);
+              return (
+                <tr key={h.roundNo} data-testid={`history-${h.roundNo}`}>
+                  <td>
+                    <a href={`#/tables/${encodeURIComponent(tableId)}/hands/${h.roundNo}`}>
+                      #{h.roundNo} replay
+                    </a>
+                  </td>
+                  <td className="facts">
+                    P{' '}
+                    {h.playerCards.map((c) => (
+                      <PlayingCard key={`p${c}`} card={c} />
+                    ))}{' '}
+                    B{' '}
+                    {h.bankerCards.map((c) => (
+                      <PlayingCard key={`b${c}`} card={c} />
+                    ))}
+                  </td>
+                  <td>
+                    {outcomeLabel(h.outcome)} {h.playerTotal}–{h.bankerTotal}
+                  </td>
+                  <td>
+                    {h.settlements.map((s) => (
+                      <div key={s.spot}>
+                        {SPOT_LABEL[s.spot]} {money(s.amount)} {s.result}
+                        {s.commission > 0 ? ` (commission ${money(s.commission)})` : ''}
+                      </div>
+                    ))}
+                    <strong>
+                      {net > 0 ? '+' : ''}
+                      {money(net)}
+                    </strong>
+                  </td>
+                  <td className="shuffle-check">
+                    <div>
+                      commitment <code title={h.commitment ?? ''}>{short(h.commitment)}</code>
+                    </div>
+                    <div>
+                      seed <code title={h.seed ?? ''}>{short(h.seed)}</code>
+                    </div>
+                    {h.verified === null ? (
+                      <span className="muted">seed not revealed yet</span>
+                    ) : h.verified ? (
+                      <span className="verified-ok">
+                        ✓ sha256(seed) = commitment, published before your bet
+                      </span>
+                    ) : (
+                      <span className="verified-bad">✗ sha256(seed) ≠ commitment</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+const short = (hex: string | null) => (hex === null ? '–' : `${hex.slice(0, 12)}…`);

@@ -1,0 +1,144 @@
+/**
+ * The calls the player page makes: the online endpoints (open or resume the personal table, buy in, exit), the
+ * betting commands (each with an Idempotency-Key, so a retry after a lost answer never doubles a bet), the table
+ * view, and the table's past events over the WebSocket (for the history: the `player` role reads no hand records,
+ * but receives its own table's events, seeds included once revealed).
+ */
+import type { CoupSummary, Spot, TableEvent, TableView } from '@coup/table';
+import { ApiError, type Fetch } from '../api';
+
+export interface OpenAnswer {
+  readonly tableId: string;
+  readonly revision: number;
+  readonly view: TableView;
+}
+
+export interface BetAnswer {
+  readonly roundNo: number;
+  readonly spot: Spot;
+  readonly amount: number;
+  readonly spotTotal: number;
+  readonly chips: number;
+}
+
+/** The answer to DEAL: the coup, and the seed of its shuffle revealed. */
+export interface DealAnswer extends Omit<CoupSummary, 'at' | 'shoeNo'> {
+  readonly shoeEnded?: { readonly shoeNo: number; readonly seed: string | null } | null;
+}
+
+/** A fresh Idempotency-Key. */
+export function newKey(): string {
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  const bytes = new Uint8Array(16);
+  c.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function errorOf(res: Response): Promise<ApiError> {
+  try {
+    const body = (await res.json()) as { code?: unknown; message?: unknown };
+    if (typeof body.code === 'string' && typeof body.message === 'string')
+      return new ApiError(res.status, body.code, body.message);
+  } catch {
+    // not JSON
+  }
+  return new ApiError(res.status, `HTTP_${res.status}`, res.statusText || 'the service refused the request');
+}
+
+/** The player page's client. A command is retried once, with the same key, when no answer came back. */
+export function playerClient(token: string, fetchFn: Fetch = (i, init) => fetch(i, init)) {
+  async function once<T>(method: string, path: string, body: unknown, key: string | undefined): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetchFn(`/api${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(key === undefined ? {} : { 'idempotency-key': key }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new ApiError(0, 'NETWORK', `the service cannot be reached (${(error as Error).message})`);
+    }
+    if (!res.ok) throw await errorOf(res);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : null) as T;
+  }
+  async function command<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const key = newKey();
+    try {
+      return await once<T>(method, path, body, key);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'NETWORK') return once<T>(method, path, body, key);
+      throw error;
+    }
+  }
+  const t = (tableId: string) => `/tables/${encodeURIComponent(tableId)}`;
+  const r = (tableId: string, roundNo: number) => `${t(tableId)}/rounds/${roundNo}`;
+  const online = (tableId: string) => `/online/tables/${encodeURIComponent(tableId)}`;
+  return {
+    open: () => command<OpenAnswer>('POST', '/online/tables'),
+    view: (tableId: string) => once<TableView>('GET', t(tableId), undefined, undefined),
+    buyIn: (tableId: string, amount: number) =>
+      command<unknown>('POST', `${online(tableId)}/buy-in`, { amount }),
+    exit: (tableId: string) => command<{ paid?: number }>('POST', `${online(tableId)}/exit`),
+    bet: (tableId: string, roundNo: number, playerId: string, spot: Spot, amount: number) =>
+      command<BetAnswer>('POST', `${r(tableId, roundNo)}/bets`, { playerId, spot, amount }),
+    clear: (tableId: string, roundNo: number, playerId: string) =>
+      command<unknown>('DELETE', `${r(tableId, roundNo)}/bets/${encodeURIComponent(playerId)}`),
+    rebet: (tableId: string, roundNo: number, playerId: string) =>
+      command<unknown>('POST', `${r(tableId, roundNo)}/rebet`, { playerId }),
+    deal: (tableId: string, roundNo: number) => command<DealAnswer>('POST', `${r(tableId, roundNo)}/deal`),
+  };
+}
+
+export type PlayerApi = ReturnType<typeof playerClient>;
+
+/** The service keeps at most this many events for a resume; older history is cut there. */
+const MAX_REPLAY = 2000;
+
+/**
+ * The table's events (as this player may see them), read over the WebSocket: subscribe from the start, collect
+ * until the service says `resumed`, close. A long table is read from its last {@link MAX_REPLAY} events.
+ */
+export function loadEvents(
+  tableId: string,
+  token: string,
+  connect: (url: string) => WebSocket = (u) => new WebSocket(u),
+  timeoutMs = 10_000,
+): Promise<TableEvent[]> {
+  const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = connect(`${proto}://${window.location.host}/ws?token=${encodeURIComponent(token)}`);
+  const events: TableEvent[] = [];
+  return new Promise<TableEvent[]>((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error('the history did not arrive in time')), timeoutMs);
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      ws.onmessage = null;
+      ws.onclose = null;
+      ws.close();
+      if (error) reject(error);
+      else resolve(events);
+    };
+    const subscribe = (fromRevision: number) =>
+      ws.send(JSON.stringify({ type: 'subscribe', tableId, fromRevision }));
+    ws.onopen = () => subscribe(-1);
+    ws.onerror = () => finish(new Error('the live connection failed'));
+    ws.onclose = () => finish(new Error('the live connection closed'));
+    ws.onmessage = (m: MessageEvent) => {
+      const msg = JSON.parse(String(m.data)) as {
+        type: string;
+        revision?: number | string;
+        event?: TableEvent;
+        message?: string;
+      };
+      if (msg.type === 'event' && msg.event) events.push(msg.event);
+      else if (msg.type === 'resumed') finish();
+      else if (msg.type === 'view') subscribe(Math.max(-1, Number(msg.revision) - MAX_REPLAY + 1));
+      else if (msg.type === 'error') finish(new Error(msg.message ?? 'the service refused the history'));
+    };
+  });
+}
