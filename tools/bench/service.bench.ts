@@ -31,6 +31,7 @@ const root = resolve(__dirname, '..', '..');
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
 const HISTORY = Number(process.env['BENCH_HISTORY_COUPS'] ?? 100_000);
+const PARTS = (process.env['BENCH_PARTS'] ?? 'load,history').split(',');
 const PLAYERS = 1000;
 
 async function freePort(): Promise<number> {
@@ -188,8 +189,9 @@ async function writeHistory(dataDir: string, tableId: string, coups: number): Pr
   const flush = async () => {
     if (pending.length === 0) return;
     await store.appendToStream(tableStream(tableId), pending.splice(0), {
-      expectedRevision: revision < 0n ? 'no_stream' : revision,
+      expectedRevision: written < 0n ? 'no_stream' : written,
     });
+    written = revision;
   };
   const exec = async (
     type: TableCommand['type'],
@@ -267,30 +269,37 @@ function summary(name: string, r: autocannon.Result) {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'coup-bench-service-'));
-  const coup = await startCoup(dir);
   const bare = await startBare();
-  try {
-    const roundNo = await prepareTable(coup.url, 'B1');
-    const betPath = `/api/tables/B1/rounds/${roundNo}/bets`;
-    // Warm-up
-    await run(coup.url, betPath, { connections: 50 }, betBody);
-    await run(bare.url, '/bare', { connections: 50 }, betBody);
+  if (PARTS.includes('load')) {
+    const coup = await startCoup(dir);
+    try {
+      const roundNo = await prepareTable(coup.url, 'B1');
+      const betPath = `/api/tables/B1/rounds/${roundNo}/bets`;
+      // Warm-up
+      await run(coup.url, betPath, { connections: 50 }, betBody);
+      await run(bare.url, '/bare', { connections: 50 }, betBody);
 
-    const rows = [];
-    for (const load of [{ connections: 100 }, { connections: 1000, overallRate: 2000 }] as Load[]) {
-      const c = summary(
-        `coup bets c=${load.connections}${load.overallRate ? ` rate=${load.overallRate}/s` : ''}`,
-        await run(coup.url, betPath, load, betBody),
-      );
-      const b = summary(
-        `bare   c=${load.connections}${load.overallRate ? ` rate=${load.overallRate}/s` : ''}`,
-        await run(bare.url, '/bare', load, betBody),
-      );
-      rows.push(c, b, { name: '  ratio coup/bare', okPerSec: +(c.okPerSec / b.okPerSec).toFixed(2) });
+      const rows = [];
+      for (const load of [{ connections: 100 }, { connections: 1000, overallRate: 2000 }] as Load[]) {
+        const c = summary(
+          `coup bets c=${load.connections}${load.overallRate ? ` rate=${load.overallRate}/s` : ''}`,
+          await run(coup.url, betPath, load, betBody),
+        );
+        const b = summary(
+          `bare   c=${load.connections}${load.overallRate ? ` rate=${load.overallRate}/s` : ''}`,
+          await run(bare.url, '/bare', load, betBody),
+        );
+        rows.push(c, b, { name: '  ratio coup/bare', okPerSec: +(c.okPerSec / b.okPerSec).toFixed(2) });
+      }
+      console.table(rows);
+    } finally {
+      await stop(coup.child);
     }
-    console.table(rows);
-  } finally {
-    await stop(coup.child);
+  }
+  if (!PARTS.includes('history')) {
+    await stop(bare.child);
+    rmSync(dir, { recursive: true, force: true });
+    return;
   }
 
   // History: two tables in one store, 100 and HISTORY coups; bet latency at a fixed rate on each.
