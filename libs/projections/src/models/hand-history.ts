@@ -223,7 +223,6 @@ const tables: readonly TableDef[] = [
     doc: 'One row per player with stakes in a hand (for the player filter and per-player results).',
     primaryKey: ['table_id', 'round_no', 'player_id'],
     withoutRowid: true,
-    appendOnly: true,
     columns: [
       text('table_id', 'Table id'),
       int('round_no', 'Round number'),
@@ -248,6 +247,7 @@ const tables: readonly TableDef[] = [
     name: HH_SHOES,
     doc: 'One row per shoe: commitment, revealed seed, burn, and the positions of its ShoeStarted/ShoeEnded events.',
     primaryKey: ['table_id', 'shoe_no'],
+    coalesce: true,
     columns: [
       text('table_id', 'Table id'),
       int('shoe_no', 'Shoe number'),

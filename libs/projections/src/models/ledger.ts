@@ -89,7 +89,6 @@ const tables: readonly TableDef[] = [
     doc: "One row per movement of a player's money: buy-in, bet, clear, settlement, void return, cash-out.",
     primaryKey: ['player_id', 'position', 'seq'],
     withoutRowid: true,
-    appendOnly: true,
     columns: [
       text('player_id', 'Player id'),
       int('position', 'Global position of the event'),

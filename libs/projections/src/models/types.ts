@@ -37,8 +37,12 @@ export interface TableDef {
   readonly indexes?: readonly IndexDef[];
   /** Store the rows in the primary key's b-tree (no rowid): for append-mostly tables read by their key. */
   readonly withoutRowid?: boolean;
-  /** Rows are only ever inserted once (never rewritten in a batch): writes skip coalescing. */
-  readonly appendOnly?: boolean;
+  /**
+   * Coalesce this table's upserts and deletes within a batch (only the last write of a row reaches SQLite): for
+   * rows rewritten by many events (e.g. a shoe row). Other tables' writes are applied in order; `add` writes
+   * are always summed per row.
+   */
+  readonly coalesce?: boolean;
   /** Columns that `add` writes increment (tables written with `add` only). */
   readonly counters?: readonly string[];
 }

@@ -144,7 +144,7 @@ class TableStatements {
   private addStmt: Database.Statement | null = null;
   private deleteStmt: Database.Statement | null = null;
   private readonly names: readonly string[];
-  readonly appendOnly: boolean;
+  readonly coalesce: boolean;
 
   constructor(
     private readonly db: Db,
@@ -152,7 +152,7 @@ class TableStatements {
     private readonly name: string,
   ) {
     this.names = def.columns.map((c) => c.name);
-    this.appendOnly = def.appendOnly ?? false;
+    this.coalesce = def.coalesce ?? false;
   }
 
   private values(row: Row): (string | number | null)[] {
@@ -215,49 +215,52 @@ class TableStatements {
 }
 
 /**
- * Writes of a batch, coalesced by primary key: the last upsert or delete of a row wins, `add`s to a row are
- * summed. Then applied with compiled statements (inside the caller's transaction).
+ * Writes of a batch: applied in the order they were made, except `add`s, which are summed per row, and the
+ * upserts/deletes of `coalesce` tables, of which only the last per row is applied (inside the caller's
+ * transaction).
  */
 export class WriteSet {
-  private readonly pending = new Map<string, { stmts: TableStatements; write: Write }>();
-  private readonly appended: { stmts: TableStatements; row: Row }[] = [];
+  private readonly ordered: { stmts: TableStatements; write: Write }[] = [];
+  private readonly keyed = new Map<string, { stmts: TableStatements; write: Write }>();
 
   constructor(private readonly tables: ReadonlyMap<string, TableStatements>) {}
 
   get size(): number {
-    return this.pending.size + this.appended.length;
+    return this.ordered.length + this.keyed.size;
   }
 
   push(w: Write): void {
     const stmts = this.tables.get(w.table);
     if (!stmts) throw new Error(`unknown read-model table ${w.table}`);
-    if (stmts.appendOnly && w.kind === 'upsert') {
-      this.appended.push({ stmts, row: w.row });
+    if (w.kind !== 'add' && !stmts.coalesce) {
+      this.ordered.push({ stmts, write: w });
       return;
     }
     const key = `${w.table}\u0000${stmts.keyOf(w.kind === 'delete' ? w.key : w.row)}`;
     if (w.kind === 'add') {
-      const prev = this.pending.get(key);
+      const prev = this.keyed.get(key);
       if (prev && prev.write.kind === 'add') {
-        // the first add of a key was copied into a sum this set owns: later ones are added in place
+        // the first add of a row was copied into a sum this set owns: later ones are added in place
         const sum = prev.write.add as Record<string, number>;
         for (const [c, v] of Object.entries(w.add)) sum[c] = (sum[c] ?? 0) + v;
         return;
       }
-      this.pending.set(key, { stmts, write: { kind: 'add', table: w.table, row: w.row, add: { ...w.add } } });
+      this.keyed.set(key, { stmts, write: { kind: 'add', table: w.table, row: w.row, add: { ...w.add } } });
       return;
     }
-    this.pending.set(key, { stmts, write: w });
+    this.keyed.set(key, { stmts, write: w });
   }
 
   apply(): void {
-    for (const { stmts, row } of this.appended) stmts.upsert(row);
-    for (const { stmts, write } of this.pending.values()) {
-      if (write.kind === 'upsert') stmts.upsert(write.row);
-      else if (write.kind === 'add') stmts.add(write.row, write.add);
-      else stmts.delete(write.key);
-    }
+    for (const { stmts, write } of this.ordered) run(stmts, write);
+    for (const { stmts, write } of this.keyed.values()) run(stmts, write);
   }
+}
+
+function run(stmts: TableStatements, write: Write): void {
+  if (write.kind === 'upsert') stmts.upsert(write.row);
+  else if (write.kind === 'add') stmts.add(write.row, write.add);
+  else stmts.delete(write.key);
 }
 
 /** Statements for every table of some projections, under names given by `rename` (identity for live tables). */

@@ -27,7 +27,12 @@ export interface RebuildOptions {
   readonly names?: readonly string[];
   /** Events per transaction. Default 1000 (measured fastest: fewer events held across a batch, less GC). */
   readonly page?: number;
-  /** Called after each committed page with the position reached and events so far. */
+  /**
+   * Events per commit (default 10,000): pages are folded 1,000 at a time (less held in memory) but committed
+   * together (fewer commits). The rb_ tables are not live, so a bigger transaction costs readers nothing.
+   */
+  readonly commitEvery?: number;
+  /** Called after each folded page with the position reached and events so far. */
   readonly onProgress?: (progress: { position: number; events: number }) => void;
   readonly now?: () => Date;
 }
@@ -86,15 +91,29 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     persistCheckpoints: false,
     now,
   });
+  const commitEvery = options.commitEvery ?? 10_000;
   let events = 0;
-  for (;;) {
-    const batch: RecordedEvent[] = [];
-    for await (const e of store.readAll({ fromPosition: BigInt(engine.minCheckpoint()), maxCount: page }))
-      batch.push(e);
-    if (batch.length === 0) break;
-    engine.applyBatch(batch);
-    events += batch.length;
-    options.onProgress?.({ position: engine.minCheckpoint(), events });
+  let uncommitted = 0;
+  try {
+    for (;;) {
+      const batch: RecordedEvent[] = [];
+      for await (const e of store.readAll({ fromPosition: BigInt(engine.minCheckpoint()), maxCount: page }))
+        batch.push(e);
+      if (batch.length === 0) break;
+      if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
+      engine.applyBatch(batch); // nested in the open transaction: a savepoint
+      events += batch.length;
+      uncommitted += batch.length;
+      if (uncommitted >= commitEvery) {
+        db.exec('COMMIT');
+        uncommitted = 0;
+      }
+      options.onProgress?.({ position: engine.minCheckpoint(), events });
+    }
+    if (db.inTransaction) db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
   }
   const position = engine.minCheckpoint();
   const at = now().toISOString();
