@@ -34,7 +34,7 @@ export function History({
             </tr>
           </thead>
           <tbody>
-            {entries.map((h) => {
+            {entries.slice(0, SHOWN).map((h) => {
               const net = h.settlements.reduce((n, s) => n + settlementLine(s).net, 0);
               return (
                 <tr key={h.roundNo} data-testid={`history-${h.roundNo}`}>
@@ -43,15 +43,19 @@ export function History({
                       #{h.roundNo} replay
                     </a>
                   </td>
-                  <td className="facts">
-                    P{' '}
-                    {h.playerCards.map((c) => (
-                      <PlayingCard key={`p${c}`} card={c} />
-                    ))}{' '}
-                    B{' '}
-                    {h.bankerCards.map((c) => (
-                      <PlayingCard key={`b${c}`} card={c} />
-                    ))}
+                  <td className="facts history-cards">
+                    <span>
+                      P{' '}
+                      {h.playerCards.map((c, i) => (
+                        <PlayingCard key={i} card={c} />
+                      ))}
+                    </span>
+                    <span>
+                      B{' '}
+                      {h.bankerCards.map((c, i) => (
+                        <PlayingCard key={i} card={c} />
+                      ))}
+                    </span>
                   </td>
                   <td>
                     {outcomeLabel(h.outcome)} {h.playerTotal}–{h.bankerTotal}
@@ -91,8 +95,16 @@ export function History({
           </tbody>
         </table>
       )}
+      {entries !== null && entries.length > SHOWN && (
+        <p className="muted">
+          The latest {SHOWN} of {entries.length} hands.
+        </p>
+      )}
     </section>
   );
 }
+
+/** Hands listed at most. */
+const SHOWN = 50;
 
 const short = (hex: string | null) => (hex === null ? '–' : `${hex.slice(0, 12)}…`);

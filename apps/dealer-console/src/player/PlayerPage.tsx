@@ -289,7 +289,7 @@ export function PlayerPage({
           title="Sound (S)"
           onClick={toggleSound}
         >
-          {soundOn ? '🔊' : '🔇'}
+          ♪ {soundOn ? 'on' : 'off'}
         </button>
         <button type="button" onClick={() => void exit()} disabled={busy}>
           Exit game

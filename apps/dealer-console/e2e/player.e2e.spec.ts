@@ -1,0 +1,175 @@
+/**
+ * The player page in real Chromium on the built service: sign in with a player token, buy in, play several coups,
+ * rebet with the 0 key, hit the table maximum, clear, reload in the middle of a deal (the finished coup shows and the
+ * chips are right), and exit (refused while a bet is on the layout). Screenshots for the README.
+ */
+import type { Page } from 'playwright-core';
+import { launchBrowser, screenshot, startStack, type BrowserSession, type Stack } from './stack';
+
+let stack: Stack;
+let browser: BrowserSession;
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const PLAYER = 'pat';
+const TABLE = `online-${PLAYER}`;
+
+const totalBet = (page: Page) => page.getByTestId('total-bet');
+const field = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(`^Bet on ${name}`) });
+const chip = (page: Page, dollars: number) =>
+  page.getByRole('button', { name: `$${dollars} chip`, exact: true });
+
+async function expectText(page: Page, testId: string, text: string) {
+  await page.waitForFunction(
+    ([id, t]) => document.querySelector(`[data-testid="${id}"]`)?.textContent?.includes(t ?? '') ?? false,
+    [testId, text],
+    { timeout: 10_000 },
+  );
+}
+
+/** The service's own word on the player's chips and the last coup. */
+async function serviceView(token: string) {
+  return stack.api<{
+    roundNo: number;
+    players: { chips: number }[];
+    lastResult: { roundNo: number; settlements: { amount: number; paid: number }[] } | null;
+  }>('GET', `/api/tables/${TABLE}`, undefined, token);
+}
+
+async function balanceShown(page: Page): Promise<string> {
+  return (await page.getByLabel('balance').textContent()) ?? '';
+}
+
+const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US')}`;
+
+/** Clicks DEAL and waits for the dealt coup's result (cards revealed one by one) and betting to reopen. */
+async function dealAndWait(page: Page) {
+  await page.getByRole('button', { name: 'DEAL', exact: true }).click();
+  await page
+    .getByText('Dealing…')
+    .waitFor({ state: 'visible', timeout: 10_000 })
+    .catch(() => undefined);
+  await page.getByTestId('coup-result').waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => !document.body.textContent?.includes('Dealing…'), undefined, {
+    timeout: 15_000,
+  });
+  await expectText(page, 'total-bet', 'Total bet: $0');
+  await page.waitForTimeout(300); // the last card's slide-in
+}
+
+it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal, history, exit', async () => {
+  const token = stack.token('player', PLAYER);
+  const page = await browser.page(1280, 900);
+  await page.goto(stack.url + '/');
+  await page.getByRole('textbox').first().fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  // A player token leads to #/play, which opens the personal table; no chips yet: the buy-in form.
+  await page.waitForFunction(() => window.location.hash === '#/play');
+  await page.getByLabel('Amount in dollars').fill('1000');
+  await page.getByRole('button', { name: 'Buy in' }).click();
+  await chip(page, 500).waitFor();
+  expect(await balanceShown(page)).toContain('$1,000');
+
+  // Coup 1: $5 chip twice on Player.
+  await chip(page, 5).click();
+  await field(page, 'Player').click();
+  await expectText(page, 'total-bet', 'Total bet: $5');
+  await field(page, 'Player').click();
+  await expectText(page, 'total-bet', 'Total bet: $10');
+  await dealAndWait(page);
+
+  // Coup 2: REBET with the 0 key repeats $10 on Player.
+  await page.keyboard.press('0');
+  await expectText(page, 'total-bet', 'Total bet: $10');
+  expect(await field(page, 'Player').textContent()).toContain('$10');
+  await dealAndWait(page);
+
+  // The table maximum: tie max $200; the third $100 is stopped with the reason, then CLEAR BET.
+  await chip(page, 100).click();
+  await field(page, 'Tie').click();
+  await expectText(page, 'total-bet', 'Total bet: $100');
+  await field(page, 'Tie').click();
+  await expectText(page, 'total-bet', 'Total bet: $200');
+  await field(page, 'Tie').click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  expect(await alert.textContent()).toContain(
+    'Table maximum: the Tie bet would be $300, above the $200 maximum',
+  );
+  expect(await totalBet(page).textContent()).toContain('$200');
+  await page.getByRole('button', { name: 'CLEAR BET', exact: true }).click();
+  await expectText(page, 'total-bet', 'Total bet: $0');
+  let view = await serviceView(token);
+  expect(await balanceShown(page)).toContain(dollars(view.players[0]?.chips ?? -1));
+
+  // Player and Banker together: the service's refusal is shown.
+  await chip(page, 25).click();
+  await field(page, 'Player').click();
+  await expectText(page, 'total-bet', 'Total bet: $25');
+  await field(page, 'Banker').click();
+  await page.waitForSelector('[data-code="PLAYER_AND_BANKER"]');
+  await chip(page, 5).click();
+  await field(page, 'Tie').click();
+  await expectText(page, 'total-bet', 'Total bet: $30');
+  await screenshot(page, 'player-table');
+  await dealAndWait(page);
+  await screenshot(page, 'player-result');
+
+  // Reload in the middle of a deal: the finished coup shows, and the chips are the service's.
+  await chip(page, 25).click();
+  await field(page, 'Banker').click();
+  await expectText(page, 'total-bet', 'Total bet: $25');
+  const betRound = (await serviceView(token)).roundNo;
+  // Reload as soon as the DEAL request has left the browser, without waiting for its answer.
+  await Promise.all([
+    page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/rounds/${betRound}/deal`)),
+    page.getByRole('button', { name: 'DEAL', exact: true }).click(),
+  ]);
+  await page.reload();
+  await page.getByTestId('coup-result').waitFor({ timeout: 15_000 });
+  await expectText(page, 'coup-result', `last coup, round ${betRound}`);
+  view = await serviceView(token);
+  expect(view.lastResult?.roundNo).toBe(betRound);
+  expect(view.lastResult?.settlements.map((s) => s.amount)).toEqual([2500]);
+  expect(await balanceShown(page)).toContain(dollars(view.players[0]?.chips ?? -1));
+  expect(await totalBet(page).textContent()).toContain('$0');
+
+  // History: every coup played (4), each with its replay link and the seed checked against its commitment.
+  await page.getByTestId(`history-${betRound}`).waitFor({ timeout: 10_000 });
+  const rows = page.locator('[data-testid^="history-"]');
+  expect(await rows.count()).toBe(4);
+  expect(await page.locator('.verified-ok').count()).toBe(4);
+  expect(await page.getByRole('link', { name: `#${betRound} replay` }).getAttribute('href')).toBe(
+    `#/tables/${TABLE}/hands/${betRound}`,
+  );
+
+  // Exit: refused while a bet is on the layout (DEAL or CLEAR offered), then finished and cashed out.
+  await chip(page, 1).click();
+  await field(page, 'Player').click();
+  await expectText(page, 'total-bet', 'Total bet: $1');
+  await page.getByRole('button', { name: 'Exit game' }).click();
+  await page.waitForSelector('[data-code="COUP_INCOMPLETE"]');
+  await page.locator('[data-code="COUP_INCOMPLETE"]').getByRole('button', { name: 'DEAL' }).click();
+  await page.getByTestId('coup-result').waitFor();
+  await page.waitForFunction(() => !document.body.textContent?.includes('Dealing…'));
+  const before = (await serviceView(token)).players[0]?.chips ?? -1;
+  await page.getByRole('button', { name: 'Exit game' }).click();
+  const status = page.getByRole('status');
+  await status.waitFor();
+  expect(await status.textContent()).toContain(`${dollars(before)} cashed out`);
+  expect((await serviceView(token)).players).toEqual([]);
+  await page.getByRole('button', { name: 'Buy in' }).waitFor();
+
+  // Chromium logs every non-2xx answer as a console error: only the two refusals this test provoked may be there.
+  expect(browser.errors).toEqual([
+    'console: Failed to load resource: the server responded with a status of 400 (Bad Request)', // PLAYER_AND_BANKER
+    'console: Failed to load resource: the server responded with a status of 409 (Conflict)', // COUP_INCOMPLETE
+  ]);
+});
