@@ -2,6 +2,7 @@
 import { SPOT_LABEL } from './betting';
 import { settlementLine } from './dealing';
 import type { HistoryEntry } from './history';
+import type { LedgerAccount } from './playerApi';
 import { money, outcomeLabel } from '../format';
 import { PlayingCard } from '../components/TableParts';
 
@@ -9,14 +10,29 @@ export function History({
   tableId,
   entries,
   error,
+  account = null,
 }: {
   readonly tableId: string;
   readonly entries: readonly HistoryEntry[] | null;
   readonly error: string | null;
+  /** The ledger's totals for this table (read model; may lag a coup). */
+  readonly account?: LedgerAccount | null;
 }) {
   return (
     <section className="panel player-history" aria-label="history">
       <h3>Your hands</h3>
+      {account && (
+        <p className="ledger-summary" data-testid="ledger-summary">
+          Ledger (it may lag a moment): bought in {money(account.bought_in)},{' '}
+          {account.bets === 1 ? '1 bet placement' : `${account.bets} bet placements`}; bets settled:{' '}
+          {account.wins} won, {account.losses} lost, {account.pushes} pushed; net{' '}
+          <strong>
+            {account.net_result > 0 ? '+' : ''}
+            {money(account.net_result)}
+          </strong>
+          , commission {money(account.commission_deducted)}, cashed out {money(account.cashed_out)}.
+        </p>
+      )}
       {error && <p className="error-text">The history could not be read: {error}</p>}
       {entries === null ? (
         <p className="muted">Loading…</p>

@@ -22,7 +22,7 @@ import {
 } from './betting';
 import { dealingOrder, settlementLine, shownTotal } from './dealing';
 import { historyOf, type HistoryEntry } from './history';
-import type { PlayerApi } from './playerApi';
+import type { LedgerAccount, PlayerApi } from './playerApi';
 import { loadSoundOn, saveSoundOn, soundPlayer, type AudioLike } from './sound';
 import { HelpPanel } from './HelpPanel';
 import { History } from './History';
@@ -81,6 +81,7 @@ export function PlayerPage({
   const [soundOn, setSoundOn] = useState(() => loadSoundOn(storage));
   const [history, setHistory] = useState<HistoryEntry[] | null>(null);
   const [historyError, setHistoryError] = useState<string | null>(null);
+  const [account, setAccount] = useState<LedgerAccount | null>(null);
   const [buyIn, setBuyIn] = useState('1000');
 
   const soundRef = useRef(soundOn);
@@ -107,8 +108,12 @@ export function PlayerPage({
         },
         (e: Error) => setHistoryError(e.message),
       );
+      api.ledger(playerId, id).then(
+        (l) => setAccount(l.accounts.find((a) => a.tableId === id) ?? null),
+        () => setAccount(null), // the summary is optional: the history above stands without it
+      );
     },
-    [loadHistory, playerId],
+    [api, loadHistory, playerId],
   );
 
   // Entry: open (or resume) the personal table with betting open; show the last coup (a reload mid-deal lands here).
@@ -489,7 +494,7 @@ export function PlayerPage({
 
       {helpOpen && <HelpPanel rules={rules} onClose={() => setHelpOpen(false)} />}
 
-      <History tableId={tableId} entries={history} error={historyError} />
+      <History tableId={tableId} entries={history} error={historyError} account={account} />
     </div>
   );
 }

@@ -294,5 +294,12 @@ describe('PlayerPage', () => {
       '#/tables/online-alice/hands/1',
     );
     expect(row.textContent).toContain('✓ sha256(seed) = commitment');
+    const coup = fake.state().lastResult;
+    const net = (coup?.settlements[0]?.paid ?? 0) - 100;
+    await waitFor(() =>
+      expect(screen.getByTestId('ledger-summary').textContent).toContain(
+        `bought in $1,000, 1 bet placement; bets settled: ${net > 0 ? 1 : 0} won, ${net < 0 ? 1 : 0} lost, ${net === 0 ? 1 : 0} pushed`,
+      ),
+    );
   });
 });

@@ -102,6 +102,47 @@ export function fakeTable(playerId = 'alice') {
       calls.push('deal');
       return send('Deal', { roundNo, nextSeed: seedOf(seeds++) }, me) as never;
     },
+    async ledger(p, t) {
+      // The ledger's totals folded from the fake's events (the real one is a read model of the same events).
+      let bought = 0;
+      let bets = 0;
+      let staked = 0;
+      let net = 0;
+      let commission = 0;
+      let cashedOut = 0;
+      const results = { win: 0, lose: 0, push: 0 };
+      for (const e of events) {
+        if (e.type === 'PlayerBoughtIn' && e.data.playerId === p) bought += e.data.amount;
+        if (e.type === 'BetPlaced' && e.data.playerId === p) {
+          bets += 1;
+          staked += e.data.amount;
+        }
+        if (e.type === 'PlayerCashedOut' && e.data.playerId === p) cashedOut += e.data.paid;
+        if (e.type === 'CoupResolved')
+          for (const s of e.data.settlements.filter((x) => x.playerId === p)) {
+            results[s.result] += 1;
+            net += s.paid - s.amount;
+            commission += s.commission;
+          }
+      }
+      return {
+        accounts: [
+          {
+            tableId: t,
+            bought_in: bought,
+            bets,
+            staked,
+            wins: results.win,
+            losses: results.lose,
+            pushes: results.push,
+            net_result: net,
+            commission_deducted: commission,
+            cashed_out: cashedOut,
+            chips: state.players.find((x) => x.playerId === p)?.chips ?? 0,
+          },
+        ],
+      };
+    },
   };
   return {
     api,

@@ -4,7 +4,7 @@ import { ApiError } from '../api';
 import { canDeal, chipStacks, dealHint, stopReason } from './betting';
 import { dealingOrder, settlementLine } from './dealing';
 import { historyOf, seedMatches } from './history';
-import { playerClient } from './playerApi';
+import { loadEvents, playerClient } from './playerApi';
 import { loadSoundOn, saveSoundOn, SOUND_KEY } from './sound';
 
 const CHIPS = [100, 500, 2500, 10000, 50000];
@@ -190,5 +190,60 @@ describe('sound setting', () => {
     expect(loadSoundOn(storage)).toBe(false);
     saveSoundOn(storage, true);
     expect(loadSoundOn(storage)).toBe(true);
+  });
+});
+
+describe('loadEvents', () => {
+  /** A fake socket: records what the page sends; `serve` answers as the service would. */
+  function fakeSocket(serve: (msg: { fromRevision: number }, push: (m: unknown) => void) => void) {
+    const sent: { fromRevision: number }[] = [];
+    let closed = false;
+    const ws = {
+      onopen: null as null | (() => void),
+      onmessage: null as null | ((m: { data: string }) => void),
+      onclose: null as null | (() => void),
+      onerror: null as null | (() => void),
+      send(text: string) {
+        const msg = JSON.parse(text) as { fromRevision: number };
+        sent.push(msg);
+        serve(msg, (m) => ws.onmessage?.({ data: JSON.stringify(m) }));
+      },
+      close() {
+        closed = true;
+      },
+    };
+    return { ws, sent, closed: () => closed };
+  }
+  const ev = (n: number) => ({ type: 'BettingOpened', data: { roundNo: n } });
+
+  it('subscribes from the start and collects the events until the service says resumed', async () => {
+    const f = fakeSocket((_m, push) => {
+      push({ type: 'event', revision: 0, event: ev(1) });
+      push({ type: 'event', revision: 1, event: ev(2) });
+      push({ type: 'resumed', revision: 1 });
+    });
+    const p = loadEvents('online-a', 'tok', () => f.ws as unknown as WebSocket);
+    f.ws.onopen?.();
+    expect((await p).map((e) => (e.data as { roundNo: number }).roundNo)).toEqual([1, 2]);
+    expect(f.sent).toEqual([{ type: 'subscribe', tableId: 'online-a', fromRevision: -1 }]);
+    expect(f.closed()).toBe(true);
+  });
+
+  it('on a long table (the service answers with the view) reads the last 2000 events', async () => {
+    const f = fakeSocket((m, push) => {
+      if (m.fromRevision === -1) push({ type: 'view', revision: 4999 });
+      else push({ type: 'resumed', revision: 4999 });
+    });
+    const p = loadEvents('online-a', 'tok', () => f.ws as unknown as WebSocket);
+    f.ws.onopen?.();
+    await p;
+    expect(f.sent.map((m) => m.fromRevision)).toEqual([-1, 3000]);
+  });
+
+  it("rejects with the service's refusal", async () => {
+    const f = fakeSocket((_m, push) => push({ type: 'error', code: 'FORBIDDEN', message: 'not your table' }));
+    const p = loadEvents('online-a', 'tok', () => f.ws as unknown as WebSocket);
+    f.ws.onopen?.();
+    await expect(p).rejects.toThrow('not your table');
   });
 });

@@ -26,6 +26,21 @@ export interface DealAnswer extends Omit<CoupSummary, 'at' | 'shoeNo'> {
   readonly shoeEnded?: { readonly shoeNo: number; readonly seed: string | null } | null;
 }
 
+/** One table's account in `GET /api/players/:playerId/ledger` (the read model: it may lag a coup behind). */
+export interface LedgerAccount {
+  readonly tableId: string;
+  readonly bought_in: number;
+  readonly bets: number;
+  readonly staked: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly pushes: number;
+  readonly net_result: number;
+  readonly commission_deducted: number;
+  readonly cashed_out: number;
+  readonly chips: number;
+}
+
 /** A fresh Idempotency-Key. */
 export function newKey(): string {
   const c = globalThis.crypto;
@@ -92,6 +107,13 @@ export function playerClient(token: string, fetchFn: Fetch = (i, init) => fetch(
     rebet: (tableId: string, roundNo: number, playerId: string) =>
       command<unknown>('POST', `${r(tableId, roundNo)}/rebet`, { playerId }),
     deal: (tableId: string, roundNo: number) => command<DealAnswer>('POST', `${r(tableId, roundNo)}/deal`),
+    ledger: (playerId: string, tableId: string) =>
+      once<{ accounts: LedgerAccount[] }>(
+        'GET',
+        `/players/${encodeURIComponent(playerId)}/ledger?tableId=${encodeURIComponent(tableId)}&limit=1`,
+        undefined,
+        undefined,
+      ),
   };
 }
 
