@@ -97,7 +97,16 @@ export function PlayerPage({
   const total = totalBet(bets);
   const dealing = shown !== null && shown.count < dealingOrder(shown.coup).length;
   const betting = view?.round?.status === 'betting' && me !== null;
-  const locked = busy || dealing || !betting;
+  /** Bet fields take clicks whenever betting is open: clicks queue and run one after another. */
+  const locked = dealing || !betting;
+
+  /** The newest view from the service, for queued commands (a render may not have happened yet). */
+  const latest = useRef<TableView | null>(null);
+  /** Commands run one at a time, in the order they were clicked. */
+  const chain = useRef<Promise<unknown>>(Promise.resolve());
+  const enqueue = (op: () => Promise<unknown>) => {
+    chain.current = chain.current.then(op).catch(() => undefined);
+  };
 
   const refreshHistory = useCallback(
     (id: string) => {
@@ -123,6 +132,7 @@ export function PlayerPage({
       (answer) => {
         if (!live) return;
         setTableId(answer.tableId);
+        latest.current = answer.view;
         setView(answer.view);
         const last = answer.view.lastResult;
         if (last) setShown({ coup: last, count: dealingOrder(last).length, fresh: false });
@@ -163,13 +173,16 @@ export function PlayerPage({
         const answer = await command();
         const next = await api.view(tableId);
         onAnswer?.(answer); // rendered together with the new view
+        latest.current = next;
         setView(next);
         return answer;
       } catch (error) {
         const e = error as ApiError;
         setRefusal({ code: e.code ?? 'ERROR', message: e.message });
         try {
-          setView(await api.view(tableId));
+          const next = await api.view(tableId);
+          latest.current = next;
+          setView(next);
         } catch {
           // keep the last view
         }
@@ -181,53 +194,81 @@ export function PlayerPage({
     [api, tableId],
   );
 
+  /** What a queued command sees: the latest view, the player's stakes and chips in it. */
+  const now = () => {
+    const v = latest.current;
+    if (!v?.rules || v.round?.status !== 'betting') return null;
+    const mine = v.players.find((p) => p.playerId === playerId);
+    if (!mine) return null;
+    return { v, rules: v.rules, bets: mineOf(v, playerId), balance: mine.chips };
+  };
+
   const placeBet = (spot: Spot) => {
-    if (locked || !rules || !view || chip === null) return;
-    const reason = stopReason(rules, bets, balance, spot, chip);
-    if (reason) {
-      setRefusal({ code: 'BET_LIMIT', message: reason });
-      return;
-    }
-    sound.play('chip');
-    void run(() => api.bet(view.tableId ?? '', view.roundNo, playerId, spot, chip));
+    if (locked || chip === null) return;
+    const c = chip;
+    enqueue(async () => {
+      const at = now();
+      if (!at) return;
+      const reason = stopReason(at.rules, at.bets, at.balance, spot, c);
+      if (reason) {
+        setRefusal({ code: 'BET_LIMIT', message: reason });
+        return;
+      }
+      sound.play('chip');
+      await run(() => api.bet(at.v.tableId ?? '', at.v.roundNo, playerId, spot, c));
+    });
   };
 
   const clear = () => {
-    if (locked || !view || total === 0) return;
-    void run(() => api.clear(view.tableId ?? '', view.roundNo, playerId));
+    if (locked) return;
+    enqueue(async () => {
+      const at = now();
+      if (!at || totalBet(at.bets) === 0) return;
+      await run(() => api.clear(at.v.tableId ?? '', at.v.roundNo, playerId));
+    });
   };
 
   const rebet = () => {
-    if (locked || !view) return;
-    sound.play('chip');
-    void run(() => api.rebet(view.tableId ?? '', view.roundNo, playerId));
+    if (locked) return;
+    enqueue(async () => {
+      const at = now();
+      if (!at) return;
+      sound.play('chip');
+      await run(() => api.rebet(at.v.tableId ?? '', at.v.roundNo, playerId));
+    });
   };
 
-  const deal = async () => {
-    if (locked || !view || !rules || !canDeal(rules, bets)) return;
-    const answer = await run(
-      () => api.deal(view.tableId ?? '', view.roundNo),
-      (coup) => setShown({ coup, count: 0, fresh: true }),
-    );
-    if (answer && tableId) refreshHistory(tableId);
+  const deal = () => {
+    if (locked) return;
+    enqueue(async () => {
+      const at = now();
+      if (!at || !canDeal(at.rules, at.bets)) return;
+      const answer = await run(
+        () => api.deal(at.v.tableId ?? '', at.v.roundNo),
+        (coup) => setShown({ coup, count: 0, fresh: true }),
+      );
+      if (answer && tableId) refreshHistory(tableId);
+    });
   };
 
-  const exit = async () => {
-    if (!tableId || busy) return;
-    const answer = await run(() => api.exit(tableId));
-    if (answer) {
-      setNotice(`You left the table: ${money(answer.paid ?? 0)} cashed out. Buy in to play again.`);
-      setShown(null);
-    }
+  const exit = () => {
+    if (!tableId) return;
+    enqueue(async () => {
+      const answer = await run(() => api.exit(tableId));
+      if (answer) {
+        setNotice(`You left the table: ${money(answer.paid ?? 0)} cashed out. Buy in to play again.`);
+        setShown(null);
+      }
+    });
   };
 
-  const submitBuyIn = async () => {
+  const submitBuyIn = () => {
     const dollars = Number(buyIn);
     if (!Number.isInteger(dollars) || dollars <= 0) {
       setRefusal({ code: 'INVALID_AMOUNT', message: 'Buy in a whole number of dollars, at least $1' });
       return;
     }
-    if (tableId) await run(() => api.buyIn(tableId, dollars * 100));
+    if (tableId) enqueue(() => run(() => api.buyIn(tableId, dollars * 100)));
   };
 
   const toggleSound = () => {
@@ -251,7 +292,7 @@ export function PlayerPage({
     else if (k === 'b') placeBet('banker');
     else if (k === 't') placeBet('tie');
     else if (k === 'c') clear();
-    else if (k === 'd') void deal();
+    else if (k === 'd') deal();
     else if (k === 's') toggleSound();
     else if (k === '?' || k === 'h') setHelpOpen((o) => !o);
     else if (k === 'escape') setHelpOpen(false);
@@ -296,7 +337,7 @@ export function PlayerPage({
         >
           ♪ {soundOn ? 'on' : 'off'}
         </button>
-        <button type="button" onClick={() => void exit()} disabled={busy}>
+        <button type="button" onClick={exit}>
           Exit game
         </button>
         <button
@@ -322,7 +363,7 @@ export function PlayerPage({
           {refusal.code === 'COUP_INCOMPLETE' && (
             <span className="refusal-actions">
               {' '}
-              <button type="button" onClick={() => void deal()} disabled={locked || !canDeal(rules, bets)}>
+              <button type="button" onClick={() => deal()} disabled={locked || !canDeal(rules, bets)}>
                 DEAL
               </button>{' '}
               <button type="button" onClick={clear} disabled={locked || total === 0}>
@@ -338,7 +379,7 @@ export function PlayerPage({
           className="panel buy-in"
           onSubmit={(e) => {
             e.preventDefault();
-            void submitBuyIn();
+            submitBuyIn();
           }}
         >
           <h3>Buy chips</h3>
@@ -451,7 +492,7 @@ export function PlayerPage({
               <button
                 type="button"
                 className="deal-button"
-                onClick={() => void deal()}
+                onClick={() => deal()}
                 disabled={locked || !canDeal(rules, bets)}
                 title={hint ?? 'Deal the coup (D)'}
               >

@@ -99,6 +99,21 @@ describe('PlayerPage', () => {
     expect(totalBet()).toBe('Total bet: $200');
   });
 
+  it('takes quick clicks in order without waiting for answers, and stops the one past the maximum', async () => {
+    const fake = await seated();
+    renderPage(fake);
+    fireEvent.click(await screen.findByRole('button', { name: '$100 chip' }));
+    fireEvent.click(field('Tie'));
+    fireEvent.click(field('Tie'));
+    fireEvent.click(chip(5));
+    fireEvent.click(field('Tie'));
+    fireEvent.click(chip(100));
+    fireEvent.click(field('Tie')); // the $5 and this $100 would each pass the $200 maximum: both stopped
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Table maximum'));
+    expect(totalBet()).toBe('Total bet: $200');
+    expect(fake.calls).toEqual(['open', 'bet tie 10000', 'bet tie 10000']);
+  });
+
   it("shows the service's PLAYER_AND_BANKER refusal when Player and Banker are bet together", async () => {
     const fake = await seated();
     renderPage(fake);
