@@ -238,7 +238,15 @@ export function TableScreen(props: {
             <BetsPanel round={view.round} />
           </div>
           <div className="col-right">
-            <Roads token={token} tableId={tableId} shoeNo={view.shoe?.shoeNo ?? null} live={feed.road} />
+            <Roads
+              token={token}
+              tableId={tableId}
+              shoeNo={view.shoe?.shoeNo ?? null}
+              shoeCoups={view.shoe?.coups ?? 0}
+              everyCoup={view.shoe?.everyCoup ?? view.rules?.shuffle === 'every-coup'}
+              lastRound={view.lastResult?.roundNo ?? null}
+              live={feed.road}
+            />
             <p className="history-link">
               <a href={`#/tables/${tableId}/hands`}>Hand history and replay</a>
             </p>

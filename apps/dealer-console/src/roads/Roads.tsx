@@ -83,12 +83,12 @@ export function RoadsView({ data }: { readonly data: RoadsData }) {
           {data.bigRoad.map((c, i) => (
             <span
               key={i}
-              className={`ring ring-${c.outcome}`}
+              className={`ring ring-${c.outcome}${c.ties > 0 ? ' ring-ties' : ''}`}
               style={{ gridColumn: c.col + 1, gridRow: c.row + 1 }}
               title={`${WORD[c.outcome]}${c.ties ? `, then ${c.ties} tie(s)` : ''}`}
               aria-label={`${WORD[c.outcome]}${c.ties ? ` and ${c.ties} tie(s)` : ''}`}
             >
-              {c.ties > 0 ? c.ties : LETTER[c.outcome]}
+              {LETTER[c.outcome]}
             </span>
           ))}
         </div>
@@ -100,43 +100,52 @@ export function RoadsView({ data }: { readonly data: RoadsData }) {
   );
 }
 
-/** How long after a coup the read model is asked again (it is eventually consistent). */
-const RETRIES_MS = [0, 400, 1200, 3000];
+/** When the read model is asked after a coup resolves (it is eventually consistent: give it a moment first). */
+const RETRIES_MS = [300, 1200, 3000];
 
 /**
- * The current shoe's roads: the service's read model (asked again after each coup the console sees resolve, a few
- * times while it catches up), or what the console saw live until then.
+ * The current shoe's roads: the service's read model (`GET /roads?shoe=`; every-coup tables: the latest road, the
+ * day's), asked at once when there is a coup to show, again after each coup, or what the console saw live while
+ * the read model has fewer coups. Nothing is asked before the shoe has a coup (the service would answer 404).
  */
 export function Roads(props: {
   readonly token: string;
   readonly tableId: string;
   readonly shoeNo: number | null;
+  /** Coups resolved in the current shoe (shoe tables), per the view. */
+  readonly shoeCoups: number;
+  readonly everyCoup: boolean;
+  /** The last resolved round of the table (every-coup tables ask once there is one). */
+  readonly lastRound: number | null;
   readonly live: readonly RoadEntry[];
 }) {
-  const { token, tableId, shoeNo, live } = props;
-  const [service, setService] = useState<{ shoe: number; data: RoadsData } | null>(null);
-  const seen = live.length;
+  const { token, tableId, shoeNo, shoeCoups, everyCoup, lastRound, live } = props;
+  const [service, setService] = useState<{ shoe: number | null; data: RoadsData } | null>(null);
+  const [asked, setAsked] = useState(false);
+  const ask = everyCoup ? lastRound !== null : shoeNo !== null && shoeCoups > 0;
+  const trigger = everyCoup ? lastRound : shoeCoups;
   useEffect(() => {
-    if (shoeNo === null) return undefined;
+    if (!ask) return undefined;
     let stop = false;
     const timers: number[] = [];
+    const path = `/tables/${encodeURIComponent(tableId)}/roads${everyCoup ? '' : `?shoe=${shoeNo}`}`;
     const load = async () => {
       try {
-        const r = await getJson<ServiceRoads>(
-          token,
-          `/tables/${encodeURIComponent(tableId)}/roads?shoe=${shoeNo}`,
-        );
+        const r = await getJson<ServiceRoads>(token, path);
         if (!stop) setService({ shoe: shoeNo, data: fromService(r) });
       } catch {
-        // no coup of this shoe in the read model yet (UNKNOWN_SHOE), or unreachable: the live roads stand
+        // not in the read model yet, or unreachable: the live roads stand
       }
     };
-    for (const ms of RETRIES_MS) timers.push(window.setTimeout(() => void load(), ms));
+    // the first time at once (a reload: the read model has it), then after each coup a moment later
+    const delays = asked ? RETRIES_MS : [0, ...RETRIES_MS];
+    setAsked(true);
+    for (const ms of delays) timers.push(window.setTimeout(() => void load(), ms));
     return () => {
       stop = true;
       timers.forEach((t) => window.clearTimeout(t));
     };
-  }, [token, tableId, shoeNo, seen]);
-  const current = service !== null && service.shoe === shoeNo ? service.data : null;
+  }, [token, tableId, shoeNo, everyCoup, ask, trigger]);
+  const current = service !== null && (everyCoup || service.shoe === shoeNo) ? service.data : null;
   return <RoadsView data={chooseRoads(current, fromLive(shoeNo, live))} />;
 }

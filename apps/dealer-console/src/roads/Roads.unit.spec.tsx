@@ -66,11 +66,39 @@ describe('Roads drawing', () => {
     const real = globalThis.fetch;
     globalThis.fetch = fetchMock as unknown as typeof fetch;
     try {
-      render(<Roads token="t" tableId="T1" shoeNo={3} live={entries('BP')} />);
+      render(
+        <Roads
+          token="t"
+          tableId="T1"
+          shoeNo={3}
+          shoeCoups={12}
+          everyCoup={false}
+          lastRound={40}
+          live={entries('BP')}
+        />,
+      );
       expect(screen.getByText(/2 coups \(seen live\)/)).toBeTruthy();
       await waitFor(() => expect(screen.getByText(/12 coups \(read model\)/)).toBeTruthy());
       expect(drawn('Big eye boy').map((c) => c.cell)).toEqual(['b0,0']);
     } finally {
+      globalThis.fetch = real;
+    }
+  });
+
+  it('asks nothing before the shoe has a coup (the service would answer 404)', () => {
+    const real = globalThis.fetch;
+    const fetchMock = jest.fn();
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    try {
+      jest.useFakeTimers();
+      render(
+        <Roads token="t" tableId="T1" shoeNo={5} shoeCoups={0} everyCoup={false} lastRound={9} live={[]} />,
+      );
+      jest.advanceTimersByTime(10_000);
+      expect(fetchMock).not.toHaveBeenCalled();
+      expect(screen.getByText(/shoe 5, 0 coups \(seen live\)/)).toBeTruthy();
+    } finally {
+      jest.useRealTimers();
       globalThis.fetch = real;
     }
   });
@@ -85,7 +113,17 @@ describe('Roads drawing', () => {
     }));
     globalThis.fetch = fetchMock as unknown as typeof fetch;
     try {
-      render(<Roads token="t" tableId="T1" shoeNo={4} live={entries('BBB')} />);
+      render(
+        <Roads
+          token="t"
+          tableId="T1"
+          shoeNo={4}
+          shoeCoups={3}
+          everyCoup={false}
+          lastRound={3}
+          live={entries('BBB')}
+        />,
+      );
       await waitFor(() => expect(fetchMock).toHaveBeenCalled());
       expect(screen.getByText(/shoe 4, 3 coups \(seen live\)/)).toBeTruthy();
     } finally {
