@@ -122,6 +122,10 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await dealAndWait(page);
   await screenshot(page, 'player-result');
 
+  // Sound off: remembered across the reload below.
+  await page.getByRole('button', { name: 'Sound on' }).click();
+  await page.getByRole('button', { name: 'Sound off' }).waitFor();
+
   // Reload in the middle of a deal: the finished coup shows, and the chips are the service's.
   await chip(page, 25).click();
   await field(page, 'Banker').click();
@@ -140,6 +144,7 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   expect(view.lastResult?.settlements.map((s) => s.amount)).toEqual([2500]);
   expect(await balanceShown(page)).toContain(dollars(view.players[0]?.chips ?? -1));
   expect(await totalBet(page).textContent()).toContain('$0');
+  await page.getByRole('button', { name: 'Sound off' }).waitFor();
 
   // History: every coup played (4), each with its replay link and the seed checked against its commitment.
   await page.getByTestId(`history-${betRound}`).waitFor({ timeout: 10_000 });
