@@ -9,7 +9,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 const build = spawnSync(
   process.execPath,
-  [join(root, 'node_modules', 'nx', 'bin', 'nx.js'), 'run-many', '-t', 'build', '--outputStyle=static'],
+  [join(root, 'node_modules', '.bin', 'nx'), 'run-many', '-t', 'build', '--outputStyle=static'],
   { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env },
 );
 if (build.status !== 0) {

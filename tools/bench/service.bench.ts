@@ -271,7 +271,7 @@ async function main() {
   // The benchmark runs the built service: build what is out of date first (Nx caches the rest).
   const build = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/nx/bin/nx.js'), 'run', '@coup/table-service:build'],
+    [join(root, 'node_modules/.bin/nx'), 'run', '@coup/table-service:build'],
     {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
