@@ -63,7 +63,11 @@ function VerifyChecks({ verify }: { readonly verify: HandVerification | ApiError
     <>
       <p className={verify.ok ? 'check-pass' : 'check-fail'} aria-label="verification">
         <strong>{verify.ok ? 'VERIFIED' : 'NOT VERIFIED'}</strong>:{' '}
-        {verify.checks.filter((c) => c.status === 'pass').length} of {verify.checks.length} checks passed
+        {(['pass', 'fail', 'pending', 'skipped'] as const)
+          .map((st) => [st, verify.checks.filter((c) => c.status === st).length] as const)
+          .filter(([st, n]) => n > 0 || st === 'fail')
+          .map(([st, n]) => `${n} ${STATUS_TEXT[st].toLowerCase()}`)
+          .join(', ')}
       </p>
       <table className="grid checks">
         <thead>

@@ -98,6 +98,9 @@ describe('ReplayScreen: the stepper', () => {
     expect(coup.textContent).toMatch(/MATCHES.*Banker wins 4 to 7/);
     const checks = await screen.findByRole('region', { name: 'verify checks' });
     await within(checks).findByText(/NOT VERIFIED/);
+    expect(within(checks).getByLabelText('verification').textContent).toBe(
+      'NOT VERIFIED: 3 passed, 1 failed, 2 skipped',
+    );
     const row = (name: string) => checks.querySelector(`[data-check="${name}"]`)?.textContent ?? '';
     expect(row('chain')).toMatch(/FAILED/);
     expect(row('coup')).toMatch(/PASSED/);
