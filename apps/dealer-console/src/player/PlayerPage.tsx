@@ -128,18 +128,23 @@ export function PlayerPage({
   // Entry: open (or resume) the personal table with betting open; show the last coup (a reload mid-deal lands here).
   useEffect(() => {
     let live = true;
-    api.open().then(
-      (answer) => {
-        if (!live) return;
-        setTableId(answer.tableId);
-        latest.current = answer.view;
-        setView(answer.view);
-        const last = answer.view.lastResult;
-        if (last) setShown({ coup: last, count: dealingOrder(last).length, fresh: false });
-        refreshHistory(answer.tableId);
-      },
-      (e: ApiError) => live && setLoadError(`${e.code}: ${e.message}`),
-    );
+    // One retry: two opens racing on a brand-new table (React's dev double effects) may refuse the second.
+    const retry = () => new Promise((r) => setTimeout(r, 300)).then(() => api.open());
+    api
+      .open()
+      .catch(retry)
+      .then(
+        (answer) => {
+          if (!live) return;
+          setTableId(answer.tableId);
+          latest.current = answer.view;
+          setView(answer.view);
+          const last = answer.view.lastResult;
+          if (last) setShown({ coup: last, count: dealingOrder(last).length, fresh: false });
+          refreshHistory(answer.tableId);
+        },
+        (e: ApiError) => live && setLoadError(`${e.code}: ${e.message}`),
+      );
     return () => {
       live = false;
     };

@@ -1,3 +1,4 @@
+import { ApiError } from '../api';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { PlayerPage } from './PlayerPage';
 import { fakeTable } from './fakeTable';
@@ -45,6 +46,27 @@ describe('PlayerPage', () => {
     expect(fake.calls).toContain('buyIn 63100');
     expect(screen.getByLabelText('balance').textContent).toContain('$631');
     for (const d of [500, 100, 25, 5, 1]) expect(within(chip(d)).getByText('×1')).toBeTruthy();
+  });
+
+  it('opens the table again once when the first open is refused, and shows a second refusal', async () => {
+    const fake = await seated();
+    let refusals = 1;
+    const open = fake.api.open;
+    const api = {
+      ...fake.api,
+      open: async () => {
+        if (refusals-- > 0) throw new ApiError(409, 'WRONG_PHASE', 'raced');
+        return open();
+      },
+    };
+    const { unmount } = render(<PlayerPage api={api} playerId="alice" loadHistory={async () => []} />);
+    await screen.findByRole('button', { name: '$1 chip' });
+    unmount();
+    refusals = 2;
+    render(<PlayerPage api={api} playerId="alice" loadHistory={async () => []} />);
+    expect((await screen.findByRole('alert', {}, { timeout: 2000 })).textContent).toContain(
+      'WRONG_PHASE: raced',
+    );
   });
 
   it('selects a chip by click or number key; the smallest is selected at first', async () => {
