@@ -77,6 +77,7 @@ export class AppModule {
           store: handle.store,
           readModelFile: join(config.dataDir, 'read-models.sqlite'),
           ...(config.eventStore.kind === 'sqlite' ? { sqliteEventsFile: config.eventStore.file } : {}),
+          headPosition: () => handle.store.headPosition(),
           metricsRegistry: metrics.registry,
           follow: config.projectionsInProcess,
         }),
