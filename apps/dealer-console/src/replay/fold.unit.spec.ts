@@ -1,5 +1,5 @@
 import { canonicalJson, foldReplay, recheckCoup, serializeSteps, stateFromView } from './fold';
-import { liveTable, replayOf } from './testing/fixture';
+import { liveTable, play, replayOf } from './testing/fixture';
 import { tableView } from '@coup/table';
 
 describe('replay folded in the browser', () => {
@@ -76,5 +76,53 @@ describe('replay folded in the browser', () => {
   it('a hand without a resolved coup has nothing to re-resolve', () => {
     const replay = replayOf(events, 1);
     expect(recheckCoup(foldReplay({ ...replay, steps: replay.steps.slice(0, 5) })).kind).toBe('none');
+  });
+});
+
+describe('replay folded in the browser: rng shoes, voids, every-coup tables', () => {
+  const seed = (n: number) => n.toString(16).padStart(64, '0');
+
+  it('an rng shoe with a voided round and the coup after it: every step matches the service view', () => {
+    const { events } = play([
+      { type: 'OpenTable', data: { tableId: 'T1', rules: { dealing: 'rng' } } },
+      { type: 'BuyIn', data: { playerId: 'alice', amount: 100_000 } },
+      { type: 'StartShoe', data: { seed: seed(7) } },
+      { type: 'OpenBetting', data: {} },
+      { type: 'PlaceBet', data: { roundNo: 1, playerId: 'alice', spot: 'tie', amount: 500 } },
+      { type: 'VoidRound', data: { roundNo: 1, reason: 'table bumped' }, role: 'supervisor' },
+      { type: 'OpenBetting', data: {} },
+      { type: 'PlaceBet', data: { roundNo: 2, playerId: 'alice', spot: 'player', amount: 1000 } },
+      { type: 'CloseBetting', data: { roundNo: 2 } },
+      { type: 'Deal', data: { roundNo: 2 } },
+    ]);
+    for (const round of [1, 2]) {
+      const folded = foldReplay(replayOf(events, round));
+      expect(folded.steps.map((s) => s.matchesService)).toEqual(folded.steps.map(() => true));
+    }
+    const voided = foldReplay(replayOf(events, 1));
+    expect(voided.steps.at(-1)?.view.round?.voided?.reason).toBe('table bumped');
+    expect(recheckCoup(voided).kind).toBe('none');
+    const dealt = recheckCoup(foldReplay(replayOf(events, 2)));
+    expect(dealt.kind === 'checked' && dealt.same).toBe(true);
+  });
+
+  it('an every-coup table (a shuffle per coup, the seed revealed after it): every step matches', () => {
+    const { events } = play([
+      { type: 'OpenTable', data: { tableId: 'T1', rules: { dealing: 'rng', shuffle: 'every-coup' } } },
+      { type: 'BuyIn', data: { playerId: 'alice', amount: 100_000 } },
+      { type: 'OpenBetting', data: { seed: seed(1) } },
+      { type: 'PlaceBet', data: { roundNo: 1, playerId: 'alice', spot: 'banker', amount: 1000 } },
+      { type: 'CloseBetting', data: { roundNo: 1 } },
+      { type: 'Deal', data: { roundNo: 1 } },
+      { type: 'OpenBetting', data: { seed: seed(2) } },
+      { type: 'PlaceBet', data: { roundNo: 2, playerId: 'alice', spot: 'player', amount: 1000 } },
+      { type: 'CloseBetting', data: { roundNo: 2 } },
+      { type: 'Deal', data: { roundNo: 2 } },
+    ]);
+    const folded = foldReplay(replayOf(events, 2, 1));
+    expect(folded.before.shoe).toMatchObject({ shoeNo: 2, seed: null });
+    expect(folded.steps.map((s) => s.event.type).slice(-2)).toEqual(['CoupResolved', 'ShoeEnded']);
+    expect(folded.steps.every((s) => s.matchesService)).toBe(true);
+    expect(folded.steps.at(-1)?.view.shoe?.seed).toBe(seed(2));
   });
 });

@@ -55,37 +55,37 @@ export function liveTable(): TableEvent[] {
   ]).events;
 }
 
-/** The service's replay of round `roundNo`: the events from its BettingOpened to its CoupResolved. */
-export function replayOf(events: readonly TableEvent[], roundNo: number): HandReplay {
+/**
+ * The service's replay of round `roundNo`: the events from its BettingOpened to its CoupResolved (or RoundVoided),
+ * and `extra` events after it (to fold a ShoeEnded too).
+ */
+export function replayOf(events: readonly TableEvent[], roundNo: number, extra = 0): HandReplay {
+  const ofRound = (e: TableEvent) => (e.data as { roundNo?: number }).roundNo === roundNo;
+  const first = events.findIndex((e) => e.type === 'BettingOpened' && ofRound(e));
+  const end = events.findIndex((e) => (e.type === 'CoupResolved' || e.type === 'RoundVoided') && ofRound(e));
+  if (first < 0 || end < 0) throw new Error(`no round ${roundNo}`);
   let state = initialState;
-  let before: TableState | null = null;
-  const steps: { event: HandReplay['steps'][number]['event']; view: ReturnType<typeof tableView> }[] = [];
-  let inHand = false;
-  events.forEach((e, revision) => {
-    const data = e.data as { roundNo?: number; at?: string; by?: string };
-    if (e.type === 'BettingOpened' && data.roundNo === roundNo) {
-      inHand = true;
-      before = state;
-    }
+  let before = state;
+  const steps: HandReplay['steps'][number][] = [];
+  events.slice(0, end + 1 + extra).forEach((e, revision) => {
+    if (revision === first) before = state;
     state = evolve(state, e);
-    if (inHand) {
-      steps.push({
-        event: {
-          revision,
-          position: revision + 1,
-          type: e.type,
-          data: e.type === 'ShoeStarted' ? { ...e.data, seed: null } : e.data,
-          recordedAt: data.at ?? '',
-          actor: data.by ?? null,
-          hash: `h${revision}`,
-          prevHash: `h${revision - 1}`,
-        },
-        view: tableView(state),
-      });
-    }
-    if ((e.type === 'CoupResolved' || e.type === 'RoundVoided') && data.roundNo === roundNo) inHand = false;
+    if (revision < first) return;
+    const data = e.data as { at?: string; by?: string };
+    steps.push({
+      event: {
+        revision,
+        position: revision + 1,
+        type: e.type,
+        data: e.type === 'ShoeStarted' ? { ...e.data, seed: null } : e.data,
+        recordedAt: data.at ?? '',
+        actor: data.by ?? null,
+        hash: `h${revision}`,
+        prevHash: `h${revision - 1}`,
+      },
+      view: tableView(state),
+    });
   });
-  if (before === null) throw new Error(`no round ${roundNo}`);
   return { tableId: 'T1', roundNo, shoeNo: 1, status: 'resolved', before: tableView(before), steps };
 }
 
