@@ -267,6 +267,36 @@ it('a hand is replayed step by step and verified in the replay screen; a link op
     .waitFor({ timeout: 10_000 });
   expect(await other.getByRole('slider', { name: 'step' }).inputValue()).toBe('6');
 
+  // an rng every-coup hand: the seed is revealed after the coup, so the commitment and shuffle checks pass too
+  const dealer = stack.token('dealer', 'eve');
+  await stack.api('POST', '/api/tables', {
+    tableId: 'RNG1',
+    rules: { dealing: 'rng', shuffle: 'every-coup' },
+  });
+  await stack.api('POST', '/api/tables/RNG1/players/alice/buy-in', { amount: 10_000 });
+  await stack.api('POST', '/api/tables/RNG1/rounds', {}, dealer);
+  await stack.api(
+    'POST',
+    '/api/tables/RNG1/rounds/1/bets',
+    { playerId: 'alice', spot: 'banker', amount: 1_000 },
+    stack.token('player', 'alice'),
+  );
+  await stack.api('POST', '/api/tables/RNG1/rounds/1/close', {}, dealer);
+  await stack.api('POST', '/api/tables/RNG1/rounds/1/deal', {}, dealer);
+  await other.goto(`${stack.url}/#/tables/RNG1/hands`);
+  await other.getByRole('link', { name: 'Hand 1' }).click();
+  await other.getByText(/^VERIFIED: 6 passed, 0 failed$/).waitFor({ timeout: 10_000 });
+  for (const check of ['commitment', 'shuffle'])
+    expect(await other.locator(`[data-check="${check}"]`).textContent()).toMatch(/PASSED/);
+  await other.keyboard.press('End');
+  expect(await other.getByTestId('fold-match').textContent()).toMatch(/same table as the service/);
+  expect(await other.getByRole('region', { name: 'coup re-resolved' }).textContent()).toMatch(/MATCHES/);
+  await other.goto(`${stack.url}/#/tables/${TABLE}/hands/1?step=6`);
+  await other
+    .getByTestId('step-heading')
+    .filter({ hasText: /^Step 6: CardDealt/ })
+    .waitFor({ timeout: 10_000 });
+
   // print: the stepper is hidden and the record fits one page
   await other.emulateMedia({ media: 'print' });
   expect(await other.getByRole('group', { name: 'replay stepper' }).isVisible()).toBe(false);
