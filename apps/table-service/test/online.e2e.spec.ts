@@ -59,3 +59,33 @@ it("refuses another player's table, and non-players", async () => {
   const anonymous = await h.api('POST', '/api/online/tables', { token: null });
   expect(anonymous.status).toBe(401);
 });
+
+it('a player reads, replays and verifies the hands of its own online table, and no one else’s', async () => {
+  const me = h.token('player', 'cy');
+  const { view } = (await h.api('POST', '/api/online/tables', { token: me })).body;
+  await h.api('POST', '/api/online/tables/online-cy/buy-in', { token: me, body: { amount: 10_000 } });
+  const round = view.round.roundNo;
+  await h.api('POST', `/api/tables/online-cy/rounds/${round}/bets`, {
+    token: me,
+    body: { playerId: 'cy', spot: 'banker', amount: 500 },
+  });
+  expect((await h.api('POST', `/api/tables/online-cy/rounds/${round}/deal`, { token: me })).status).toBe(200);
+  let hand = await h.api('GET', `/api/tables/online-cy/hands/${round}`, { token: me });
+  for (let i = 0; i < 100 && hand.status === 404; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    hand = await h.api('GET', `/api/tables/online-cy/hands/${round}`, { token: me });
+  }
+  expect(hand.status).toBe(200);
+  expect((await h.api('GET', '/api/tables/online-cy/hands', { token: me })).status).toBe(200);
+  expect((await h.api('GET', `/api/tables/online-cy/hands/${round}/replay`, { token: me })).status).toBe(200);
+  const verify = await h.api('GET', `/api/tables/online-cy/hands/${round}/verify`, { token: me });
+  expect(verify.status).toBe(200);
+  const other = await h.api('GET', `/api/tables/online-cy/hands/${round}`, {
+    token: h.token('player', 'dan'),
+  });
+  expect([other.status, other.body.code]).toEqual([403, 'FORBIDDEN']);
+  const staffTable = await h.api('GET', '/api/tables/online-cy/hands', {
+    token: h.token('player', 'cy-not'),
+  });
+  expect(staffTable.status).toBe(403);
+});

@@ -11,7 +11,9 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type HandSummary, type HandFilter, ReadModels, replayHand, verifyHand } from '@coup/projections';
-import { Roles } from '../common/auth';
+import type { Principal } from '@coup/auth';
+import { CurrentPrincipal, Roles } from '../common/auth';
+import { onlineTableId } from '../tables/online.controller';
 import { ApiError } from '../common/api-error';
 import { type Cell, columns, toCsv, wantsCsv } from './csv';
 import { queryOf, optionalInt, positiveInt, tableIdParam, playerIdParam } from './params';
@@ -19,6 +21,14 @@ import { QUERIES_STORE, type QueriesStore, queryError, sendCsv } from './shared'
 
 /** Staff and auditors read hand histories, replays and verifications. */
 const AUDIT = ['compliance', 'analyst', 'supervisor', 'admin', 'dealer'] as const;
+/** Staff, plus a player on its own online table (`online-<playerId>`): its hands, replays and verifications. */
+const HAND_READERS = [...AUDIT, 'player'] as const;
+
+function mayReadHands(principal: Principal, tableId: string): void {
+  if (principal.role === 'player' && tableId !== onlineTableId(principal.id)) {
+    throw new ApiError(403, 'FORBIDDEN', 'a player reads only the hands of its own online table');
+  }
+}
 /** Roads are the table's public scoreboard: players read them too. */
 const ROADS = [...AUDIT, 'player'] as const;
 
@@ -69,7 +79,7 @@ export class HandsController {
   }
 
   @Get(':tableId/hands')
-  @Roles(...AUDIT)
+  @Roles(...HAND_READERS)
   @ApiOperation({
     summary: 'Hand history of a table (newest first), filtered, with cursor pagination',
     description: CSV_NOTE,
@@ -108,10 +118,12 @@ export class HandsController {
   @ApiResponse({ status: 404, description: 'UNKNOWN_TABLE' })
   hands(
     @Param('tableId') tableId: string,
+    @CurrentPrincipal() principal: Principal,
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): unknown {
+    mayReadHands(principal, tableId);
     tableIdParam(tableId);
     const q = queryOf(query, [
       'shoe',
@@ -144,7 +156,7 @@ export class HandsController {
   }
 
   @Get(':tableId/hands/:roundNo')
-  @Roles(...AUDIT)
+  @Roles(...HAND_READERS)
   @ApiOperation({
     summary:
       'One hand: every bet with who and when, every card with who entered it, result, settlements, void, event span and chain hashes',
@@ -159,11 +171,13 @@ export class HandsController {
   @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
   hand(
     @Param('tableId') tableId: string,
+    @CurrentPrincipal() principal: Principal,
     @Param('roundNo') roundNo: string,
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): unknown {
+    mayReadHands(principal, tableId);
     tableIdParam(tableId);
     queryOf(query, []);
     const round = positiveInt(roundNo, 'roundNo');
@@ -265,7 +279,7 @@ export class HandsController {
   }
 
   @Get(':tableId/hands/:roundNo/replay')
-  @Roles(...AUDIT)
+  @Roles(...HAND_READERS)
   @ApiOperation({
     summary:
       "A hand's events and the table after each, folded with the table decider's own evolve from the state before the hand",
@@ -282,11 +296,13 @@ export class HandsController {
   @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
   async replay(
     @Param('tableId') tableId: string,
+    @CurrentPrincipal() principal: Principal,
     @Param('roundNo') roundNo: string,
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
+    mayReadHands(principal, tableId);
     tableIdParam(tableId);
     queryOf(query, []);
     const r = await this.source.handle(() =>
@@ -318,7 +334,7 @@ export class HandsController {
   }
 
   @Get(':tableId/hands/:roundNo/verify')
-  @Roles(...AUDIT)
+  @Roles(...HAND_READERS)
   @ApiOperation({
     summary: 'Verifies a hand: named checks with pass/fail/pending/skipped',
     description:
@@ -336,11 +352,13 @@ export class HandsController {
   @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
   async verify(
     @Param('tableId') tableId: string,
+    @CurrentPrincipal() principal: Principal,
     @Param('roundNo') roundNo: string,
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
+    mayReadHands(principal, tableId);
     tableIdParam(tableId);
     queryOf(query, []);
     const v = await this.source.handle(() =>
