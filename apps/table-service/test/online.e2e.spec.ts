@@ -89,3 +89,13 @@ it('a player reads, replays and verifies the hands of its own online table, and 
   });
   expect(staffTable.status).toBe(403);
 });
+
+it('two tabs opening at once open one round and both get it', async () => {
+  const me = h.token('player', 'twin');
+  const [a, b] = await Promise.all([
+    h.api('POST', '/api/online/tables', { token: me }),
+    h.api('POST', '/api/online/tables', { token: me }),
+  ]);
+  expect([a.status, b.status]).toEqual([200, 200]);
+  expect(a.body.view.round.roundNo).toBe(b.body.view.round.roundNo);
+});

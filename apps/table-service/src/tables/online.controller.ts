@@ -81,8 +81,15 @@ export class OnlineController {
       view = tableView(await this.tables.state(tableId));
     }
     if (view.phase === 'idle' || view.phase === 'ready') {
+      // Keyed by the round it opens, so two tabs opening at once open one round and both get its answer.
       const seed = await this.commands.seedFor(tableId, 'OpenBetting');
-      await this.commands.send(tableId, 'OpenBetting', seed ? { seed } : {}, croupier);
+      await this.commands.send(
+        tableId,
+        'OpenBetting',
+        seed ? { seed } : {},
+        croupier,
+        `online-round-${tableId}-${view.roundNo + 1}`,
+      );
     }
     const { state, revision } = await this.tables.current(tableId);
     return { tableId, revision: Number(revision), view: tableView(state, { id: p.id, role: p.role }) };

@@ -107,9 +107,14 @@ export function eventIdFor(tableId: string, key: string, index: number): string 
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+/**
+ * What identifies a client's request behind an Idempotency-Key: the command's type and data, without the seeds the
+ * edge adds (fresh CSPRNG bytes differ on every retry, the request does not).
+ */
 function requestHashOf(command: TableCommand): string {
+  const { seed: _seed, nextSeed: _nextSeed, ...data } = command.data as Record<string, unknown>;
   return createHash('sha256')
-    .update(JSON.stringify([command.type, command.data]))
+    .update(JSON.stringify([command.type, data]))
     .digest('hex')
     .slice(0, 32);
 }
