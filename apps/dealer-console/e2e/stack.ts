@@ -115,6 +115,8 @@ export interface BrowserSession {
   /** A new page at the given size; console errors and page errors are collected in `errors`. */
   page(width?: number, height?: number): Promise<Page>;
   readonly errors: string[];
+  /** Every answer of 400 or more the pages received: `<status> <method> <path>`. */
+  readonly failures: string[];
   close(): Promise<void>;
 }
 
@@ -131,15 +133,21 @@ export async function launchBrowser(): Promise<BrowserSession> {
     ],
   });
   const errors: string[] = [];
+  const failures: string[] = [];
   return {
     browser,
     errors,
+    failures,
     async page(width = 1280, height = 800) {
       const page = await browser.newPage({ viewport: { width, height } });
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`);
       });
       page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+      page.on('response', (r) => {
+        if (r.status() >= 400)
+          failures.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+      });
       return page;
     },
     close: () => browser.close(),

@@ -452,3 +452,21 @@ describe('operations', () => {
     expect(Object.keys(doc.body.paths)).toContain('/api/tables/{tableId}/rounds/{roundNo}/bets');
   });
 });
+
+describe('a retry that queues behind its first try', () => {
+  it('gets the first answer, not a refusal of the duplicate', async () => {
+    // Many concurrent commands on one table: the later tries of the same key queue while the first is appended.
+    await h.api('POST', '/api/tables', { body: { tableId: 'Q1', rules: { dealing: 'rng' } } });
+    const tries = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        h.api('POST', '/api/tables/Q1/players/q/buy-in', {
+          body: { amount: 100 },
+          headers: { 'idempotency-key': `q-${i % 3}` },
+        }),
+      ),
+    );
+    expect(tries.map((t) => t.status)).toEqual(tries.map(() => 200));
+    const view = await h.api('GET', '/api/tables/Q1');
+    expect(view.body.players).toEqual([expect.objectContaining({ playerId: 'q', chips: 300 })]);
+  });
+});

@@ -336,6 +336,23 @@ export class TableProcessor {
           outcomes.push(outcomes[keysInBatch.get(p.key)!]!);
           continue;
         }
+        // A retry that queued while its first try was being appended: answer it from the recorded reply.
+        const recorded = p.key !== null ? session.replies.get(p.key) : undefined;
+        if (recorded) {
+          outcomes.push(
+            recorded.hash === p.requestHash
+              ? { ok: true, reply: recorded.reply }
+              : {
+                  ok: false,
+                  error: new ApiError(
+                    422,
+                    'IDEMPOTENCY_KEY_REUSED',
+                    'this Idempotency-Key was used for a different request',
+                  ),
+                },
+          );
+          continue;
+        }
         const decision = decide(p.command, state);
         if (!decision.ok) {
           const { code, message, details } = decision.error;
