@@ -10,6 +10,7 @@ import { APP_FILTER, APP_GUARD, Reflector } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { QueriesModule } from './queries';
+import { ProjectionWorker, projectionWorkerAvailable } from './projection-worker';
 import type { ServiceConfig } from './config/config';
 import { AuthGuard, JWT_SECRET } from './common/auth';
 import { LiveGateway } from './live/live.gateway';
@@ -68,6 +69,14 @@ export class AppModule {
   static register(config: ServiceConfig, overrides: AppOverrides = {}): DynamicModule {
     const handle = overrides.store ?? EventStoreHandle.open(config);
     const metrics = overrides.metrics ?? new Metrics();
+    const readModelFile = join(config.dataDir, 'read-models.sqlite');
+    // The read side folds in a worker thread when it can (built service, SQLite store), else in this thread.
+    const inWorker =
+      config.projections === 'worker' &&
+      config.eventStore.kind === 'sqlite' &&
+      !overrides.store &&
+      projectionWorkerAvailable();
+    const eventsFile = config.eventStore.kind === 'sqlite' ? config.eventStore.file : null;
     return {
       module: AppModule,
       imports: [
@@ -75,11 +84,11 @@ export class AppModule {
         // The read side in this process: projections follow the log into data/read-models.sqlite; queries answer from it.
         QueriesModule.register({
           store: handle.store,
-          readModelFile: join(config.dataDir, 'read-models.sqlite'),
+          readModelFile,
           ...(config.eventStore.kind === 'sqlite' ? { sqliteEventsFile: config.eventStore.file } : {}),
           headPosition: () => handle.store.headPosition(),
           metricsRegistry: metrics.registry,
-          follow: config.projectionsInProcess,
+          follow: config.projections !== 'off' && !inWorker,
         }),
       ],
       controllers: [TablesController, OnlineController, OpsController],
@@ -115,6 +124,9 @@ export class AppModule {
           useFactory: (reflector: Reflector) => new AuthGuard(reflector, config.jwtSecret),
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        ...(inWorker && eventsFile
+          ? [{ provide: ProjectionWorker, useFactory: () => new ProjectionWorker(eventsFile, readModelFile) }]
+          : []),
         ExecuteTableCommandHandler,
         TableCommands,
         Lifecycle,

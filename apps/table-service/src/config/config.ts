@@ -21,8 +21,11 @@ export interface ServiceConfig {
   readonly bodyLimit: number;
   /** How many events a table may gain before the service writes a snapshot of its state. */
   readonly snapshotEvery: number;
-  /** Run the projection runner in this process (`COUP_PROJECTIONS=off` when another process keeps the read models). */
-  readonly projectionsInProcess: boolean;
+  /**
+   * Where the projection runner folds: `worker` (default: a worker thread of the built service, SQLite store),
+   * `in-process`, or `off` (another process keeps the read models).
+   */
+  readonly projections: 'worker' | 'in-process' | 'off';
   /** Serve the interactive OpenAPI page at /docs (the JSON document at /docs/openapi.json is always served). */
   readonly docsUi: boolean;
   /** Serve the dealer console's built files from this folder, if it exists. */
@@ -109,9 +112,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     bodyLimit: integer(env, 'COUP_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
     snapshotEvery: integer(env, 'COUP_SNAPSHOT_EVERY', 500, 10, 1_000_000),
     docsUi: env['COUP_DOCS_UI'] !== 'false',
-    projectionsInProcess: env['COUP_PROJECTIONS'] !== 'off',
+    projections: projectionsMode(env['COUP_PROJECTIONS']),
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
   };
+}
+
+function projectionsMode(value: string | undefined): ServiceConfig['projections'] {
+  if (value === undefined || value === '' || value === 'worker' || value === 'on') return 'worker';
+  if (value === 'in-process' || value === 'off') return value;
+  throw new ConfigError(`COUP_PROJECTIONS must be worker (the default), in-process or off, not '${value}'`);
 }
 
 /** Where the local JWT secret lives when none is configured (the CLI's `token` command reads it too). */

@@ -27,6 +27,7 @@ describe('configuration is validated at start', () => {
     [{ COUP_EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'http://x' }, /esdb:\/\//],
     [{ COUP_JWT_SECRET: 'short' }, /COUP_JWT_SECRET/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ COUP_PROJECTIONS: 'maybe' }, /COUP_PROJECTIONS/],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);
