@@ -194,7 +194,7 @@ export function PlayersPanel({ view }: { readonly view: TableView }) {
             <tr>
               <th>player</th>
               <th>chips</th>
-              <th>commission owed</th>
+              <th title="commission owed to the box">box owed</th>
             </tr>
           </thead>
           <tbody>
