@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { tableView, type TableState } from '@coup/table';
+import type { TableState } from '@coup/table';
 import type { TableProcessor } from './table-processor';
 import type { Clock } from './edge-inputs';
 
@@ -20,15 +20,19 @@ export class BettingTimer {
     private readonly clock: Clock,
   ) {}
 
-  /** Called with every table's new state. */
+  /**
+   * Called with every table's new state, after every batch of commands: reads only the phase and the round's
+   * deadline (never builds a view, which walks every seated player), so it costs nothing on the bet path.
+   */
   onStateChanged(tableId: string, state: TableState): void {
-    const view = tableView(state);
-    const round = view.round;
-    const deadline = view.phase === 'betting' && round?.deadline ? round.deadline : null;
-    const armedFor = deadline ? `${round!.roundNo}@${deadline}` : null;
-    if (!deadline || this.armed.get(tableId) === armedFor) return;
-    this.armed.set(tableId, armedFor!);
-    const roundNo = round!.roundNo;
+    if (state.phase !== 'betting') return;
+    const round = state.round;
+    const deadline = round?.deadline;
+    if (!round || !deadline) return;
+    const roundNo = round.roundNo;
+    const armedFor = `${roundNo}@${deadline}`;
+    if (this.armed.get(tableId) === armedFor) return;
+    this.armed.set(tableId, armedFor);
     this.tables.setTimer(tableId, Date.parse(deadline), () => {
       this.armed.delete(tableId);
       this.tables
