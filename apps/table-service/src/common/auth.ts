@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { verifyToken, type Principal, type Role } from '@coup/auth';
+import { TABLE_ID_PATTERN } from '@coup/table';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 import { requestContext } from './request-context';
@@ -46,6 +47,13 @@ export class AuthGuard implements CanActivate {
     request.principal = principal;
     const store = requestContext.getStore();
     if (store) store.principal = principal;
+    // Parameters are checked before any authorization: a malformed table id is a 400 for every caller.
+    const tableId = (request.params as Record<string, string> | undefined)?.['tableId'];
+    if (tableId !== undefined && !TABLE_ID_PATTERN.test(tableId)) {
+      throw new ApiError(400, 'INVALID_PARAMETER', 'tableId must be 1 to 64 letters, digits, _ or -', {
+        field: 'tableId',
+      });
+    }
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
     if (roles && !roles.includes(principal.role)) {
       throw new ApiError(
@@ -54,7 +62,6 @@ export class AuthGuard implements CanActivate {
         `the ${principal.role} role may not do this (needs ${roles.join(' or ')})`,
       );
     }
-    const tableId = (request.params as Record<string, string> | undefined)?.['tableId'];
     if (!mayUseTable(principal, tableId)) {
       throw new ApiError(403, 'FORBIDDEN', `this token is limited to tables ${principal.tables?.join(', ')}`);
     }

@@ -24,6 +24,7 @@ const AUDIT = ['compliance', 'analyst', 'supervisor', 'admin', 'dealer'] as cons
 /** Staff, plus a player on its own online table (`online-<playerId>`): its hands, replays and verifications. */
 const HAND_READERS = [...AUDIT, 'player'] as const;
 
+/** Called after the parameters are checked: a malformed request is a 400 for every caller, never a 403. */
 function mayReadHands(principal: Principal, tableId: string): void {
   if (principal.role === 'player' && tableId !== onlineTableId(principal.id)) {
     throw new ApiError(403, 'FORBIDDEN', 'a player reads only the hands of its own online table');
@@ -123,7 +124,6 @@ export class HandsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): unknown {
-    mayReadHands(principal, tableId);
     tableIdParam(tableId);
     const q = queryOf(query, [
       'shoe',
@@ -148,6 +148,7 @@ export class HandsController {
       order: q['order'] as HandFilter['order'],
     };
     const page = { cursor: q['cursor'], limit: optionalInt(q, 'limit') };
+    mayReadHands(principal, tableId);
     const result = queryError(() => this.read.hands(tableId, filter, page));
     if (result.items.length === 0 && page.cursor === undefined) this.known(tableId);
     if (wantsCsv(request.headers.accept))
@@ -177,10 +178,10 @@ export class HandsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): unknown {
-    mayReadHands(principal, tableId);
     tableIdParam(tableId);
-    queryOf(query, []);
     const round = positiveInt(roundNo, 'roundNo');
+    queryOf(query, []);
+    mayReadHands(principal, tableId);
     const hand = this.read.hand(tableId, round);
     if (!hand) throw new ApiError(404, 'UNKNOWN_HAND', `no hand ${round} at table ${tableId}`);
     if (!wantsCsv(request.headers.accept)) return hand;
@@ -302,15 +303,12 @@ export class HandsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    mayReadHands(principal, tableId);
     tableIdParam(tableId);
+    const round = positiveInt(roundNo, 'roundNo');
     queryOf(query, []);
+    mayReadHands(principal, tableId);
     const r = await this.source.handle(() =>
-      replayHand(
-        { store: this.source.store, readModels: this.read },
-        tableId,
-        positiveInt(roundNo, 'roundNo'),
-      ),
+      replayHand({ store: this.source.store, readModels: this.read }, tableId, round),
     );
     if (!wantsCsv(request.headers.accept)) return r;
     return sendCsv(
@@ -358,15 +356,12 @@ export class HandsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    mayReadHands(principal, tableId);
     tableIdParam(tableId);
+    const round = positiveInt(roundNo, 'roundNo');
     queryOf(query, []);
+    mayReadHands(principal, tableId);
     const v = await this.source.handle(() =>
-      verifyHand(
-        { store: this.source.store, readModels: this.read, raw: this.source.raw },
-        tableId,
-        positiveInt(roundNo, 'roundNo'),
-      ),
+      verifyHand({ store: this.source.store, readModels: this.read, raw: this.source.raw }, tableId, round),
     );
     if (!wantsCsv(request.headers.accept)) return v;
     return sendCsv(

@@ -148,17 +148,14 @@ export class ReportsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): unknown {
     playerIdParam(playerId);
+    const q = queryOf(query, ['tableId', 'cursor', 'limit']);
+    if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
+    const limit = optionalInt(q, 'limit');
     if (principal.role === 'player' && principal.id !== playerId) {
       throw new ApiError(403, 'FORBIDDEN', 'a player may read only its own ledger');
     }
-    const q = queryOf(query, ['tableId', 'cursor', 'limit']);
-    if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
     const ledger = queryError(() =>
-      this.read.ledger(playerId, {
-        tableId: q['tableId'],
-        cursor: q['cursor'],
-        limit: optionalInt(q, 'limit'),
-      }),
+      this.read.ledger(playerId, { tableId: q['tableId'], cursor: q['cursor'], limit }),
     );
     if (!wantsCsv(request.headers.accept)) return ledger;
     return sendCsv(reply, toCsv(ENTRY_COLUMNS, ledger.entries), ledger.nextCursor);
