@@ -46,7 +46,10 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(LiveGateway) private readonly live: LiveGateway,
   ) {}
 
-  /** Reads the table list and loads every open table, which re-arms betting timers from their events. */
+  /**
+   * Reads the table list (from the catalog file and the events since) and loads every open table, which re-arms
+   * betting timers from their events.
+   */
   async onApplicationBootstrap(): Promise<void> {
     await this.catalog.start();
     await this.live.start();
@@ -116,7 +119,8 @@ export class AppModule {
         {
           provide: TableCatalog,
           inject: [EventStoreHandle],
-          useFactory: (handle: EventStoreHandle) => new TableCatalog(handle.store),
+          useFactory: (handle: EventStoreHandle) =>
+            new TableCatalog(handle.store, { indexFile: join(config.dataDir, 'catalog.sqlite') }),
         },
         {
           provide: APP_GUARD,

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent, Subscription } from '@coup/event-store';
+import { type Db, openReadModelDb } from '@coup/projections';
 
 export interface CatalogEntry {
   readonly tableId: string;
@@ -8,44 +9,235 @@ export interface CatalogEntry {
   readonly openedAt: string | null;
 }
 
+export interface TableCatalogOptions {
+  /**
+   * The catalog's own SQLite file (e.g. `<COUP_DATA_DIR>/catalog.sqlite`): the list and the log position it is
+   * true at, so a start reads only the events appended since, never the whole history. Null: fold the whole log
+   * at every start.
+   */
+  readonly indexFile?: string | null;
+  /** How often the position reached while following is saved, in ms (default 1000; always saved on stop). */
+  readonly saveEveryMs?: number;
+}
+
+/** The position the catalog has read to and the hash of the event there (a replaced store does not match). */
+interface Mark {
+  readonly position: bigint;
+  readonly hash: string;
+}
+
+interface IndexRow {
+  readonly table_id: string;
+  readonly status: 'open' | 'closed';
+  readonly dealing: string | null;
+  readonly opened_at: string | null;
+  readonly position: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS catalog_tables (
+  table_id  TEXT    PRIMARY KEY,
+  status    TEXT    NOT NULL,
+  dealing   TEXT,
+  opened_at TEXT,
+  position  INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS catalog_position (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  position INTEGER NOT NULL,
+  hash     TEXT    NOT NULL
+) STRICT;
+`;
+
 /**
- * The list of tables, folded from `TableOpened` / `TableClosed` in the global log: read to the end at start,
- * then followed live from that position, so tables opened by another service process appear too.
+ * The catalog file: one row per table (with the position of the last event that changed it) and the position
+ * the rows are true at. Several service processes may share it: a row or the position is only ever replaced by
+ * a newer one, and each process writes its changed rows with its position in one transaction, so the rows are
+ * always at least as new as the saved position.
+ */
+class CatalogIndex {
+  private readonly upsert;
+  private readonly mark;
+  private readonly saveTx;
+
+  constructor(private readonly db: Db) {
+    db.exec(SCHEMA);
+    this.upsert = db.prepare(
+      `INSERT INTO catalog_tables (table_id, status, dealing, opened_at, position) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, dealing = excluded.dealing,
+         opened_at = excluded.opened_at, position = excluded.position
+       WHERE excluded.position > catalog_tables.position`,
+    );
+    this.mark = db.prepare(
+      `INSERT INTO catalog_position (id, position, hash) VALUES (1, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET position = excluded.position, hash = excluded.hash
+       WHERE excluded.position > catalog_position.position`,
+    );
+    this.saveTx = db.transaction((rows: readonly [CatalogEntry, bigint][], at: Mark) => {
+      for (const [e, position] of rows) this.upsert.run(e.tableId, e.status, e.dealing, e.openedAt, position);
+      this.mark.run(at.position, at.hash);
+    });
+  }
+
+  /** The saved list and its position, read in one transaction (null: nothing saved yet). */
+  load(): { mark: Mark; rows: IndexRow[] } | null {
+    return this.db.transaction(() => {
+      const mark = this.db.prepare('SELECT position, hash FROM catalog_position WHERE id = 1').get() as
+        { position: number; hash: string } | undefined;
+      if (!mark) return null;
+      const rows = this.db.prepare('SELECT * FROM catalog_tables').all() as IndexRow[];
+      return { mark: { position: BigInt(mark.position), hash: mark.hash }, rows };
+    })();
+  }
+
+  save(rows: readonly [CatalogEntry, bigint][], at: Mark): void {
+    this.saveTx(rows, at);
+  }
+
+  clear(): void {
+    this.db.exec('DELETE FROM catalog_tables; DELETE FROM catalog_position;');
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/**
+ * The list of tables (`GET /api/tables`, and the open tables loaded at start), folded from `TableOpened` /
+ * `TableClosed` in the global log. It resumes from its own small index file (the list and the position it is
+ * true at), reads only the events appended since (by this or any other process), then follows the log live,
+ * so tables opened by another service process appear too. Independent of where the projections run (worker,
+ * in-process or off): it needs only the event store.
  */
 export class TableCatalog {
   private readonly tables = new Map<string, CatalogEntry>();
+  /** Position of the last event that changed each table. */
+  private readonly changedAt = new Map<string, bigint>();
+  private readonly dirty = new Set<string>();
+  private last: Mark | null = null;
+  private saved: bigint | null = null;
+  private index: CatalogIndex | null = null;
   private subscription: Subscription | null = null;
+  private saveTimer: ReturnType<typeof setInterval> | null = null;
   private readonly log = new Logger('catalog');
+  /** What the last `start` read from the log (events after the saved position). */
+  startStats = { resumedFrom: null as bigint | null, eventsRead: 0 };
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly options: TableCatalogOptions = {},
+  ) {}
 
   private apply(e: RecordedEvent): void {
+    this.last = { position: e.globalPosition, hash: e.hash };
     if (e.type === 'TableOpened') {
       const data = e.data as { tableId?: string; rules?: { dealing?: string }; at?: string };
       if (data.tableId) {
-        this.tables.set(data.tableId, {
-          tableId: data.tableId,
-          status: 'open',
-          dealing: data.rules?.dealing ?? null,
-          openedAt: data.at ?? null,
-        });
+        this.set(
+          {
+            tableId: data.tableId,
+            status: 'open',
+            dealing: data.rules?.dealing ?? null,
+            openedAt: data.at ?? null,
+          },
+          e.globalPosition,
+        );
       }
     } else if (e.type === 'TableClosed') {
       const tableId = e.streamName.replace(/^table-/, '');
       const entry = this.tables.get(tableId);
-      if (entry) this.tables.set(tableId, { ...entry, status: 'closed' });
+      if (entry) this.set({ ...entry, status: 'closed' }, e.globalPosition);
     }
   }
 
-  /** Reads the history, then follows the log live. Resolves once the history has been read. */
-  async start(): Promise<void> {
-    let last: bigint | undefined;
-    for await (const e of this.store.readAll()) {
-      this.apply(e);
-      last = e.globalPosition;
+  private set(entry: CatalogEntry, position: bigint): void {
+    this.tables.set(entry.tableId, entry);
+    this.changedAt.set(entry.tableId, position);
+    this.dirty.add(entry.tableId);
+  }
+
+  /** Is the event at the saved position still the one saved (the same store, not a new or rewritten one)? */
+  private async matches(mark: Mark): Promise<boolean> {
+    const options = mark.position > 0n ? { fromPosition: mark.position - 1n, maxCount: 1 } : { maxCount: 1 };
+    for await (const e of this.store.readAll(options)) {
+      return e.globalPosition === mark.position && e.hash === mark.hash;
     }
-    const sub = this.store.subscribeToAll(last === undefined ? {} : { fromPosition: last });
+    return false;
+  }
+
+  /** Loads the saved list if it belongs to this store; returns the position to read on from. */
+  private async resume(): Promise<bigint | undefined> {
+    const file = this.options.indexFile;
+    if (!file) return undefined;
+    try {
+      this.index = new CatalogIndex(openReadModelDb(file));
+      const saved = this.index.load();
+      if (!saved) return undefined;
+      if (!(await this.matches(saved.mark))) {
+        this.log.warn({ msg: 'the table catalog file is from another event store: rebuilding it', file });
+        this.index.clear();
+        return undefined;
+      }
+      for (const r of saved.rows) {
+        this.tables.set(r.table_id, {
+          tableId: r.table_id,
+          status: r.status,
+          dealing: r.dealing,
+          openedAt: r.opened_at,
+        });
+        this.changedAt.set(r.table_id, BigInt(r.position));
+      }
+      this.last = saved.mark;
+      this.saved = saved.mark.position;
+      return saved.mark.position;
+    } catch (error) {
+      this.log.warn({
+        msg: 'table catalog file unusable: reading the whole log',
+        file,
+        error: String((error as Error).message),
+      });
+      this.index?.close();
+      this.index = null;
+      this.tables.clear();
+      this.changedAt.clear();
+      this.last = null;
+      this.saved = null;
+      return undefined;
+    }
+  }
+
+  /** Saves the changed rows and the position reached (no-op without a file or when nothing moved). */
+  private save(): void {
+    if (!this.index || !this.last || this.last.position === this.saved) return;
+    const rows = [...this.dirty].map(
+      (id) => [this.tables.get(id)!, this.changedAt.get(id)!] as [CatalogEntry, bigint],
+    );
+    try {
+      this.index.save(rows, this.last);
+      this.dirty.clear();
+      this.saved = this.last.position;
+    } catch (error) {
+      this.log.warn({ msg: 'could not save the table catalog', error: String((error as Error).message) });
+    }
+  }
+
+  /** Resumes from the file, reads the events since, then follows the log live. Resolves once caught up. */
+  async start(): Promise<void> {
+    const from = await this.resume();
+    let read = 0;
+    for await (const e of this.store.readAll(from === undefined ? {} : { fromPosition: from })) {
+      this.apply(e);
+      read += 1;
+    }
+    this.startStats = { resumedFrom: from ?? null, eventsRead: read };
+    this.save();
+    const sub = this.store.subscribeToAll(this.last ? { fromPosition: this.last.position } : {});
     this.subscription = sub;
+    if (this.index) {
+      this.saveTimer = setInterval(() => this.save(), this.options.saveEveryMs ?? 1000);
+      this.saveTimer.unref?.();
+    }
     void (async () => {
       try {
         for await (const e of sub) this.apply(e);
@@ -58,6 +250,11 @@ export class TableCatalog {
     })();
   }
 
+  /** The position of the last event read (null before any). */
+  get position(): bigint | null {
+    return this.last?.position ?? null;
+  }
+
   list(): CatalogEntry[] {
     return [...this.tables.values()].sort((a, b) => a.tableId.localeCompare(b.tableId));
   }
@@ -68,7 +265,14 @@ export class TableCatalog {
       .map((t) => t.tableId);
   }
 
+  /** Stops following and saves where it stood. */
   async stop(): Promise<void> {
+    if (this.saveTimer) clearInterval(this.saveTimer);
+    this.saveTimer = null;
     await this.subscription?.close();
+    this.subscription = null;
+    this.save();
+    this.index?.close();
+    this.index = null;
   }
 }
