@@ -1,7 +1,8 @@
 /**
  * The dealer console in real Chromium against the built service: a full live coup run from the keyboard, a
  * refused command, a reconnect that resumes without a gap or a duplicate, a reload mid-coup, a hand replayed and
- * verified, and the layout at 1280x800 and 1920x1080 (screenshots for the README).
+ * verified, and the layout at 1280x800 and 1920x1080 (screenshots for the README:
+ * tmp/screenshots, or docs/screenshots with UPDATE_SCREENSHOTS=1).
  */
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot, startStack, type BrowserSession, type Stack } from './stack';

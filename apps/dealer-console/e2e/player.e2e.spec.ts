@@ -1,7 +1,8 @@
 /**
  * The player page in real Chromium on the built service: sign in with a player token, buy in, play several coups,
  * rebet with the 0 key, hit the table maximum, clear, reload in the middle of a deal (the finished coup shows and the
- * chips are right), and exit (refused while a bet is on the layout). Screenshots for the README.
+ * chips are right), and exit (refused while a bet is on the layout). Screenshots for the README (tmp/screenshots, or docs/screenshots with
+ * UPDATE_SCREENSHOTS=1).
  */
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot, startStack, type BrowserSession, type Stack } from './stack';

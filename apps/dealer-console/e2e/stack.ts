@@ -12,7 +12,15 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { signToken, type Role } from '@coup/auth';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
-export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+/** The screenshots the README shows (committed): written only with UPDATE_SCREENSHOTS=1. */
+export const DOCS_SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+/** Where a test run writes its screenshots otherwise: git-ignored (`tmp/`), to look at after a run. */
+export const TMP_SCREENSHOTS = join(ROOT, 'tmp', 'screenshots');
+
+/** docs/screenshots with UPDATE_SCREENSHOTS=1, else tmp/screenshots: a test run never changes committed files. */
+export function screenshotDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env['UPDATE_SCREENSHOTS'] === '1' ? DOCS_SCREENSHOTS : TMP_SCREENSHOTS;
+}
 const SECRET = 'browser-e2e-secret-0123456789-0123456789';
 
 async function freePort(): Promise<number> {
@@ -154,8 +162,13 @@ export async function launchBrowser(): Promise<BrowserSession> {
   };
 }
 
-/** Saves a screenshot into docs/screenshots/<name>.png (shown in the README). */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+/**
+ * Saves a screenshot as `<name>.png` in {@link screenshotDir}: tmp/screenshots, or docs/screenshots (shown in the
+ * README) when the run is meant to retake them (`UPDATE_SCREENSHOTS=1`). Returns the file written.
+ */
+export async function screenshot(page: Page, name: string, dir = screenshotDir()): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
 }
