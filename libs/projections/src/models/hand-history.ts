@@ -9,8 +9,8 @@
  */
 import { fullShoeCounts, nextPosition } from '@coup/engine';
 import type { Card, Role, Settlement, Slot, Spot, SpotAmounts, TableState } from '@coup/table';
-import { evolve, initialState } from '@coup/table';
-import { withoutSecrets } from './secrets';
+import { initialState } from '@coup/table';
+import { tableAfter } from './table-fold';
 import {
   type Evolution,
   type ProjectionEvent,
@@ -469,7 +469,7 @@ function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<Han
 
 function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<HandHistoryState> {
   const before = s.table;
-  const table = withoutSecrets(evolve(before, e.event));
+  const table = tableAfter(before, e);
   const ev = e.event;
   let hand = s.hand;
   let handEnd = s.handEnd === null ? null : endAt(e, s.handEnd.count + 1);

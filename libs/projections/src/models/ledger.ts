@@ -341,6 +341,15 @@ export const ledgerProjection: ProjectionModel<LedgerState> = {
   description:
     'Per player and table: buy-ins, bets, results, commission owed and collected, cash-outs; entries.',
   tables,
+  handles: new Set([
+    'TableOpened',
+    'PlayerBoughtIn',
+    'BetPlaced',
+    'BetsCleared',
+    'CoupResolved',
+    'RoundVoided',
+    'PlayerCashedOut',
+  ]),
   keyOf: byTable,
   initial: (tableId) => ({ position: 0, tableId, commissionMode: null }),
   evolve: evolveLedger,

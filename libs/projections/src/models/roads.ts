@@ -339,6 +339,7 @@ export const roadsProjection: ProjectionModel<RoadsState> = {
   description:
     'Bead plate, big road (ties, dragon tail), big eye boy, small road and cockroach pig per shoe.',
   tables,
+  handles: new Set(['ShoeStarted', 'CoupResolved']),
   keyOf: byTable,
   initial: (tableId) => ({ position: 0, tableId, road: null }),
   evolve: evolveRoads,

@@ -183,6 +183,7 @@ export const statsProjection: ProjectionModel<StatsState> = {
   version: 1,
   description: 'Counters per table and day and per shoe; summaries with exact odds, chi-square and hold.',
   tables,
+  handles: new Set(['TableOpened', 'CoupResolved', 'BettingOpened', 'RoundVoided']),
   keyOf: byTable,
   initial: (tableId) => ({
     position: 0,

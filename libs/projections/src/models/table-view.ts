@@ -3,8 +3,8 @@
  * The fold is the table decider's own `evolve` (the same code the service and the browser use), and the row is
  * `tableView` of that state: an unrevealed seed is never written.
  */
-import { type TableState, evolve, initialState, tableView } from '@coup/table';
-import { withoutSecrets } from './secrets';
+import { type TableState, initialState, tableView } from '@coup/table';
+import { tableAfter } from './table-fold';
 import {
   type Evolution,
   type ProjectionEvent,
@@ -80,7 +80,7 @@ function evolveTableView(state: TableViewState, e: ProjectionEvent): Evolution<T
 }
 
 function evolveTableViewStep(s: TableViewState, e: ProjectionEvent): Evolution<TableViewState> {
-  const table = withoutSecrets(evolve(s.table, e.event));
+  const table = tableAfter(s.table, e);
   const writes: Write[] = [];
   // a player who cashed out owing nothing leaves the table
   if (e.event.type === 'PlayerCashedOut' && e.event.data.commissionOwed === 0) {

@@ -106,6 +106,12 @@ export interface ProjectionModel<S extends PositionedState = PositionedState> {
   readonly version: number;
   readonly description: string;
   readonly tables: readonly TableDef[];
+  /**
+   * The event types `evolve` can act on (default: all). The runner does not call `evolve` for other types: list
+   * only when `evolve` of every other type returns the same state and no writes (MemoryProjection folds every
+   * event, so the tests comparing the runner with it check the list).
+   */
+  readonly handles?: ReadonlySet<TableEvent['type']>;
   /** The state key of an event (the table id), or null to skip it. */
   keyOf(e: ProjectionEvent): string | null;
   initial(key: string): S;

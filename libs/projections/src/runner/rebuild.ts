@@ -70,6 +70,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   ensureCheckpointTable(db);
   // fresh rb_ tables, with index names of the next generation (they keep them after the rename)
   const tags = new Map<string, number>();
+  const deferredIndexes: string[] = [];
   for (const p of projections) {
     const current = readCheckpoint(db, p.name) ?? ensureProjection(db, p);
     const generation = current.generation + 1;
@@ -80,8 +81,13 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         db,
         defs.map((d) => REBUILD_PREFIX + d.name),
       );
-      for (const def of defs)
-        for (const sql of createTableSql(def, REBUILD_PREFIX + def.name, `g${generation}`)) db.exec(sql);
+      // the table only: its indexes are built once the rows are in (one sorted pass instead of a b-tree
+      // insert per row), before the swap
+      for (const def of defs) {
+        const [table, ...indexes] = createTableSql(def, REBUILD_PREFIX + def.name, `g${generation}`);
+        if (table !== undefined) db.exec(table);
+        deferredIndexes.push(...indexes);
+      }
     })();
   }
   const engine = new ProjectionEngine({
@@ -89,6 +95,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     projections,
     rename: (n) => REBUILD_PREFIX + n,
     persistCheckpoints: false,
+    deferStates: true,
     now,
   });
   const commitEvery = options.commitEvery ?? 10_000;
@@ -105,12 +112,19 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       events += batch.length;
       uncommitted += batch.length;
       if (uncommitted >= commitEvery) {
+        engine.flushStates();
         db.exec('COMMIT');
         uncommitted = 0;
       }
       options.onProgress?.({ position: engine.minCheckpoint(), events });
     }
-    if (db.inTransaction) db.exec('COMMIT');
+    if (db.inTransaction) {
+      engine.flushStates();
+      db.exec('COMMIT');
+    }
+    db.transaction(() => {
+      for (const sql of deferredIndexes) db.exec(sql);
+    }).immediate();
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
