@@ -5,8 +5,9 @@
 //    holds BENCH_EVENTS events (default 1,000,000) and BIG has BENCH_BIG_COUPS rounds (default 100,000: about
 //    1,100,000 events in all); table SMALL plays 100 coups; table LIVE
 //    (cards entered one by one, box commission) a few hundred. Every shoe is played to its end (seeds revealed).
-// 2. Side by side, alternating, REPS times: a bare `readAll` pass over all the events, and a rebuild of every
-//    projection from position 0 into fresh tables (the `coup projections rebuild` path); events/s and the ratio.
+// 2. Side by side, alternating, REPS times: a bare `readAll` pass over all the events, a rebuild of every
+//    projection from position 0 into fresh tables (the `coup projections rebuild` path, writes on this thread),
+//    and the same rebuild with its SQLite writes on a writer thread (`writer: 'thread'`); events/s and ratios.
 // 3. Verify time for one hand at SMALL (100 coups) and at BIG (~100,000 coups), median of 50 each (the same code
 //    as GET .../verify, reading the hand's span and the shoe's two events, with the stored bytes).
 //
@@ -146,12 +147,13 @@ async function bareRead(store: EventStore): Promise<{ events: number; seconds: n
 async function rebuild(
   store: EventStore,
   rep: number,
+  writer: 'in-process' | 'thread',
 ): Promise<{ events: number; seconds: number; cpu: number; file: string }> {
-  const file = join(dir, `read-models-${rep}.sqlite`);
+  const file = join(dir, `read-models-${rep}-${writer}.sqlite`);
   const db = openReadModelDb(file);
   try {
-    const cpu0 = process.cpuUsage();
-    const r = await rebuildProjections({ store, db });
+    const cpu0 = process.cpuUsage(); // the process's: both threads when the writes run on a writer thread
+    const r = await rebuildProjections({ store, db, writer });
     return { events: r.events, seconds: r.seconds, cpu: cpuSeconds(cpu0), file };
   } finally {
     db.close();
@@ -203,26 +205,30 @@ async function main(): Promise<void> {
   const store = createEventStore({ kind: 'sqlite', file: eventsFile });
   await bareRead(store); // warm the page cache once
   const bare: number[] = [];
-  const built: number[] = [];
   const bareCpu: number[] = [];
-  const builtCpu: number[] = [];
+  const built = { 'in-process': [] as number[], thread: [] as number[] };
+  const builtCpu = { 'in-process': [] as number[], thread: [] as number[] };
   let lastFile = '';
   for (let rep = 0; rep < REPS; rep++) {
     const b = await bareRead(store);
     bare.push(b.seconds);
     bareCpu.push(b.cpu);
-    const r = await rebuild(store, rep);
-    built.push(r.seconds);
-    builtCpu.push(r.cpu);
-    if (r.events !== b.events) throw new Error(`rebuild folded ${r.events} events, readAll read ${b.events}`);
-    if (lastFile) rmSync(lastFile, { force: true });
-    lastFile = r.file;
-    log(
-      `  rep ${rep + 1}: readAll ${b.seconds.toFixed(2)} s (${fmt(b.events / b.seconds)}/s), rebuild ${r.seconds.toFixed(2)} s (${fmt(r.events / r.seconds)}/s), ratio ${(r.seconds / b.seconds).toFixed(2)}`,
-    );
+    let line = `  rep ${rep + 1}: readAll ${b.seconds.toFixed(2)} s (${fmt(b.events / b.seconds)}/s)`;
+    // the two rebuilds in turn first (the first run after the bare read warms nothing the second would miss)
+    const order = rep % 2 === 0 ? (['in-process', 'thread'] as const) : (['thread', 'in-process'] as const);
+    for (const writer of order) {
+      const r = await rebuild(store, rep, writer);
+      built[writer].push(r.seconds);
+      builtCpu[writer].push(r.cpu);
+      if (r.events !== b.events)
+        throw new Error(`rebuild folded ${r.events} events, readAll read ${b.events}`);
+      if (lastFile) rmSync(lastFile, { force: true });
+      lastFile = r.file;
+      line += `, rebuild (${writer}) ${r.seconds.toFixed(2)} s (${fmt(r.events / r.seconds)}/s, ratio ${(r.seconds / b.seconds).toFixed(2)})`;
+    }
+    log(line);
   }
   const bareS = median(bare);
-  const builtS = median(built);
 
   const readModels = new ReadModels(lastFile);
   const bigHands = readModels.hands('BIG', { order: 'desc' }, { limit: 1 }).items[0]?.roundNo ?? 0;
@@ -234,12 +240,20 @@ async function main(): Promise<void> {
   const rows: [string, string][] = [
     ['events in the history', fmt(gen.events)],
     ['bare readAll pass (median)', `${bareS.toFixed(2)} s = ${fmt(gen.events / bareS)} events/s`],
-    ['rebuild all 5 projections (median)', `${builtS.toFixed(2)} s = ${fmt(gen.events / builtS)} events/s`],
-    ['ratio rebuild / bare read', `${(builtS / bareS).toFixed(2)}x`],
-    [
-      'CPU seconds: bare read / rebuild (medians)',
-      `${median(bareCpu).toFixed(2)} s / ${median(builtCpu).toFixed(2)} s = ${(median(builtCpu) / median(bareCpu)).toFixed(2)}x`,
-    ],
+    ...(['in-process', 'thread'] as const).flatMap((writer): [string, string][] => {
+      const builtS = median(built[writer]);
+      return [
+        [
+          `rebuild all 5 projections, writes ${writer === 'thread' ? 'on a writer thread' : 'in process'} (median)`,
+          `${builtS.toFixed(2)} s = ${fmt(gen.events / builtS)} events/s`,
+        ],
+        [`  ratio rebuild / bare read`, `${(builtS / bareS).toFixed(2)}x`],
+        [
+          '  CPU seconds: bare read / rebuild (medians)',
+          `${median(bareCpu).toFixed(2)} s / ${median(builtCpu[writer]).toFixed(2)} s = ${(median(builtCpu[writer]) / median(bareCpu)).toFixed(2)}x`,
+        ],
+      ];
+    }),
     [
       `verify one hand, table of 100 coups (round 50), median of ${VERIFY_RUNS}`,
       `${smallV.ms.toFixed(2)} ms (${smallV.ok ? 'ok' : 'FAILED'})`,

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { AnyProjection, Row, TableDef, Write } from '../models/types';
+import type { AnyProjection, Row, SqlValue, TableDef, Write } from '../models/types';
 
 export type Db = Database.Database;
 
@@ -138,16 +138,32 @@ export function ensureProjection(db: Db, p: AnyProjection): CheckpointRow {
     .immediate();
 }
 
+/**
+ * Where a write statement goes: run on this connection (default), or handed to someone else with its SQL and
+ * values (the rebuild's writer thread, which runs them on its own connection).
+ */
+export type StatementSink = (sql: string, values: SqlValue[]) => void;
+
+/** Runs SQL on a connection, preparing each statement once. */
+function localSink(db: Db): StatementSink {
+  const prepared = new Map<string, Database.Statement>();
+  return (sql, values) => {
+    let stmt = prepared.get(sql);
+    if (stmt === undefined) prepared.set(sql, (stmt = db.prepare(sql)));
+    stmt.run(values);
+  };
+}
+
 /** Compiled statements for one table under a (possibly temporary) name. */
 class TableStatements {
-  private upsertStmt: Database.Statement | null = null;
-  private addStmt: Database.Statement | null = null;
-  private deleteStmt: Database.Statement | null = null;
+  private upsertSql: string | null = null;
+  private addSql: string | null = null;
+  private deleteSql: string | null = null;
   private readonly names: readonly string[];
   readonly coalesce: boolean;
 
   constructor(
-    private readonly db: Db,
+    private readonly sink: StatementSink,
     private readonly def: TableDef,
     private readonly name: string,
   ) {
@@ -155,14 +171,15 @@ class TableStatements {
     this.coalesce = def.coalesce ?? false;
   }
 
-  private values(row: Row): (string | number | null)[] {
-    const out = new Array<string | number | null>(this.names.length);
-    this.names.forEach((n, i) => (out[i] = row[n] ?? null));
+  private values(row: Row): SqlValue[] {
+    const names = this.names;
+    const out = new Array<SqlValue>(names.length);
+    for (let i = 0; i < names.length; i++) out[i] = row[names[i] as string] ?? null;
     return out;
   }
 
   upsert(row: Row): void {
-    if (this.upsertStmt === null) {
+    if (this.upsertSql === null) {
       const cols = this.names.map(q).join(', ');
       const marks = this.names.map(() => '?').join(', ');
       const rest = this.names.filter((n) => !this.def.primaryKey.includes(n));
@@ -170,40 +187,37 @@ class TableStatements {
         rest.length === 0
           ? 'DO NOTHING'
           : `DO UPDATE SET ${rest.map((n) => `${q(n)} = excluded.${q(n)}`).join(', ')}`;
-      this.upsertStmt = this.db.prepare(
-        `INSERT INTO ${q(this.name)} (${cols}) VALUES (${marks}) ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) ${conflict}`,
-      );
+      this.upsertSql = `INSERT INTO ${q(this.name)} (${cols}) VALUES (${marks}) ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) ${conflict}`;
     }
-    this.upsertStmt.run(this.values(row));
+    this.sink(this.upsertSql, this.values(row));
   }
 
   add(row: Row, add: Readonly<Record<string, number>>): void {
     const counters = this.def.counters ?? [];
-    if (this.addStmt === null) {
+    if (this.addSql === null) {
       if (counters.length === 0)
         throw new Error(`table ${this.def.name} has no counters: it takes no add writes`);
       const cols = this.names.map(q).join(', ');
       const marks = this.names.map(() => '?').join(', ');
-      this.addStmt = this.db.prepare(
-        `INSERT INTO ${q(this.name)} (${cols}) VALUES (${marks}) ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) DO UPDATE SET ${counters
-          .map((n) => `${q(n)} = ${q(n)} + excluded.${q(n)}`)
-          .join(', ')}`,
-      );
+      this.addSql = `INSERT INTO ${q(this.name)} (${cols}) VALUES (${marks}) ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) DO UPDATE SET ${counters
+        .map((n) => `${q(n)} = ${q(n)} + excluded.${q(n)}`)
+        .join(', ')}`;
     }
     const values = this.values(row);
     this.names.forEach((n, i) => {
       if (counters.includes(n)) values[i] = add[n] ?? 0;
     });
-    this.addStmt.run(values);
+    this.sink(this.addSql, values);
   }
 
   delete(key: Row): void {
-    if (this.deleteStmt === null) {
-      this.deleteStmt = this.db.prepare(
-        `DELETE FROM ${q(this.name)} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`,
-      );
+    if (this.deleteSql === null) {
+      this.deleteSql = `DELETE FROM ${q(this.name)} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`;
     }
-    this.deleteStmt.run(this.def.primaryKey.map((n) => key[n] ?? null));
+    this.sink(
+      this.deleteSql,
+      this.def.primaryKey.map((n) => key[n] ?? null),
+    );
   }
 
   /** The primary key of a row as a string (for coalescing writes). */
@@ -263,14 +277,19 @@ function run(stmts: TableStatements, write: Write): void {
   else stmts.delete(write.key);
 }
 
-/** Statements for every table of some projections, under names given by `rename` (identity for live tables). */
+/**
+ * Statements for every table of some projections, under names given by `rename` (identity for live tables),
+ * run on `db` unless a `sink` takes them.
+ */
 export function compileTables(
   db: Db,
   projections: readonly AnyProjection[],
   rename: (name: string) => string = (n) => n,
+  sink: StatementSink = localSink(db),
 ): Map<string, TableStatements> {
   const out = new Map<string, TableStatements>();
   for (const p of projections)
-    for (const def of projectionTables(p)) out.set(def.name, new TableStatements(db, def, rename(def.name)));
+    for (const def of projectionTables(p))
+      out.set(def.name, new TableStatements(sink, def, rename(def.name)));
   return out;
 }

@@ -7,7 +7,15 @@
 import type { RecordedEvent } from '@coup/event-store';
 import type { TableEvent } from '@coup/table';
 import type { AnyProjection, PositionedState, ProjectionEvent } from '../models/types';
-import { CHECKPOINTS, type Db, WriteSet, compileTables, readCheckpoint, stateTable } from './db';
+import {
+  CHECKPOINTS,
+  type Db,
+  type StatementSink,
+  WriteSet,
+  compileTables,
+  readCheckpoint,
+  stateTable,
+} from './db';
 
 /** The stream prefix of table streams; other streams (snapshots, ...) are skipped by projections. */
 export const TABLE_STREAM_PREFIX = 'table-';
@@ -69,6 +77,12 @@ export interface EngineOptions {
    * the same tables (intermediate versions were overwritten anyway) with a fraction of the writes.
    */
   readonly deferStates?: boolean;
+  /**
+   * Rebuild with a writer thread: the writes go to this sink (which runs them in order on another connection,
+   * inside the transactions the rebuild opens there) instead of a transaction on `db`. Only without
+   * persisted checkpoints.
+   */
+  readonly sink?: StatementSink;
   readonly now?: () => Date;
 }
 
@@ -80,6 +94,7 @@ export class ProjectionEngine {
   private readonly slots: Slot[];
   private readonly now: () => Date;
   private readonly defer: boolean;
+  private readonly remote: boolean;
   /** Events applied (events of any stream that moved at least one checkpoint). */
   eventsApplied = 0;
 
@@ -88,9 +103,12 @@ export class ProjectionEngine {
     this.projections = options.projections;
     this.persist = options.persistCheckpoints ?? true;
     this.defer = options.deferStates ?? false;
+    this.remote = options.sink !== undefined;
+    if (this.remote && this.persist)
+      throw new Error('a statement sink is only for rebuilds (no checkpoints)');
     this.now = options.now ?? (() => new Date());
     const rename = options.rename ?? ((n: string) => n);
-    this.tables = compileTables(this.db, this.projections, rename);
+    this.tables = compileTables(this.db, this.projections, rename, options.sink);
     this.slots = this.projections.map((p) => {
       const stmt = this.db.prepare(`SELECT state FROM "${rename(stateTable(p.prefix))}" WHERE key = ?`);
       return {
@@ -165,25 +183,27 @@ export class ProjectionEngine {
     }
     if (moved.length === 0) return;
     const at = this.now().toISOString();
-    this.db
-      .transaction(() => {
-        if (this.persist) {
-          for (const { slot, from } of moved) {
-            const row = readCheckpoint(this.db, slot.p.name);
-            if (!row || row.position !== from.position || row.generation !== from.generation) {
-              throw new CheckpointMovedError(slot.p.name);
+    if (this.remote) writes.apply();
+    else
+      this.db
+        .transaction(() => {
+          if (this.persist) {
+            for (const { slot, from } of moved) {
+              const row = readCheckpoint(this.db, slot.p.name);
+              if (!row || row.position !== from.position || row.generation !== from.generation) {
+                throw new CheckpointMovedError(slot.p.name);
+              }
             }
           }
-        }
-        writes.apply();
-        if (this.persist) {
-          const update = this.db.prepare(
-            `UPDATE ${CHECKPOINTS} SET position = ?, updated_at = ? WHERE name = ?`,
-          );
-          for (const { slot } of moved) update.run(last, at, slot.p.name);
-        }
-      })
-      .immediate();
+          writes.apply();
+          if (this.persist) {
+            const update = this.db.prepare(
+              `UPDATE ${CHECKPOINTS} SET position = ?, updated_at = ? WHERE name = ?`,
+            );
+            for (const { slot } of moved) update.run(last, at, slot.p.name);
+          }
+        })
+        .immediate();
     for (const { slot, local } of moved) {
       for (const [key, state] of local) {
         slot.cache.set(key, state);

@@ -19,6 +19,7 @@ import {
   readCheckpoint,
 } from './db';
 import { ProjectionEngine } from './engine';
+import { WriterThread } from './writer-thread';
 
 export interface RebuildOptions {
   readonly store: EventStore;
@@ -34,6 +35,12 @@ export interface RebuildOptions {
   readonly commitEvery?: number;
   /** Called after each folded page with the position reached and events so far. */
   readonly onProgress?: (progress: { position: number; events: number }) => void;
+  /**
+   * Where the SQLite writes run: 'in-process' (default: this thread, this connection) or 'thread' (a worker
+   * thread with its own connection to the same file, so the writes run beside the folds; needs a file, not
+   * `:memory:`). The same tables either way (tested).
+   */
+  readonly writer?: 'in-process' | 'thread';
   readonly now?: () => Date;
 }
 
@@ -90,45 +97,109 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       }
     })();
   }
+  const thread = options.writer === 'thread' && !db.memory ? new WriterThread(db.name) : null;
   const engine = new ProjectionEngine({
     db,
     projections,
     rename: (n) => REBUILD_PREFIX + n,
     persistCheckpoints: false,
     deferStates: true,
+    ...(thread ? { sink: thread.sink } : {}),
     now,
   });
   const commitEvery = options.commitEvery ?? 10_000;
   let events = 0;
   let uncommitted = 0;
   try {
-    for (;;) {
-      const batch: RecordedEvent[] = [];
-      for await (const e of store.readAll({ fromPosition: BigInt(engine.minCheckpoint()), maxCount: page }))
-        batch.push(e);
-      if (batch.length === 0) break;
-      if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
-      engine.applyBatch(batch); // nested in the open transaction: a savepoint
-      events += batch.length;
-      uncommitted += batch.length;
-      if (uncommitted >= commitEvery) {
+    if (thread) events = await foldWithThread(thread);
+    else events = await foldHere();
+  } finally {
+    await thread?.close();
+  }
+
+  /** Folds on this thread: writes in a transaction of this connection (savepoints per fold), committed every `commitEvery`. */
+  async function foldHere(): Promise<number> {
+    try {
+      for (;;) {
+        const batch = await readPage();
+        if (batch.length === 0) break;
+        if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
+        engine.applyBatch(batch); // nested in the open transaction: a savepoint
+        progress(batch.length);
+        if (uncommitted >= commitEvery) {
+          engine.flushStates();
+          db.exec('COMMIT');
+          uncommitted = 0;
+        }
+      }
+      if (db.inTransaction) {
         engine.flushStates();
         db.exec('COMMIT');
-        uncommitted = 0;
       }
-      options.onProgress?.({ position: engine.minCheckpoint(), events });
+      db.transaction(() => {
+        for (const sql of deferredIndexes) db.exec(sql);
+      }).immediate();
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
     }
-    if (db.inTransaction) {
-      engine.flushStates();
-      db.exec('COMMIT');
-    }
-    db.transaction(() => {
-      for (const sql of deferredIndexes) db.exec(sql);
-    }).immediate();
-  } catch (error) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw error;
+    return events;
   }
+
+  /**
+   * Folds here and writes on the writer thread (its own connection, its own transactions). At most one commit
+   * is outstanding: the next one waits for it, so the folds run at most two commits ahead of the writes.
+   */
+  async function foldWithThread(w: WriterThread): Promise<number> {
+    let open = false;
+    let committing: Promise<void> | null = null;
+    const commit = async (): Promise<void> => {
+      engine.flushStates();
+      const previous = committing;
+      committing = w.exec('COMMIT');
+      committing.catch(() => undefined); // awaited below or at the next commit
+      open = false;
+      uncommitted = 0;
+      if (previous) await previous;
+    };
+    try {
+      for (;;) {
+        const batch = await readPage();
+        if (batch.length === 0) break;
+        if (!open) {
+          w.exec('BEGIN IMMEDIATE').catch(() => undefined); // a failure is reported by the COMMIT
+          open = true;
+        }
+        engine.applyBatch(batch);
+        w.flush();
+        progress(batch.length);
+        if (uncommitted >= commitEvery) await commit();
+      }
+      if (open) await commit();
+      if (committing) await committing;
+      await w.exec('BEGIN IMMEDIATE');
+      for (const sql of deferredIndexes) await w.exec(sql);
+      await w.exec('COMMIT');
+    } catch (error) {
+      await w.exec('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    return events;
+  }
+
+  async function readPage(): Promise<RecordedEvent[]> {
+    const batch: RecordedEvent[] = [];
+    for await (const e of store.readAll({ fromPosition: BigInt(engine.minCheckpoint()), maxCount: page }))
+      batch.push(e);
+    return batch;
+  }
+
+  function progress(n: number): void {
+    events += n;
+    uncommitted += n;
+    options.onProgress?.({ position: engine.minCheckpoint(), events });
+  }
+
   const position = engine.minCheckpoint();
   const at = now().toISOString();
   db.transaction(() => {

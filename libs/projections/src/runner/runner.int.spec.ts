@@ -234,7 +234,7 @@ describe('projection runner', () => {
     await runner.close();
   });
 
-  test('a rebuild of every projection (states and mirrored rows written at each commit, indexes built last) equals the pure folds', async () => {
+  test('a rebuild of every projection (states and mirrored rows written at each commit, indexes built last, writes here or on the writer thread) equals the pure folds', async () => {
     const store = new MemoryEventStore();
     await play(store, 15);
     const db = openReadModelDb(join(dir, 'rm.sqlite'));
@@ -257,8 +257,15 @@ describe('projection runner', () => {
     const liveStates = states();
     const expected = dumpMemory(await all(store), PROJECTIONS);
     expect(dumpSqlite(db, PROJECTIONS)).toEqual(expected);
-    for (const commitEvery of [1, 50, 100_000]) {
-      const r = await rebuildProjections({ store, db, page: 7, commitEvery });
+    for (const [commitEvery, writer] of [
+      [1, 'in-process'],
+      [50, 'in-process'],
+      [100_000, 'in-process'],
+      [1, 'thread'],
+      [50, 'thread'],
+      [100_000, 'thread'],
+    ] as const) {
+      const r = await rebuildProjections({ store, db, page: 7, commitEvery, writer });
       expect(r.events).toBe((await all(store)).length);
       expect(dumpSqlite(db, PROJECTIONS)).toEqual(expected);
       // the fold states a runner resumes from are those the live runner wrote
