@@ -20,7 +20,7 @@ import {
   type Write,
   byTable,
   int,
-  once,
+  only,
   text,
 } from './types';
 
@@ -463,8 +463,10 @@ function endAt(e: ProjectionEvent, count: number): SpanEnd {
   return { position: e.position, revision: e.revision, hash: e.hash, count };
 }
 
+/** `once(state, e, step)`, inlined: the step always returns a new state, so it stamps the position itself. */
 function evolveHands(state: HandHistoryState, e: ProjectionEvent): Evolution<HandHistoryState> {
-  return once(state, e, evolveHandsStep);
+  if (e.position <= state.position) return only(state);
+  return evolveHandsStep(state, e);
 }
 
 function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<HandHistoryState> {
@@ -723,7 +725,10 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
       break;
   }
   if (hand === null) handEnd = null;
-  return { state: { ...s, table, hand, handEnd, shoe, snapshot: nextSnapshot }, writes };
+  return {
+    state: { ...s, position: e.position, table, hand, handEnd, shoe, snapshot: nextSnapshot },
+    writes,
+  };
 }
 
 /** The open hand's row (rewritten once per batch while the hand is in progress). */

@@ -13,7 +13,7 @@ import {
   type Write,
   byTable,
   int,
-  once,
+  only,
   text,
 } from './types';
 
@@ -75,8 +75,10 @@ const tables: readonly TableDef[] = [
   },
 ];
 
+/** `once(state, e, step)`, inlined: the step always returns a new state, so it stamps the position itself. */
 function evolveTableView(state: TableViewState, e: ProjectionEvent): Evolution<TableViewState> {
-  return once(state, e, evolveTableViewStep);
+  if (e.position <= state.position) return only(state);
+  return evolveTableViewStep(state, e);
 }
 
 function evolveTableViewStep(s: TableViewState, e: ProjectionEvent): Evolution<TableViewState> {
@@ -92,7 +94,13 @@ function evolveTableViewStep(s: TableViewState, e: ProjectionEvent): Evolution<T
   }
   const at = (e.event.data as { at?: unknown }).at;
   return {
-    state: { ...s, table, revision: e.revision, updatedAt: typeof at === 'string' ? at : s.updatedAt },
+    state: {
+      ...s,
+      position: e.position,
+      table,
+      revision: e.revision,
+      updatedAt: typeof at === 'string' ? at : s.updatedAt,
+    },
     writes,
   };
 }

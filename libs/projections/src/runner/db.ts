@@ -234,7 +234,9 @@ class TableStatements {
  * transaction).
  */
 export class WriteSet {
-  private readonly ordered: { stmts: TableStatements; write: Write }[] = [];
+  /** Writes applied in order: statements and writes side by side (no pair object per write). */
+  private readonly orderedStmts: TableStatements[] = [];
+  private readonly ordered: Write[] = [];
   private readonly keyed = new Map<string, { stmts: TableStatements; write: Write }>();
 
   constructor(private readonly tables: ReadonlyMap<string, TableStatements>) {}
@@ -247,7 +249,8 @@ export class WriteSet {
     const stmts = this.tables.get(w.table);
     if (!stmts) throw new Error(`unknown read-model table ${w.table}`);
     if (w.kind !== 'add' && !stmts.coalesce) {
-      this.ordered.push({ stmts, write: w });
+      this.orderedStmts.push(stmts);
+      this.ordered.push(w);
       return;
     }
     const key = `${w.table}\u0000${stmts.keyOf(w.kind === 'delete' ? w.key : w.row)}`;
@@ -256,7 +259,8 @@ export class WriteSet {
       if (prev && prev.write.kind === 'add') {
         // the first add of a row was copied into a sum this set owns: later ones are added in place
         const sum = prev.write.add as Record<string, number>;
-        for (const [c, v] of Object.entries(w.add)) sum[c] = (sum[c] ?? 0) + v;
+        const add = w.add;
+        for (const c in add) sum[c] = (sum[c] ?? 0) + (add[c] ?? 0);
         return;
       }
       this.keyed.set(key, { stmts, write: { kind: 'add', table: w.table, row: w.row, add: { ...w.add } } });
@@ -266,7 +270,9 @@ export class WriteSet {
   }
 
   apply(): void {
-    for (const { stmts, write } of this.ordered) run(stmts, write);
+    const stmts = this.orderedStmts;
+    const writes = this.ordered;
+    for (let i = 0; i < writes.length; i++) run(stmts[i] as TableStatements, writes[i] as Write);
     for (const { stmts, write } of this.keyed.values()) run(stmts, write);
   }
 }
