@@ -278,6 +278,35 @@ describe('projection runner', () => {
     db.close();
   });
 
+  test('the tables are created as the schema documents them (WITHOUT ROWID where declared), live and rebuilt', async () => {
+    const store = new MemoryEventStore();
+    await play(store, 1);
+    const runner = new ProjectionRunner({ store, readModels: join(dir, 'rm.sqlite') });
+    const physical = () =>
+      Object.fromEntries(
+        PROJECTIONS.flatMap((p) => p.tables).map((t) => [
+          t.name,
+          /WITHOUT ROWID\s*$/.test(
+            (
+              runner.db
+                .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+                .get(t.name) as {
+                sql: string;
+              }
+            ).sql,
+          ),
+        ]),
+      );
+    const declared = Object.fromEntries(
+      PROJECTIONS.flatMap((p) => p.tables).map((t) => [t.name, t.withoutRowid === true]),
+    );
+    expect(Object.values(declared)).toContain(true);
+    expect(physical()).toEqual(declared);
+    await rebuildProjections({ store, db: runner.db });
+    expect(physical()).toEqual(declared);
+    await runner.close();
+  });
+
   test('a projection whose version changed is refolded from position 0', async () => {
     const store = new MemoryEventStore();
     await play(store, 3);
