@@ -5,7 +5,7 @@
  * Options (env): BENCH_SECONDS (default 8), BENCH_HISTORY_COUPS (default 100000).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -57,11 +57,17 @@ async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
-async function startCoup(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+const NODE_ARGS = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+
+async function startCoup(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'apps/table-service/dist/main.js')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, join(root, 'apps/table-service/dist/main.js')], {
     env: {
       ...process.env,
+      ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
       COUP_DATA_DIR: dataDir,
@@ -136,7 +142,18 @@ interface Load {
   overallRate?: number;
 }
 
-function run(url: string, path: string, load: Load, bodyFor: (n: number) => { body: string; token: string }) {
+type Req = { body: string; token: string };
+
+/**
+ * Drives one endpoint; each new request takes the next of `reqs` in turn (the bodies and headers are built up front,
+ * so the load generator spends its core on sockets). Not autocannon's `requests` array: that one is copied into every
+ * connection, a million requests for 1,000 connections.
+ */
+function run(url: string, path: string, load: Load, reqs: readonly Req[]) {
+  const prepared = reqs.map(({ body, token }) => ({
+    body,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+  }));
   let n = 0;
   return new Promise<autocannon.Result>((res, rej) => {
     const instance = autocannon(
@@ -146,18 +163,7 @@ function run(url: string, path: string, load: Load, bodyFor: (n: number) => { bo
         connections: load.connections,
         ...(load.overallRate ? { overallRate: load.overallRate } : {}),
         duration: SECONDS,
-        requests: [
-          {
-            setupRequest: (req) => {
-              const { body, token } = bodyFor(n++);
-              return {
-                ...req,
-                body,
-                headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-              };
-            },
-          },
-        ],
+        requests: [{ setupRequest: (req) => ({ ...req, ...prepared[n++ % prepared.length]! }) }],
       },
       (err, result) => (err ? rej(err) : res(result)),
     );
@@ -165,13 +171,11 @@ function run(url: string, path: string, load: Load, bodyFor: (n: number) => { bo
   });
 }
 
-const betBody = (n: number) => {
-  const p = n % PLAYERS;
-  return {
-    body: JSON.stringify({ playerId: `p${p}`, spot: 'player', amount: 100 }),
-    token: playerTokens[p]!,
-  };
-};
+/** One bet of each of the 1,000 players, in turn. */
+const betRequests: Req[] = Array.from({ length: PLAYERS }, (_, p) => ({
+  body: JSON.stringify({ playerId: `p${p}`, spot: 'player', amount: 100 }),
+  token: playerTokens[p]!,
+}));
 
 /**
  * Writes a table with `coups` coups of history straight through the decider (fast, in big appends), then a
@@ -255,6 +259,39 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** CPU seconds a process's threads have used so far (user + system, from /proc): the main thread and the rest. */
+function cpuByThread(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // Worker threads are all called "node": tell the main thread (its id is the process id) from the rest.
+      const name = tid === String(pid) ? 'main' : 'other threads';
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/** Runs a load and adds the server's CPU time per answered request: all threads, and by thread name. */
+async function measured(child: ChildProcess, go: () => Promise<autocannon.Result>) {
+  const before = cpuByThread(child.pid!);
+  const r = await go();
+  const after = cpuByThread(child.pid!);
+  const ok = Math.max(1, r['2xx']);
+  const threads: Record<string, number> = {};
+  let total = 0;
+  for (const [name, cpu] of after) {
+    const used = cpu - (before.get(name) ?? 0);
+    total += used;
+    if (used > 0) threads[name] = Math.round((used * 1e6) / ok);
+  }
+  return { ...summary('', r), cpuUsPerOk: Math.round((total * 1e6) / ok), threads };
+}
+
 function summary(name: string, r: autocannon.Result) {
   const ok = r['2xx'];
   return {
@@ -265,6 +302,109 @@ function summary(name: string, r: autocannon.Result) {
     non2xx: r.non2xx,
     errors: r.errors,
   };
+}
+
+/** BENCH_LOADS: connections[@offered rate per second], comma-separated. */
+const LOADS: readonly Load[] = (process.env['BENCH_LOADS'] ?? '100,1000@1000,1000@3000')
+  .split(',')
+  .map((l) => {
+    const [connections, rate] = l.split('@');
+    return { connections: Number(connections), ...(rate ? { overallRate: Number(rate) } : {}) };
+  });
+const REPS = Number(process.env['BENCH_REPS'] ?? 3);
+const SKIP_BARE = process.env['BENCH_SKIP_BARE'] === '1';
+const loadName = (l: Load) => `c=${l.connections}${l.overallRate ? ` at ${l.overallRate}/s` : ' flat out'}`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** Waits until every projection has caught up, so the read side's catch-up does not overlap the next measurement. */
+async function projectionsIdle(url: string): Promise<void> {
+  if (process.env['COUP_PROJECTIONS'] === 'off') return; // nothing folds: the lag only grows
+  for (let i = 0; i < 600; i++) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const lags = [...text.matchAll(/^coup_projection_lag_events\{[^}]*\} (\d+)/gm)].map((m) => Number(m[1]));
+    if (lags.every((l) => l === 0)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Throughput and latency of bets on one table with 1,000 players, beside the bare endpoint under the same load.
+ * The two never run at once: each repetition starts the bare process, measures it, stops it, then starts Coup
+ * (same store every time, the read side caught up first), measures it, stops it; medians over BENCH_REPS.
+ */
+async function loadPart(dir: string): Promise<void> {
+  type Measured = Awaited<ReturnType<typeof measured>>;
+  const results = new Map<string, { coup: Measured[]; bare: Measured[] }>();
+  for (const l of LOADS) results.set(loadName(l), { coup: [], bare: [] });
+  let betPath = '';
+  for (let rep = 0; rep < REPS; rep++) {
+    const bare = SKIP_BARE ? null : await startBare();
+    if (bare)
+      try {
+        await run(bare.url, '/bare', { connections: 50 }, betRequests); // warm-up
+        for (const l of LOADS)
+          results
+            .get(loadName(l))!
+            .bare.push(await measured(bare.child, () => run(bare.url, '/bare', l, betRequests)));
+      } finally {
+        await stop(bare.child);
+      }
+    const coup = await startCoup(dir);
+    try {
+      if (rep === 0) betPath = `/api/tables/B1/rounds/${await prepareTable(coup.url, 'B1')}/bets`;
+      await projectionsIdle(coup.url);
+      await run(coup.url, betPath, { connections: 50 }, betRequests); // warm-up
+      for (const l of LOADS) {
+        await projectionsIdle(coup.url);
+        results
+          .get(loadName(l))!
+          .coup.push(await measured(coup.child, () => run(coup.url, betPath, l, betRequests)));
+        if (process.env['BENCH_SHOW_METRICS'] === '1') {
+          const text = await (await fetch(`${coup.url}/metrics`)).text();
+          console.log(
+            text
+              .split('\n')
+              .filter((line) => /^coup_(append_batch|nodejs_eventloop_lag|nodejs_gc)/.test(line))
+              .join('\n'),
+          );
+        }
+      }
+    } finally {
+      await stop(coup.child);
+    }
+    process.stderr.write(`repetition ${rep + 1} of ${REPS} done\n`);
+  }
+  const rows = [];
+  for (const [name, { coup, bare }] of results) {
+    const c = {
+      ok: median(coup.map((r) => r.okPerSec)),
+      p50: median(coup.map((r) => r.p50)),
+      p99: median(coup.map((r) => r.p99)),
+    };
+    const b = {
+      ok: median(bare.map((r) => r.okPerSec)),
+      p50: median(bare.map((r) => r.p50)),
+      p99: median(bare.map((r) => r.p99)),
+    };
+    rows.push({
+      load: name,
+      'coup bets/s': c.ok,
+      'coup p50/p99 ms': `${c.p50} / ${c.p99}`,
+      'bare req/s': b.ok,
+      'bare p50/p99 ms': `${b.p50} / ${b.p99}`,
+      ratio: +(c.ok / b.ok).toFixed(2),
+      'server CPU µs/req coup / bare': `${median(coup.map((r) => r.cpuUsPerOk))} / ${median(bare.map((r) => r.cpuUsPerOk))}`,
+      'ratios per rep': coup.map((r, i) => (r.okPerSec / (bare[i]?.okPerSec ?? NaN)).toFixed(2)).join(' '),
+      'non-2xx / errors': `${coup.reduce((a, r) => a + r.non2xx + r.errors, 0)} / ${bare.reduce((a, r) => a + r.non2xx + r.errors, 0)}`,
+    });
+  }
+  console.table(rows);
+  for (const [name, { coup, bare }] of results) {
+    const last = (xs: Measured[]) => JSON.stringify(xs[xs.length - 1]?.threads ?? {});
+    console.log(
+      `server CPU µs per answered request by thread, ${name}, last rep: coup ${last(coup)}; bare ${last(bare)}`,
+    );
+  }
 }
 
 async function main() {
@@ -280,35 +420,8 @@ async function main() {
   );
   if (build.status !== 0) throw new Error('the service build failed');
   const dir = mkdtempSync(join(tmpdir(), 'coup-bench-service-'));
-  const bare = await startBare();
-  if (PARTS.includes('load')) {
-    const coup = await startCoup(dir);
-    try {
-      const roundNo = await prepareTable(coup.url, 'B1');
-      const betPath = `/api/tables/B1/rounds/${roundNo}/bets`;
-      // Warm-up
-      await run(coup.url, betPath, { connections: 50 }, betBody);
-      await run(bare.url, '/bare', { connections: 50 }, betBody);
-
-      const rows = [];
-      for (const load of [{ connections: 100 }, { connections: 1000, overallRate: 2000 }] as Load[]) {
-        const c = summary(
-          `coup bets c=${load.connections}${load.overallRate ? ` rate=${load.overallRate}/s` : ''}`,
-          await run(coup.url, betPath, load, betBody),
-        );
-        const b = summary(
-          `bare   c=${load.connections}${load.overallRate ? ` rate=${load.overallRate}/s` : ''}`,
-          await run(bare.url, '/bare', load, betBody),
-        );
-        rows.push(c, b, { name: '  ratio coup/bare', okPerSec: +(c.okPerSec / b.okPerSec).toFixed(2) });
-      }
-      console.table(rows);
-    } finally {
-      await stop(coup.child);
-    }
-  }
+  if (PARTS.includes('load')) await loadPart(dir);
   if (!PARTS.includes('history')) {
-    await stop(bare.child);
     rmSync(dir, { recursive: true, force: true });
     return;
   }
@@ -333,7 +446,7 @@ async function main() {
         again.url,
         `/api/tables/${tableId}/rounds/${view.round.roundNo}/bets`,
         { connections: 50, overallRate: 500 },
-        () => ({ body, token }),
+        [{ body, token }],
       );
       historyRows.push({
         table: tableId,
@@ -345,7 +458,6 @@ async function main() {
     console.table(historyRows);
   } finally {
     await stop(again.child);
-    await stop(bare.child);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -20,6 +20,8 @@ afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
+type Writer = 'inline' | 'worker';
+
 interface ChildRun {
   tried: Set<string>;
   acked: string[];
@@ -28,10 +30,10 @@ interface ChildRun {
 }
 
 /** Runs the appending child until it has acknowledged `ackTarget` events, then SIGKILLs it. */
-function runAndKill(file: string, ackTarget: number): Promise<ChildRun> {
+function runAndKill(file: string, ackTarget: number, writer: Writer): Promise<ChildRun> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(__dirname, '../test/fixtures/append-child.ts'), file, '8'],
+    ['--import', 'tsx', join(__dirname, '../test/fixtures/append-child.ts'), file, '8', writer],
     {
       env: { ...process.env, TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,10 +67,10 @@ function runAndKill(file: string, ackTarget: number): Promise<ChildRun> {
   });
 }
 
-describe('SQLite store faults', () => {
+describe.each(['inline', 'worker'] as const)('SQLite store faults (%s writer)', (writer) => {
   it('given a process SIGKILLed mid-stream, when the file is reopened, then every acknowledged event is there exactly once and the chains verify', async () => {
     const file = tempFile();
-    const run = await runAndKill(file, 400);
+    const run = await runAndKill(file, 400, writer);
     expect(run.signal).toBe('SIGKILL');
     expect(run.acked.length).toBeGreaterThanOrEqual(400);
 
@@ -95,9 +97,9 @@ describe('SQLite store faults', () => {
 
   it('given a read-only store, when appending, then the promise rejects with STORE_READ_ONLY and nothing changes', async () => {
     const file = tempFile();
-    const writer = new SqliteEventStore({ file });
-    await writer.appendToStream('ro', events(2));
-    await writer.close();
+    const setup = new SqliteEventStore({ file });
+    await setup.appendToStream('ro', events(2));
+    await setup.close();
 
     const reader = new SqliteEventStore({ file, readonly: true });
     try {
@@ -128,7 +130,7 @@ describe('SQLite store faults', () => {
     await setup.close();
 
     // Cap the file a few pages above its size, then append 4 KiB events until it is full.
-    const capped = new SqliteEventStore({ file, maxPageCount: 12 });
+    const capped = new SqliteEventStore({ file, maxPageCount: 12, writer });
     const acked: NewEvent[] = [];
     const failures: unknown[] = [];
     for (let round = 0; round < 40 && failures.length < 3; round++) {

@@ -17,40 +17,120 @@ afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-runEventStoreContract('sqlite', async (options) => {
-  const file = tempFile();
-  const store = new SqliteEventStore({ file, upcasters: options?.upcasters });
-  return {
-    store,
-    cleanup: () => store.close(),
-    tamper: async (stream, revision, patch) => {
-      // Someone with access to the file edits a row behind the store's back.
-      const raw = new Database(file);
-      try {
-        const columns = {
-          data: patch.data,
-          metadata: patch.metadata,
-          type: patch.type,
-          prev_hash: patch.prevHash,
-          hash: patch.hash,
-        };
-        for (const [column, value] of Object.entries(columns)) {
-          if (value === undefined) continue;
-          const info = raw
-            .prepare(`UPDATE events SET ${column} = ? WHERE stream = ? AND revision = ?`)
-            .run(value, stream, revision);
-          if (info.changes !== 1) throw new Error(`no row ${stream}@${revision} to tamper with`);
+// The same contract with the group commits on this thread and in the writer thread.
+for (const writer of ['inline', 'worker'] as const)
+  runEventStoreContract(`sqlite (${writer} writer)`, async (options) => {
+    const file = tempFile();
+    const store = new SqliteEventStore({ file, writer, upcasters: options?.upcasters });
+    return {
+      store,
+      cleanup: () => store.close(),
+      tamper: async (stream, revision, patch) => {
+        // Someone with access to the file edits a row behind the store's back.
+        const raw = new Database(file);
+        try {
+          const columns = {
+            data: patch.data,
+            metadata: patch.metadata,
+            type: patch.type,
+            prev_hash: patch.prevHash,
+            hash: patch.hash,
+          };
+          for (const [column, value] of Object.entries(columns)) {
+            if (value === undefined) continue;
+            const info = raw
+              .prepare(`UPDATE events SET ${column} = ? WHERE stream = ? AND revision = ?`)
+              .run(value, stream, revision);
+            if (info.changes !== 1) throw new Error(`no row ${stream}@${revision} to tamper with`);
+          }
+        } finally {
+          raw.close();
         }
-      } finally {
-        raw.close();
-      }
-    },
-  };
-});
+      },
+    };
+  });
 
 describe('SQLite event store', () => {
   const open = (config: Partial<SqliteEventStoreConfig> & { file: string }): SqliteEventStore =>
     new SqliteEventStore(config);
+
+  it.each(['inline', 'worker'] as const)(
+    'given a caught-up subscription that never writes (%s writer), when another connection appends, then the poll delivers it (no stale shared page)',
+    async (writer) => {
+      const file = tempFile();
+      const reader = open({ file, writer, pollIntervalMs: 20 });
+      const other = open({ file, writer });
+      const first = await other.appendToStream('elsewhere', events(1));
+      const sub = reader.subscribeToAll({ fromPosition: first.position });
+      const iterator = sub[Symbol.asyncIterator]();
+      try {
+        const next = iterator.next();
+        await new Promise((resolve) => setTimeout(resolve, 100)); // several polls find nothing new
+        const second = await other.appendToStream('elsewhere', events(1));
+        const got = await Promise.race([
+          next,
+          new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 2000)),
+        ]);
+        expect(got).not.toBe('late');
+        expect((got as IteratorResult<{ globalPosition: bigint }>).value.globalPosition).toBe(
+          second.position,
+        );
+      } finally {
+        await sub.close();
+        await reader.close();
+        await other.close();
+      }
+    },
+  );
+
+  describe('where the group commit runs', () => {
+    /**
+     * Another connection takes the write lock and releases it from a timer on the test's thread after `holdMs`, so
+     * the store's next commit waits for it (up to `busyTimeoutMs`). A 10 ms timer is set at the same moment: when it
+     * fires says whether the test's thread was free while the commit waited.
+     */
+    async function commitWaitingForTheLock(
+      writer: 'inline' | 'worker',
+      holdMs: number,
+      busyTimeoutMs: number,
+    ) {
+      const file = tempFile();
+      const store = open({ file, writer, busyTimeoutMs });
+      await store.appendToStream('warm', events(1));
+      const locker = new Database(file);
+      locker.exec('BEGIN IMMEDIATE');
+      setTimeout(() => locker.exec('COMMIT'), holdMs);
+      const started = Date.now();
+      const append = store.appendToStream('s', events(3)).then(
+        () => Date.now() - started,
+        (error: Error) => error,
+      );
+      const timerAt = await new Promise<number>((resolve) =>
+        setTimeout(() => resolve(Date.now() - started), 10),
+      );
+      const appended = await append;
+      await new Promise((resolve) => setTimeout(resolve, holdMs));
+      locker.close();
+      const stored = (await collect(store.readStream('s'))).length;
+      await store.close();
+      return { timerAt, appended, stored };
+    }
+
+    it("given the writer thread, when a commit waits for the disk, then the store's own thread keeps running and the append completes after", async () => {
+      const { timerAt, appended, stored } = await commitWaitingForTheLock('worker', 300, 5000);
+      expect(timerAt).toBeLessThan(250); // the 10 ms timer fired while the commit was still waiting
+      expect(typeof appended).toBe('number');
+      expect(appended as number).toBeGreaterThanOrEqual(280); // acknowledged only once it was written
+      expect(stored).toBe(3);
+    });
+
+    it("given the inline writer, when a commit waits for the disk, then the store's thread is blocked for as long (the lock is never released in time)", async () => {
+      const { timerAt, appended, stored } = await commitWaitingForTheLock('inline', 50, 400);
+      expect(timerAt).toBeGreaterThanOrEqual(350); // nothing else ran on this thread while the commit waited
+      expect(appended).toBeInstanceOf(EventStoreUnavailableError); // busy: the release timer could not run
+      expect(stored).toBe(0);
+    });
+  });
 
   it('runs WAL with synchronous = FULL, and the schema enforces (stream, revision) and id uniqueness', async () => {
     const file = tempFile();

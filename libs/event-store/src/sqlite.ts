@@ -1,29 +1,33 @@
 // The embedded default: one SQLite file through better-sqlite3, WAL with synchronous = FULL, so an append
-// whose promise resolved is in the fsynced WAL. Appends arriving in the same event-loop turn are written in
-// one transaction (group commit), each in its own SAVEPOINT (a single-row append needs none: a failed INSERT
-// is backed out on its own): one append's failure never fails its neighbours, and many callers share one
-// fsync. Several processes may share the file (busy_timeout; heads
-// cached in memory are dropped whenever `PRAGMA data_version` shows another connection committed).
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+// whose promise resolved is in the fsynced WAL. Appends arriving while the previous group commit is being
+// written are written together in the next one (group commit), each in its own SAVEPOINT: one append's failure
+// never fails its neighbours, and many callers share one fsync. The commits run on the store's own thread
+// (`writer: 'inline'`, the default) or in a worker thread (`writer: 'worker'`), which keeps a busy server's
+// event loop free while the disk syncs. Reads use the store's own connection (WAL readers never wait for the
+// writer). Several processes may share the file (busy_timeout; cached heads are dropped whenever
+// `PRAGMA data_version` shows another connection committed).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import { type StoredRow, toRecorded, verifyChain } from './core';
+import { EventStoreUnavailableError } from './errors';
 import {
-  appendCore,
-  type Head,
-  lastOf,
-  type NewRow,
-  type StoredRow,
-  type SyncBackend,
-  toRecorded,
-  verifyChain,
-} from './core';
-import { EventStoreInputError, EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
+  COLUMNS,
+  fromWire,
+  mapError,
+  openConnection,
+  SqliteWriter,
+  type WireError,
+  type WriteOutcome,
+  type WriteRequest,
+} from './sqlite-writer';
+import type { WriteMessage } from './sqlite-writer.worker';
 import { CommitNotifier, PagedSubscription } from './subscription';
 import type {
   AppendOptions,
   AppendResult,
   EventStore,
-  ExpectedRevision,
   NewEvent,
   ReadAllOptions,
   ReadStreamOptions,
@@ -39,11 +43,12 @@ import {
   normalizePosition,
   normalizeReadAllOptions,
   normalizeReadStreamOptions,
-  type PreparedEvent,
   prepareEvents,
   validateExpectedRevision,
   validateStreamName,
 } from './validation';
+
+export { mapError, SQLITE_SCHEMA } from './sqlite-writer';
 
 export interface SqliteEventStoreConfig {
   /** Path of the database file (its directory is created if missing). */
@@ -56,190 +61,190 @@ export interface SqliteEventStoreConfig {
   pollIntervalMs?: number;
   /** Caps the file at this many pages (`PRAGMA max_page_count`): tests use it to simulate a full disk. */
   maxPageCount?: number;
+  /**
+   * Where group commits run: `'inline'` (default) on this thread, `'worker'` in a worker thread of their own so
+   * this thread never blocks on an fsync (what the table service uses). Same durability either way.
+   */
+  writer?: 'inline' | 'worker';
   upcasters?: UpcasterRegistry;
 }
 
-const SCHEMA_VERSION = 1n;
 const READ_PAGE = 512;
-const MAX_CACHED_HEADS = 10_000;
 
-/** The table every SQLite store (and the benchmark's bare loop) uses. */
-export const SQLITE_SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  global_position INTEGER PRIMARY KEY,
-  stream          TEXT    NOT NULL,
-  revision        INTEGER NOT NULL,
-  id              TEXT    NOT NULL UNIQUE,
-  type            TEXT    NOT NULL,
-  data            TEXT    NOT NULL,
-  metadata        TEXT    NOT NULL,
-  recorded_at     TEXT    NOT NULL,
-  prev_hash       TEXT    NOT NULL,
-  hash            TEXT    NOT NULL,
-  UNIQUE (stream, revision)
-) STRICT;
-`;
-
-const COLUMNS =
-  'global_position AS globalPosition, stream, revision, id, type, data AS dataJson, metadata AS metadataJson, ' +
-  'recorded_at AS recordedAt, prev_hash AS prevHash, hash';
-
-interface PendingAppend {
-  readonly stream: string;
-  readonly events: readonly PreparedEvent[];
-  readonly expected: ExpectedRevision;
+interface PendingAppend extends WriteRequest {
   readonly resolve: (result: AppendResult) => void;
   readonly reject: (error: unknown) => void;
 }
 
-/** Raised by the backend when a cached head was stale: the append is run again with fresh heads. */
-class StaleHeadError extends Error {}
-
 type Statement = Database.Statement<unknown[], unknown>;
 
-class SqliteBackend implements SyncBackend {
-  readonly heads = new Map<string, Head>();
-  private readonly headStmt: Statement;
-  private readonly rangeStmt: Statement;
-  private readonly locateStmt: Statement;
-  private readonly insertStmt: Statement;
-  private readonly savepoint: Statement;
-  private readonly release: Statement;
-  private readonly rollbackTo: Statement;
+/** Runs group commits: on this thread, or in the writer thread. */
+interface BatchWriter {
+  write(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]>;
+  close(): Promise<void>;
+}
 
-  constructor(private readonly db: Database.Database) {
-    this.headStmt = db.prepare(
-      'SELECT revision, hash FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
-    );
-    this.rangeStmt = db.prepare(
-      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
-    );
-    this.locateStmt = db.prepare('SELECT stream, revision FROM events WHERE id = ?');
-    this.insertStmt = db.prepare(
-      'INSERT INTO events (stream, revision, id, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.savepoint = db.prepare('SAVEPOINT append_events');
-    this.release = db.prepare('RELEASE append_events');
-    this.rollbackTo = db.prepare('ROLLBACK TO append_events');
+class InlineWriter implements BatchWriter {
+  private readonly writer: SqliteWriter;
+  constructor(db: Database.Database) {
+    this.writer = new SqliteWriter(db);
   }
-
-  head(stream: string): Head | null {
-    const cached = this.heads.get(stream);
-    if (cached) return cached;
-    const row = this.headStmt.get(stream) as Head | undefined;
-    if (row) this.remember(stream, row);
-    return row ?? null;
-  }
-
-  range(stream: string, fromRevision: bigint, count: number): StoredRow[] {
-    return this.rangeStmt.all(stream, fromRevision, count) as StoredRow[];
-  }
-
-  locate(id: string): { stream: string; revision: bigint } | null {
-    return (this.locateStmt.get(id) as { stream: string; revision: bigint } | undefined) ?? null;
-  }
-
-  insert(rows: readonly NewRow[]): { lastPosition: bigint } | { duplicateId: string } {
-    // One savepoint per append makes its rows all-or-nothing inside the group commit. A single-row
-    // append needs none: a failed INSERT statement is backed out by SQLite on its own.
-    const savepoint = rows.length > 1;
-    if (savepoint) this.savepoint.run();
-    let current: NewRow | undefined;
+  write(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
     try {
-      let lastPosition = 0n;
-      for (const row of rows) {
-        current = row;
-        const info = this.insertStmt.run(
-          row.stream,
-          row.revision,
-          row.id,
-          row.type,
-          row.dataJson,
-          row.metadataJson,
-          row.recordedAt,
-          row.prevHash,
-          row.hash,
-        );
-        lastPosition = BigInt(info.lastInsertRowid);
-      }
-      if (savepoint) this.release.run();
-      const last = lastOf(rows);
-      this.remember(last.stream, { revision: last.revision, hash: last.hash });
-      return { lastPosition };
+      return Promise.resolve(this.writer.write(batch, recordedAt));
     } catch (error) {
-      if (savepoint && this.db.inTransaction) {
-        this.rollbackTo.run();
-        this.release.run();
+      return Promise.reject(error);
+    }
+  }
+  async close(): Promise<void> {
+    // the connection is the store's and closes with it
+  }
+}
+
+/** The compiled worker next to this file, or (running from TypeScript sources: tests, tsx) the .ts through tsx. */
+function startWriterThread(config: SqliteEventStoreConfig): Worker {
+  const workerData = {
+    file: config.file,
+    busyTimeoutMs: config.busyTimeoutMs,
+    maxPageCount: config.maxPageCount,
+  };
+  const compiled = join(__dirname, 'sqlite-writer.worker.js');
+  if (existsSync(compiled)) return new Worker(compiled, { workerData });
+  const source = join(__dirname, 'sqlite-writer.worker.ts');
+  const tsx = require.resolve('tsx/cjs/api');
+  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`, {
+    eval: true,
+    workerData,
+  });
+}
+
+type FromWriter =
+  | { type: 'ready' }
+  | { type: 'open-failed'; error: WireError }
+  | {
+      type: 'written';
+      id: number;
+      outcomes: ({ ok: true; result: AppendResult } | { ok: false; error: WireError })[];
+    }
+  | { type: 'failed'; id: number; error: WireError }
+  | { type: 'closed' };
+
+/**
+ * The writer thread seen from the store: one batch in flight at a time (the store sends the next when this one is
+ * answered). If the thread dies, the batch in flight and every later append reject with STORE_UNAVAILABLE (the
+ * batch in flight may or may not have been committed, as with any lost connection; an idempotent retry tells).
+ */
+class WorkerWriter implements BatchWriter {
+  private readonly worker: Worker;
+  private nextId = 0;
+  private readonly waiting = new Map<
+    number,
+    { resolve: (o: WriteOutcome[]) => void; reject: (e: unknown) => void }
+  >();
+  private broken: Error | null = null;
+  private closed: Promise<void> | null = null;
+
+  constructor(config: SqliteEventStoreConfig) {
+    this.worker = startWriterThread(config);
+    this.worker.on('message', (message: FromWriter) => this.onMessage(message));
+    this.worker.on('error', (error) => this.fail(mapError(error, 'The event store writer thread failed')));
+    this.worker.on('exit', () =>
+      this.fail(new EventStoreUnavailableError('STORE_UNAVAILABLE', 'The event store writer thread stopped')),
+    );
+  }
+
+  write(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
+    if (this.broken) return Promise.reject(this.broken);
+    const id = this.nextId++;
+    return new Promise<WriteOutcome[]>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      const message: WriteMessage = {
+        type: 'write',
+        id,
+        batch: batch.map(({ stream, events, expected }) => ({ stream, events, expected })),
+        recordedAt,
+      };
+      this.worker.postMessage(message);
+    });
+  }
+
+  close(): Promise<void> {
+    this.closed ??= new Promise<void>((resolve) => {
+      if (this.broken) {
+        void this.worker.terminate().then(() => resolve());
+        return;
       }
-      const code = (error as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' && current) {
-        if (/events\.id/.test((error as Error).message)) return { duplicateId: current.id };
-        this.heads.delete(current.stream);
-        throw new StaleHeadError('stale stream head');
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage({ type: 'close' });
+    });
+    return this.closed;
+  }
+
+  private onMessage(message: FromWriter): void {
+    switch (message.type) {
+      case 'ready':
+      case 'closed':
+        return;
+      case 'open-failed':
+        this.fail(fromWire(message.error));
+        return;
+      case 'written': {
+        const waiter = this.waiting.get(message.id);
+        this.waiting.delete(message.id);
+        waiter?.resolve(
+          message.outcomes.map((o) => (o.ok ? o : { ok: false as const, error: fromWire(o.error) })),
+        );
+        return;
       }
-      throw error;
+      case 'failed': {
+        const waiter = this.waiting.get(message.id);
+        this.waiting.delete(message.id);
+        waiter?.reject(fromWire(message.error));
+        return;
+      }
+      default: {
+        const unknown: never = message;
+        void unknown;
+      }
     }
   }
 
-  private remember(stream: string, head: Head): void {
-    if (this.heads.size >= MAX_CACHED_HEADS && !this.heads.has(stream)) this.heads.clear();
-    this.heads.set(stream, { revision: head.revision, hash: head.hash });
+  private fail(error: Error): void {
+    this.broken ??= error;
+    for (const waiter of this.waiting.values()) waiter.reject(this.broken);
+    this.waiting.clear();
   }
 }
 
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
-  private readonly backend: SqliteBackend;
+  private readonly writer: BatchWriter;
   private readonly notifier = new CommitNotifier();
   private readonly subscriptions = new Set<Subscription>();
   private readonly stmts: Record<
-    | 'begin'
-    | 'commit'
-    | 'rollback'
-    | 'dataVersion'
-    | 'readForwards'
-    | 'readBackwards'
-    | 'readAll'
-    | 'headPosition',
+    'readForwards' | 'readBackwards' | 'readAll' | 'headPosition' | 'dataVersion',
     Statement
   >;
   private queue: PendingAppend[] = [];
   private flushScheduled = false;
-  private dataVersion: unknown = undefined;
+  /** The group commit being written, if any: the next one starts when it is answered. */
+  private inFlight: Promise<void> | null = null;
+  /** Set by close(): no new appends; reads go on until the queued appends are written. */
+  private closing: Promise<void> | null = null;
   private closed = false;
+  private lastPage: {
+    readonly after: bigint;
+    readonly limit: number;
+    readonly generation: number;
+    readonly dataVersion: bigint;
+    readonly events: readonly RecordedEvent[];
+  } | null = null;
   private readonly counters = { appends: 0, commits: 0 };
 
   constructor(private readonly config: SqliteEventStoreConfig) {
+    this.db = openConnection(config);
     try {
-      if (!config.readonly) mkdirSync(dirname(config.file), { recursive: true });
-      this.db = new Database(config.file, {
-        readonly: config.readonly ?? false,
-        fileMustExist: config.readonly ?? false,
-      });
-    } catch (error) {
-      throw mapError(error, `Cannot open the event store at ${config.file}`);
-    }
-    try {
-      this.db.defaultSafeIntegers(true);
-      this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(config.busyTimeoutMs ?? 5000))}`);
-      if (!config.readonly) {
-        const mode = this.db.pragma('journal_mode = WAL', { simple: true });
-        if (mode !== 'wal')
-          throw new EventStoreUnavailableError(
-            'STORE_UNAVAILABLE',
-            `Cannot enable WAL (journal_mode is ${String(mode)})`,
-          );
-      }
-      this.db.pragma('synchronous = FULL');
-      if (config.maxPageCount !== undefined)
-        this.db.pragma(`max_page_count = ${Math.floor(config.maxPageCount)}`);
-      this.ensureSchema();
-      this.backend = new SqliteBackend(this.db);
       this.stmts = {
-        begin: this.db.prepare('BEGIN IMMEDIATE'),
-        commit: this.db.prepare('COMMIT'),
-        rollback: this.db.prepare('ROLLBACK'),
-        dataVersion: this.db.prepare('PRAGMA data_version').pluck(),
         readForwards: this.db.prepare(
           `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
         ),
@@ -250,34 +255,15 @@ export class SqliteEventStore implements EventStore {
           `SELECT ${COLUMNS} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`,
         ),
         headPosition: this.db.prepare('SELECT MAX(global_position) FROM events').pluck(),
+        dataVersion: this.db.prepare('PRAGMA data_version').pluck(),
       };
+      // A read-only store has nothing to write: its appends fail on its own connection with STORE_READ_ONLY.
+      this.writer =
+        config.writer === 'worker' && !config.readonly ? new WorkerWriter(config) : new InlineWriter(this.db);
     } catch (error) {
       this.db.close();
       throw mapError(error, `Cannot open the event store at ${config.file}`);
     }
-  }
-
-  private ensureSchema(): void {
-    const version = this.db.pragma('user_version', { simple: true }) as bigint;
-    if (version === SCHEMA_VERSION) return;
-    if (version !== 0n) {
-      throw new EventStoreUnavailableError(
-        'STORE_CORRUPT',
-        `${this.config.file} has event-store schema version ${version}; this build reads ${SCHEMA_VERSION}`,
-      );
-    }
-    if (this.config.readonly) {
-      throw new EventStoreUnavailableError(
-        'STORE_CORRUPT',
-        `${this.config.file} is not an event store (no schema) and is opened read-only`,
-      );
-    }
-    this.db
-      .transaction(() => {
-        this.db.exec(SQLITE_SCHEMA);
-        this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      })
-      .immediate();
   }
 
   appendToStream(
@@ -287,73 +273,62 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult> {
     try {
       this.assertOpen();
+      if (this.closing) throw new EventStoreUnavailableError('STORE_CLOSED', 'The event store is closing');
       validateStreamName(stream);
       const expected = validateExpectedRevision(options.expectedRevision);
       const prepared = prepareEvents(events);
       return new Promise<AppendResult>((resolve, reject) => {
         this.queue.push({ stream, events: prepared, expected, resolve, reject });
-        if (!this.flushScheduled) {
-          this.flushScheduled = true;
-          setImmediate(() => this.flush());
-        }
+        this.scheduleFlush();
       });
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  /** Writes every queued append in one transaction, each all-or-nothing, then settles their promises. */
-  private flush(): void {
-    this.flushScheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length === 0) return;
-    const settle: Array<() => void> = [];
-    try {
-      this.stmts.begin.run();
-      const version = this.stmts.dataVersion.get();
-      if (version !== this.dataVersion) {
-        this.backend.heads.clear(); // another connection committed: cached heads may be stale
-        this.dataVersion = version;
-      }
-      const recordedAt = new Date().toISOString();
-      for (const item of batch) {
-        try {
-          const result = this.appendOne(item, recordedAt);
-          settle.push(() => item.resolve(result));
-        } catch (error) {
-          if (!this.db.inTransaction) throw error; // SQLite rolled the whole transaction back: fail the batch
-          const mapped = mapError(error, `Append to '${item.stream}' failed`);
-          settle.push(() => item.reject(mapped));
-        }
-      }
-      this.stmts.commit.run();
-      this.counters.commits += 1;
-      this.counters.appends += batch.length;
-    } catch (error) {
-      if (this.db.open && this.db.inTransaction) {
-        try {
-          this.stmts.rollback.run();
-        } catch {
-          // the connection is unusable; the error below tells the callers
-        }
-      }
-      this.backend.heads.clear();
-      const mapped = mapError(error, 'The append transaction failed; nothing in it was written');
-      for (const item of batch) item.reject(mapped);
-      return;
-    }
-    this.notifier.notify();
-    for (const done of settle) done();
+  private scheduleFlush(): void {
+    if (this.flushScheduled || this.inFlight) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
   }
 
-  private appendOne(item: PendingAppend, recordedAt: string): AppendResult {
-    try {
-      return appendCore(this.backend, item.stream, item.events, item.expected, recordedAt);
-    } catch (error) {
-      if (!(error instanceof StaleHeadError)) throw error;
-      return appendCore(this.backend, item.stream, item.events, item.expected, recordedAt);
-    }
+  /**
+   * Writes every queued append in one transaction, each all-or-nothing, then settles their promises. Appends that
+   * arrive while it is written wait for the next one (at most one group commit in flight).
+   */
+  private flush(): Promise<void> {
+    if (this.inFlight) return this.inFlight;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return Promise.resolve();
+    const written = this.writer.write(batch, new Date().toISOString()).then(
+      (outcomes) => {
+        this.counters.commits += 1;
+        this.counters.appends += batch.length;
+        this.notifier.notify();
+        batch.forEach((item, i) => {
+          const outcome = outcomes[i];
+          if (outcome?.ok) item.resolve(outcome.result);
+          else
+            item.reject(
+              outcome?.error ??
+                new EventStoreUnavailableError('STORE_UNAVAILABLE', 'The writer returned no outcome'),
+            );
+        });
+      },
+      (error: unknown) => {
+        const mapped = mapError(error, 'The append transaction failed; nothing in it was written');
+        for (const item of batch) item.reject(mapped);
+      },
+    );
+    this.inFlight = written.finally(() => {
+      this.inFlight = null;
+      if (this.queue.length > 0) this.scheduleFlush();
+    });
+    return this.inFlight;
   }
 
   async *readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent> {
@@ -399,7 +374,7 @@ export class SqliteEventStore implements EventStore {
   subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
     this.assertOpen();
     const subscription: Subscription = new PagedSubscription({
-      readPage: (after, limit) => this.page(after, limit),
+      readPage: (after, limit) => this.sharedPage(after, limit),
       from: normalizePosition(options.fromPosition),
       notifier: this.notifier,
       pollMs: this.config.pollIntervalMs ?? 50,
@@ -441,13 +416,17 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  /** Flushes queued appends, ends subscriptions and closes the file. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.flush();
-    this.closed = true;
-    await Promise.all([...this.subscriptions].map((s) => s.close()));
-    this.db.close();
+  /** Writes the appends already made, ends subscriptions and closes the file (and the writer thread). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      while (this.inFlight || this.queue.length > 0) await this.flush();
+      this.closed = true;
+      const subscriptions = Promise.all([...this.subscriptions].map((s) => s.close()));
+      await this.writer.close();
+      await subscriptions;
+      this.db.close();
+    })();
+    return this.closing;
   }
 
   private *storedRows(stream: string): Iterable<StoredRow> {
@@ -459,6 +438,28 @@ export class SqliteEventStore implements EventStore {
       if (rows.length < READ_PAGE || !last) return;
       next = last.revision + 1n;
     }
+  }
+
+  /**
+   * A page for a subscription. Caught-up subscriptions all ask for the page after the same position once a commit
+   * wakes them: the first reads it, the others get the same (read-only) events, as long as nothing was committed in
+   * between, by this store (its commit count) or by any other connection (`PRAGMA data_version` of this one).
+   */
+  private sharedPage(after: bigint, limit: number): readonly RecordedEvent[] {
+    const cached = this.lastPage;
+    const generation = this.notifier.generation;
+    const dataVersion = this.query(() => this.stmts.dataVersion.get()) as bigint;
+    if (
+      cached &&
+      cached.after === after &&
+      cached.limit === limit &&
+      cached.generation === generation &&
+      cached.dataVersion === dataVersion
+    )
+      return cached.events;
+    const events = this.page(after, limit);
+    this.lastPage = { after, limit, generation, dataVersion, events };
+    return events;
   }
 
   private page(after: bigint, limit: number): RecordedEvent[] {
@@ -478,40 +479,4 @@ export class SqliteEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new EventStoreUnavailableError('STORE_CLOSED', 'The event store is closed');
   }
-}
-
-/** SQLite and I/O errors as the port's typed errors; the port's own errors pass through. */
-export function mapError(error: unknown, context: string): Error {
-  if (
-    error instanceof WrongExpectedVersionError ||
-    error instanceof EventStoreInputError ||
-    error instanceof EventStoreUnavailableError
-  ) {
-    return error;
-  }
-  const code =
-    typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
-  const detail = error instanceof Error ? error.message : String(error);
-  const message = `${context}: ${detail}`;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
-    return new EventStoreUnavailableError(
-      'STORE_FULL',
-      `${message} (no space left: nothing in the failed append was written)`,
-      { cause: error },
-    );
-  }
-  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES') {
-    return new EventStoreUnavailableError(
-      'STORE_READ_ONLY',
-      `${message} (the store is read-only: nothing was written)`,
-      { cause: error },
-    );
-  }
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new EventStoreUnavailableError('STORE_CORRUPT', message, { cause: error });
-  }
-  if (error instanceof TypeError && /not open/.test(detail)) {
-    return new EventStoreUnavailableError('STORE_CLOSED', message, { cause: error });
-  }
-  return new EventStoreUnavailableError('STORE_UNAVAILABLE', message, { cause: error });
 }

@@ -10,7 +10,12 @@ export interface ServiceConfig {
   readonly host: string;
   readonly dataDir: string;
   readonly eventStore:
-    | { readonly kind: 'sqlite'; readonly file: string }
+    | {
+        readonly kind: 'sqlite';
+        readonly file: string;
+        /** Where group commits run: `worker` (default, a thread of their own) or `inline` (the request thread). */
+        readonly writer: 'worker' | 'inline';
+      }
     | { readonly kind: 'eventstoredb'; readonly connectionString: string }
     | { readonly kind: 'memory' };
   readonly jwtSecret: string;
@@ -63,7 +68,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   let eventStore: ServiceConfig['eventStore'];
   if (kind === 'sqlite') {
-    eventStore = { kind: 'sqlite', file: join(dataDir, 'events.sqlite') };
+    const writer = env['COUP_SQLITE_WRITER'] || 'worker';
+    if (writer !== 'worker' && writer !== 'inline')
+      throw new ConfigError(`COUP_SQLITE_WRITER must be worker (the default) or inline, not '${writer}'`);
+    eventStore = { kind: 'sqlite', file: join(dataDir, 'events.sqlite'), writer };
   } else if (kind === 'eventstoredb') {
     const connectionString = env['EVENTSTORE_CONNECTION_STRING'];
     if (!connectionString) {

@@ -13,7 +13,7 @@ describe('configuration is validated at start', () => {
     const c = loadConfig({ COUP_DATA_DIR: d });
     expect(c).toMatchObject({
       port: 3000,
-      eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite') },
+      eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite'), writer: 'worker' },
       jwtSecretGenerated: true,
       logLevel: 'info',
     });
@@ -28,9 +28,18 @@ describe('configuration is validated at start', () => {
     [{ COUP_JWT_SECRET: 'short' }, /COUP_JWT_SECRET/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ COUP_PROJECTIONS: 'maybe' }, /COUP_PROJECTIONS/],
+    [{ COUP_SQLITE_WRITER: 'thread' }, /COUP_SQLITE_WRITER/],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);
+  });
+  it('runs SQLite group commits inline when asked', () => {
+    const d = dir();
+    expect(loadConfig({ COUP_DATA_DIR: d, COUP_SQLITE_WRITER: 'inline' }).eventStore).toEqual({
+      kind: 'sqlite',
+      file: join(d, 'events.sqlite'),
+      writer: 'inline',
+    });
   });
   it('accepts EventStoreDB with a connection string', () => {
     const c = loadConfig({

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import {
@@ -90,12 +90,11 @@ export function snapshotEvent(
  * write cost with random v4 ids, see docs/benchmarks.md).
  */
 export function uuidv7(now = Date.now()): string {
-  const b = randomBytes(16);
-  b.writeUIntBE(now, 0, 6);
-  b[6] = (b[6]! & 0x0f) | 0x70;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = b.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  // The random part comes from crypto.randomUUID (a v4 id from Node's buffered CSPRNG pool: one system call per
+  // 128 ids, where randomBytes(16) makes one per id); its first 48 bits and version nibble are replaced.
+  const random = randomUUID();
+  const ms = now.toString(16).padStart(12, '0');
+  return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${random.slice(15)}`;
 }
 
 /** A deterministic UUID (version 8 layout) for the i-th event of an idempotent command. */

@@ -544,6 +544,38 @@ export function runEventStoreContract(
           expect(ids(received)).toEqual(ids(stored));
         }));
 
+      it('several subscriptions at once, from different positions, each get every event in order under live writes', () =>
+        use(async ({ store }) => {
+          const s = uniqueStream('sub-many');
+          const checkpoint = await marker(store);
+          const first = await store.appendToStream(s, events(5));
+          const total = 5 + 30;
+          const froms = [checkpoint, checkpoint, first.position, first.position];
+          const subscriptions = froms.map((fromPosition) => store.subscribeToAll({ fromPosition }));
+          try {
+            const consumers = subscriptions.map((sub, i) =>
+              (async () => {
+                const got: RecordedEvent[] = [];
+                const want = i < 2 ? total : total - 5;
+                for await (const event of sub) {
+                  if (event.streamName === s) got.push(event);
+                  if (got.length >= want) break;
+                }
+                return got;
+              })(),
+            );
+            for (let i = 0; i < 30; i++) await store.appendToStream(s, events(1));
+            const received = await withTimeout(Promise.all(consumers), 15_000, 'four subscriptions');
+            const stored = await collect(store.readStream(s));
+            expect(ids(received[0]!)).toEqual(ids(stored));
+            expect(ids(received[1]!)).toEqual(ids(stored));
+            expect(ids(received[2]!)).toEqual(ids(stored.slice(5)));
+            expect(ids(received[3]!)).toEqual(ids(stored.slice(5)));
+          } finally {
+            await Promise.all(subscriptions.map((sub) => sub.close()));
+          }
+        }));
+
       it('delivers only events after fromPosition, and close() ends a pending iteration', () =>
         use(async ({ store }) => {
           const s = uniqueStream('sub-from');
