@@ -3,4 +3,11 @@
  * the caller's id (`sub`), one role, and for dealers optionally the tables they may run.
  */
 export { ROLES, isRole, type Role, type Claims, type Principal } from './roles';
-export { signToken, verifyToken, TokenError, type TokenErrorCode, type SignOptions } from './jwt';
+export {
+  signToken,
+  verifyToken,
+  TokenVerifier,
+  TokenError,
+  type TokenErrorCode,
+  type SignOptions,
+} from './jwt';

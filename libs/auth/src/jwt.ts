@@ -114,3 +114,37 @@ export function verifyToken(
   }
   return { id: sub, role, tables: tables === undefined ? null : (tables as string[]) };
 }
+
+/**
+ * `verifyToken` with a memory of the tokens it has already verified: a player sends the same token with every bet,
+ * and checking its HMAC each time is a measurable part of a bet's cost. A token is remembered only once its
+ * signature and claims have passed, keyed by the whole token string (signature included), and its `exp` is still
+ * checked on every use. Failures are never remembered. At most `maxEntries` tokens are kept (oldest dropped first).
+ */
+export class TokenVerifier {
+  private readonly verified = new Map<string, { principal: Principal; exp: number | null }>();
+
+  constructor(
+    private readonly secret: string,
+    private readonly maxEntries = 10_000,
+  ) {
+    checkSecret(secret);
+  }
+
+  verify(token: string, nowSeconds = Math.floor(Date.now() / 1000)): Principal {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp !== null && known.exp <= nowSeconds) {
+        this.verified.delete(token);
+        throw new TokenError('TOKEN_EXPIRED', 'the token has expired');
+      }
+      return known.principal;
+    }
+    const principal = verifyToken(this.secret, token, nowSeconds);
+    const payload = token.split('.')[1]!;
+    const exp = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: number }).exp;
+    if (this.verified.size >= this.maxEntries) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { principal, exp: exp ?? null });
+    return principal;
+  }
+}

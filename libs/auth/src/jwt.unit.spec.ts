@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signToken, verifyToken, TokenError } from './index';
+import { signToken, verifyToken, TokenError, TokenVerifier } from './index';
 
 const secret = 'a'.repeat(40);
 const now = 1_800_000_000;
@@ -67,5 +67,44 @@ describe('bearer tokens', () => {
 
   it('refuses short secrets', () => {
     expect(codeOf(() => signToken('short', { sub: 'a', role: 'admin' }))).toBe('TOKEN_SECRET');
+  });
+});
+
+describe('TokenVerifier (remembers verified tokens)', () => {
+  it('answers like verifyToken, and a remembered token still expires on time', () => {
+    const verifier = new TokenVerifier(secret);
+    const token = signToken(secret, { sub: 'p1', role: 'player', now, expiresInSeconds: 60 });
+    expect(verifier.verify(token, now)).toEqual(verifyToken(secret, token, now));
+    expect(verifier.verify(token, now + 59)).toEqual({ id: 'p1', role: 'player', tables: null });
+    expect(codeOf(() => verifier.verify(token, now + 60))).toBe('TOKEN_EXPIRED');
+  });
+
+  it('never remembers a failure: a forged token fails every time, and a tampered copy of a good one fails', () => {
+    const verifier = new TokenVerifier(secret);
+    const good = signToken(secret, { sub: 'p1', role: 'player', now });
+    const forged = signToken('b'.repeat(40), { sub: 'p1', role: 'admin', now });
+    expect(verifier.verify(good, now).role).toBe('player');
+    expect(codeOf(() => verifier.verify(forged, now))).toBe('TOKEN_SIGNATURE');
+    expect(codeOf(() => verifier.verify(forged, now))).toBe('TOKEN_SIGNATURE');
+    const [h, , s] = good.split('.');
+    const admin = Buffer.from(JSON.stringify({ sub: 'p1', role: 'admin', iat: now })).toString('base64url');
+    expect(codeOf(() => verifier.verify(`${h}.${admin}.${s}`, now))).toBe('TOKEN_SIGNATURE');
+  });
+
+  it('checks the signature only once per token, and keeps at most maxEntries tokens', () => {
+    const verifier = new TokenVerifier(secret, 2);
+    const tokens = ['p1', 'p2', 'p3'].map((sub) => signToken(secret, { sub, role: 'player', now }));
+    const calls = jest.spyOn(Buffer, 'from');
+    verifier.verify(tokens[0]!, now);
+    const firstCost = calls.mock.calls.length;
+    calls.mockClear();
+    verifier.verify(tokens[0]!, now);
+    expect(calls.mock.calls.length).toBe(0); // remembered: nothing decoded, no HMAC
+    verifier.verify(tokens[1]!, now);
+    verifier.verify(tokens[2]!, now); // p1 is dropped (the oldest)
+    calls.mockClear();
+    verifier.verify(tokens[0]!, now);
+    expect(calls.mock.calls.length).toBe(firstCost); // verified again from scratch
+    calls.mockRestore();
   });
 });

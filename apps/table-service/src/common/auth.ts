@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { verifyToken, type Principal, type Role } from '@coup/auth';
+import { TokenVerifier, type Principal, type Role } from '@coup/auth';
 import { TABLE_ID_PATTERN } from '@coup/table';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
@@ -18,13 +18,21 @@ export const JWT_SECRET = Symbol('JWT_SECRET');
 
 type AuthedRequest = FastifyRequest & { principal?: Principal };
 
+/** One verifier per secret for the process: each token's signature is checked once (its expiry on every use). */
+const verifiers = new Map<string, TokenVerifier>();
+function verifierFor(secret: string): TokenVerifier {
+  let verifier = verifiers.get(secret);
+  if (!verifier) verifiers.set(secret, (verifier = new TokenVerifier(secret)));
+  return verifier;
+}
+
 /** Reads the bearer token from an Authorization header value; 401 with a reason when it is missing or bad. */
 export function principalFromHeader(secret: string, header: string | undefined): Principal {
   if (!header)
     throw new ApiError(401, 'UNAUTHENTICATED', 'a bearer token is required (Authorization: Bearer <token>)');
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new ApiError(401, 'UNAUTHENTICATED', 'the Authorization header must be "Bearer <token>"');
-  return verifyToken(secret, match[1]!);
+  return verifierFor(secret).verify(match[1]!);
 }
 
 /** May this caller act on this table? Dealers and supervisors may be limited to named tables. */
