@@ -1,8 +1,10 @@
 /**
  * npm run bench:service: drives the running service over HTTP (autocannon) with players betting on one table,
  * beside a bare NestJS endpoint under the same load, and prints bets/s, p50/p99 and the ratio; then bet latency on
- * a table with 100 and with 100,000 coups of history. Needs the build (`npm run build`).
- * Options (env): BENCH_SECONDS (default 8), BENCH_HISTORY_COUPS (default 100000).
+ * a table with 100 and with 100,000 coups of history. Builds the service first.
+ * Options (env): BENCH_SECONDS (default 8), BENCH_HISTORY_COUPS (default 100000), BENCH_PARTS (load,history),
+ * BENCH_REPS (default 3), BENCH_LOADS (default `100,1000@1000,1000@3000`: connections[@offered rate/s]),
+ * BENCH_SKIP_BARE=1, BENCH_SHOW_METRICS=1, BENCH_NODE_ARGS (e.g. `--cpu-prof`); COUP_* variables reach the service.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -336,7 +338,6 @@ async function loadPart(dir: string): Promise<void> {
   type Measured = Awaited<ReturnType<typeof measured>>;
   const results = new Map<string, { coup: Measured[]; bare: Measured[] }>();
   for (const l of LOADS) results.set(loadName(l), { coup: [], bare: [] });
-  let betPath = '';
   for (let rep = 0; rep < REPS; rep++) {
     const bare = SKIP_BARE ? null : await startBare();
     if (bare)
@@ -351,10 +352,12 @@ async function loadPart(dir: string): Promise<void> {
       }
     const coup = await startCoup(dir);
     try {
-      if (rep === 0) betPath = `/api/tables/B1/rounds/${await prepareTable(coup.url, 'B1')}/bets`;
-      await projectionsIdle(coup.url);
-      await run(coup.url, betPath, { connections: 50 }, betRequests); // warm-up
-      for (const l of LOADS) {
+      // Every run bets on a table of its own whose round opens empty: one round does not carry the bets of all runs.
+      const table = async (name: string) =>
+        `/api/tables/${name}/rounds/${await prepareTable(coup.url, name)}/bets`;
+      await run(coup.url, await table(`W${rep}`), { connections: 50 }, betRequests); // warm-up
+      for (const [i, l] of LOADS.entries()) {
+        const betPath = await table(`B${rep}x${i}`);
         await projectionsIdle(coup.url);
         results
           .get(loadName(l))!
