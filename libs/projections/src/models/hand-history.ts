@@ -78,6 +78,47 @@ export interface CorrectionEntry {
   readonly position: number;
 }
 
+/**
+ * Bets per chunk of a {@link BetLog}. Appending a bet copies the tail (under this many entries) and, once in this
+ * many appends, the list of full chunks: about BET_CHUNK / 2 + n / BET_CHUNK² entries per bet for a hand of n
+ * bets, instead of n when the whole list was copied.
+ */
+const BET_CHUNK = 64;
+
+/**
+ * The bets and clears of an open hand in order, as a persistent list: full chunks of exactly {@link BET_CHUNK}
+ * entries, then a tail of fewer. Never mutated: an append returns a new log sharing the full chunks (and the
+ * old log stays valid), so a fold state kept by the runner to roll back to is untouched.
+ */
+export interface BetLog {
+  readonly chunks: readonly (readonly BetEntry[])[];
+  readonly tail: readonly BetEntry[];
+}
+
+const EMPTY_LOG: BetLog = Object.freeze({ chunks: Object.freeze([]), tail: Object.freeze([]) });
+
+/** The log with `bet` appended (the log given is not changed). */
+function appendBet(log: BetLog, bet: BetEntry): BetLog {
+  if (log.tail.length + 1 < BET_CHUNK) return { chunks: log.chunks, tail: [...log.tail, bet] };
+  return { chunks: [...log.chunks, [...log.tail, bet]], tail: [] };
+}
+
+/** A flat list as a log (chunked as appending its entries one by one would). */
+function betLogOf(bets: readonly BetEntry[]): BetLog {
+  const chunks: BetEntry[][] = [];
+  const full = bets.length - (bets.length % BET_CHUNK);
+  for (let i = 0; i < full; i += BET_CHUNK) chunks.push(bets.slice(i, i + BET_CHUNK));
+  return { chunks, tail: bets.slice(full) };
+}
+
+/** Every entry of the log, in order (a new array). */
+function betsOfLog(log: BetLog): BetEntry[] {
+  const out: BetEntry[] = [];
+  for (const c of log.chunks) for (const b of c) out.push(b);
+  for (const b of log.tail) out.push(b);
+  return out;
+}
+
 /** A hand being built (betting or dealing). */
 export interface OpenHand {
   readonly roundNo: number;
@@ -90,7 +131,8 @@ export interface OpenHand {
   readonly closedHow: 'dealer' | 'timer' | 'player' | null;
   readonly closedBy: string | null;
   readonly dealer: string | null;
-  readonly bets: readonly BetEntry[];
+  /** Bets and clears in order (chunked: see {@link BetLog}; {@link betsOfLog} flattens them). */
+  readonly betLog: BetLog;
   readonly cards: readonly CardEntry[];
   readonly corrections: readonly CorrectionEntry[];
   readonly firstPosition: number;
@@ -99,6 +141,28 @@ export interface OpenHand {
   /** The hand whose stored state a replay of this hand starts from, and its first revision. */
   readonly replayRound: number;
   readonly replayRevision: number;
+}
+
+/**
+ * An open hand as stored before bets were chunked (the code of commit 45855bf and earlier; the projection's
+ * version was 1 then and still is): the bets as one flat list, `bets`, and no `betLog`. Such a state may still
+ * be in `hh_state` (the runner persists fold states as JSON and resumes from them).
+ *
+ * Choice: the fold ACCEPTS this shape (see {@link currentHand}) instead of bumping the projection's version.
+ * The read-model rows are byte-identical either way, so a bump would only force a rebuild of every table's hand
+ * history from position 0 (long on a big store) for nothing. The first event folded into such a state converts
+ * it (once, O(n)); the runner then stores the new shape. `materialize` accepts it too. Not covered: going back
+ * to the older code after the new one stored a state (the old code cannot read `betLog`).
+ */
+interface LegacyOpenHand extends Omit<OpenHand, 'betLog'> {
+  readonly bets: readonly BetEntry[];
+}
+
+/** The open hand in the current shape (a stored flat-bets hand converted, see {@link LegacyOpenHand}). */
+function currentHand(h: OpenHand | LegacyOpenHand | null): OpenHand | null {
+  if (h === null || 'betLog' in h) return h;
+  const { bets, ...rest } = h;
+  return { ...rest, betLog: betLogOf(Array.isArray(bets) ? bets : []) };
 }
 
 /** The shoe row as built. */
@@ -339,9 +403,9 @@ interface Ending {
 }
 
 /** Stakes per player in play, from the hand's own bets (a clear takes back all of a player's stakes). */
-function stakesOf(h: OpenHand): Map<string, number> {
+function stakesOf(bets: readonly BetEntry[]): Map<string, number> {
   const stakes = new Map<string, number>();
-  for (const b of h.bets) {
+  for (const b of bets) {
     if (b.kind === 'bet') stakes.set(b.playerId, (stakes.get(b.playerId) ?? 0) + b.amount);
     else stakes.delete(b.playerId);
   }
@@ -358,11 +422,15 @@ function placesOf(cards: readonly Card[]): { to: 'player' | 'banker'; slot: Slot
   });
 }
 
-/** The hh_hands row of a hand, open (ending null) or finished. `stakes` are the stakes in play. */
+/**
+ * The hh_hands row of a hand, open (ending null) or finished. `bets` are the hand's bets flattened
+ * ({@link betsOfLog}) and `stakes` the stakes in play (from them): once per row written, never per bet.
+ */
 function handRow(
   tableId: string,
   h: OpenHand,
   end: SpanEnd,
+  bets: readonly BetEntry[],
   stakes: Map<string, number>,
   ending: Ending | null,
 ): Row {
@@ -399,10 +467,10 @@ function handRow(
     banker_total: ending?.bankerTotal ?? null,
     cards_json: json(h.cards),
     corrections_json: json(h.corrections),
-    bets_json: json(h.bets),
+    bets_json: json(bets),
     settlements_json: json(ending?.settlements ?? []),
     players: [...stakes.keys()].join(','),
-    bet_count: h.bets.reduce((n, b) => (b.kind === 'bet' ? n + 1 : n), 0),
+    bet_count: bets.reduce((n, b) => (b.kind === 'bet' ? n + 1 : n), 0),
     total_staked: settledStaked,
     total_paid: ending === null ? 0 : paid,
     commission,
@@ -423,10 +491,17 @@ function handRow(
   };
 }
 
+/** The row of the open hand (not finished), e.g. once per batch. */
+function openHandRow(tableId: string, h: OpenHand, end: SpanEnd): Row {
+  const bets = betsOfLog(h.betLog);
+  return handRow(tableId, h, end, bets, stakesOf(bets), null);
+}
+
 function finish(s: HandHistoryState, h: OpenHand, end: SpanEnd, ending: Ending): Write[] {
-  const stakes = stakesOf(h);
+  const bets = betsOfLog(h.betLog);
+  const stakes = stakesOf(bets);
   const writes: Write[] = [
-    { kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, h, end, stakes, ending) },
+    { kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, h, end, bets, stakes, ending) },
   ];
   const perPlayer = new Map<string, { staked: number; paid: number; commission: number }>();
   for (const [playerId, staked] of stakes) perPlayer.set(playerId, { staked, paid: 0, commission: 0 });
@@ -473,7 +548,8 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
   const before = s.table;
   const table = tableAfter(before, e);
   const ev = e.event;
-  let hand = s.hand;
+  // a state stored before bets were chunked (flat `bets`) is converted here, see LegacyOpenHand
+  let hand = currentHand(s.hand);
   let handEnd = s.handEnd === null ? null : endAt(e, s.handEnd.count + 1);
   let shoe = s.shoe;
   let nextSnapshot = s.snapshot;
@@ -537,7 +613,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
         writes.push({
           kind: 'upsert',
           table: HH_HANDS,
-          row: handRow(s.tableId, hand, s.handEnd ?? endAt(e, 1), stakesOf(hand), null),
+          row: openHandRow(s.tableId, hand, s.handEnd ?? endAt(e, 1)),
         });
       }
       let snapshot = s.snapshot;
@@ -564,7 +640,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
         closedHow: null,
         closedBy: null,
         dealer: null,
-        bets: [],
+        betLog: EMPTY_LOG,
         cards: [],
         corrections: [],
         firstPosition: e.position,
@@ -596,7 +672,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
           role: d.role,
           position: e.position,
         };
-        hand = { ...hand, bets: [...hand.bets, bet] };
+        hand = { ...hand, betLog: appendBet(hand.betLog, bet) };
       }
       break;
     }
@@ -615,7 +691,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
           role: d.role,
           position: e.position,
         };
-        hand = { ...hand, bets: [...hand.bets, clear] };
+        hand = { ...hand, betLog: appendBet(hand.betLog, clear) };
       }
       break;
     }
@@ -733,14 +809,9 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
 
 /** The open hand's row (rewritten once per batch while the hand is in progress). */
 function materializeHands(state: HandHistoryState): Write[] {
-  if (state.hand === null || state.handEnd === null) return [];
-  return [
-    {
-      kind: 'upsert',
-      table: HH_HANDS,
-      row: handRow(state.tableId, state.hand, state.handEnd, stakesOf(state.hand), null),
-    },
-  ];
+  const hand = currentHand(state.hand);
+  if (hand === null || state.handEnd === null) return [];
+  return [{ kind: 'upsert', table: HH_HANDS, row: openHandRow(state.tableId, hand, state.handEnd) }];
 }
 
 export const handHistoryProjection: ProjectionModel<HandHistoryState> = {
