@@ -24,9 +24,13 @@ const BAD_ID = 'bad!id';
 const LONG_ID = 'x'.repeat(65);
 const player = () => h.token('player', 'p1');
 
-/** Ids (path or query) are INVALID_PARAMETER; other query parameters and the round number INVALID_QUERY. */
+/** Ids (path or query) are INVALID_PARAMETER, a cursor INVALID_CURSOR; other query parameters and the round INVALID_QUERY. */
 const codeFor = (field: string) =>
-  ['tableId', 'playerId', 'player'].includes(field) ? 'INVALID_PARAMETER' : 'INVALID_QUERY';
+  ['tableId', 'playerId', 'player'].includes(field)
+    ? 'INVALID_PARAMETER'
+    : field === 'cursor'
+      ? 'INVALID_CURSOR'
+      : 'INVALID_QUERY';
 
 async function expect400(method: string, path: string, token: string, field: string) {
   const res = await h.api(method, path, { token });
@@ -59,6 +63,11 @@ describe('hand history endpoints: a player on a table not its own', () => {
     ['hands?shoe=0', 'shoe'],
     ['hands?limit=x', 'limit'],
     ['hands?player=bad%20id', 'player'],
+    ['hands?cursor=not-a-cursor', 'cursor'],
+    ['hands?outcome=dragon', 'outcome'],
+    ['hands?order=sideways', 'order'],
+    ['hands?from=yesterday', 'from'],
+    ['hands?roundFrom=0', 'roundFrom'],
     ['hands/1?x=1', 'x'],
     ['hands/1/replay?x=1', 'x'],
     ['hands/1/verify?x=1', 'x'],

@@ -148,6 +148,8 @@ export class HandsController {
       order: q['order'] as HandFilter['order'],
     };
     const page = { cursor: q['cursor'], limit: optionalInt(q, 'limit') };
+    // The whole query is checked before access: a malformed one is a 400 whoever asks.
+    queryError(() => this.read.checkHandsQuery(filter, page));
     mayReadHands(principal, tableId);
     const result = queryError(() => this.read.hands(tableId, filter, page));
     if (result.items.length === 0 && page.cursor === undefined) this.known(tableId);

@@ -379,12 +379,16 @@ export class ReadModels {
     };
   }
 
-  /** Hands of a table, filtered, newest first by default, with a cursor for the next page. */
-  hands(
-    tableId: string,
-    filter: HandFilter = {},
-    page: Page = {},
-  ): { items: HandSummary[]; nextCursor: string | null } {
+  /**
+   * Checks a hands query without running it (the same checks `hands` makes): throws `QueryError` naming the
+   * parameter. Lets an edge answer a malformed query with 400 before it decides whether the caller may see the table.
+   */
+  checkHandsQuery(filter: HandFilter = {}, page: Page = {}): void {
+    this.handsQuery(filter, page);
+  }
+
+  /** The hands query's parameters, checked: the time bounds, the page size and the decoded cursor. */
+  private handsQuery(filter: HandFilter, page: Page) {
     checkInt('shoe', filter.shoe, 1);
     checkInt('roundFrom', filter.roundFrom, 1);
     checkInt('roundTo', filter.roundTo, 1);
@@ -401,6 +405,16 @@ export class ReadModels {
     }
     const limit = limitOf(page.limit);
     const cursor = decodeCursor(page.cursor, ['r']);
+    return { from, to, limit, cursor };
+  }
+
+  /** Hands of a table, filtered, newest first by default, with a cursor for the next page. */
+  hands(
+    tableId: string,
+    filter: HandFilter = {},
+    page: Page = {},
+  ): { items: HandSummary[]; nextCursor: string | null } {
+    const { from, to, limit, cursor } = this.handsQuery(filter, page);
     const desc = filter.order !== 'asc';
     const where = ['h.table_id = @tableId'];
     const params: Record<string, string | number> = { tableId };
