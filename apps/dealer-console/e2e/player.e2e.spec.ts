@@ -160,11 +160,16 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await chip(page, 1).click();
   await field(page, 'Player').click();
   await expectText(page, 'total-bet', 'Total bet: $1');
+  const exitRound = (await serviceView(token)).roundNo;
   await page.getByRole('button', { name: 'Exit game' }).click();
   await page.waitForSelector('[data-code="COUP_INCOMPLETE"]');
   await page.locator('[data-code="COUP_INCOMPLETE"]').getByRole('button', { name: 'DEAL' }).click();
+  // Wait until THIS coup is settled (the previous coup's result is on screen until it lands), then read the chips.
   await page.getByTestId('coup-result').waitFor();
   await page.waitForFunction(() => !document.body.textContent?.includes('Dealing…'));
+  for (let i = 0; i < 100 && (await serviceView(token)).lastResult?.roundNo !== exitRound; i++)
+    await new Promise((r) => setTimeout(r, 100));
+  expect((await serviceView(token)).lastResult?.roundNo).toBe(exitRound);
   const before = (await serviceView(token)).players[0]?.chips ?? -1;
   await page.getByRole('button', { name: 'Exit game' }).click();
   const status = page.getByRole('status');
