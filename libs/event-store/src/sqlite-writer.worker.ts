@@ -2,7 +2,7 @@
 // sends as one group commit, so the store's own thread keeps answering while the disk syncs. Messages in:
 // { type: 'write', id, batch, recordedAt } and { type: 'close' }; out: { type: 'written', id, outcomes } with each
 // outcome a result or a wire error, { type: 'failed', id, error } when the whole transaction failed, and
-// { type: 'open-failed', error } / { type: 'closed' }.
+// { type: 'open-failed', error } when the file cannot be opened. On 'close' it closes the file and the thread ends.
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   type ConnectionOptions,
@@ -28,7 +28,6 @@ try {
   const db = openConnection(workerData as ConnectionOptions);
   writer = new SqliteWriter(db);
   close = () => db.close();
-  port.postMessage({ type: 'ready' });
 } catch (error) {
   port.postMessage({ type: 'open-failed', error: toWire(error as Error) });
 }
@@ -36,7 +35,6 @@ try {
 port.on('message', (message: WriteMessage | { type: 'close' }) => {
   if (message.type === 'close') {
     close();
-    port.postMessage({ type: 'closed' });
     port.close();
     return;
   }

@@ -119,15 +119,13 @@ function startWriterThread(config: SqliteEventStoreConfig): Worker {
 }
 
 type FromWriter =
-  | { type: 'ready' }
   | { type: 'open-failed'; error: WireError }
   | {
       type: 'written';
       id: number;
       outcomes: ({ ok: true; result: AppendResult } | { ok: false; error: WireError })[];
     }
-  | { type: 'failed'; id: number; error: WireError }
-  | { type: 'closed' };
+  | { type: 'failed'; id: number; error: WireError };
 
 /**
  * The writer thread seen from the store: one batch in flight at a time (the store sends the next when this one is
@@ -182,9 +180,6 @@ class WorkerWriter implements BatchWriter {
 
   private onMessage(message: FromWriter): void {
     switch (message.type) {
-      case 'ready':
-      case 'closed':
-        return;
       case 'open-failed':
         this.fail(fromWire(message.error));
         return;
