@@ -3,23 +3,29 @@
  * it (the table view and the hand history): the second one to fold the same event from the same state gets
  * the first one's result instead of running `evolve` again.
  *
- * Pure: a memo keyed by the event object (a WeakMap, so it lives as long as the batch's events do) that is
- * only used when the state folded from is the very same object, which `evolve` never changes. The runner, the
- * rebuild and MemoryProjection give every projection the same event objects; both states start from
- * `initialState` and then hold the memo's results, so they stay the same objects for as long as the process
- * keeps them (states reloaded from JSON are separate objects: then each is folded on its own, as before).
+ * Pure: a memo of the last fold (event object, state folded from, result), only used when both the event and
+ * the state are the very same objects, which `evolve` never changes. The runner and the rebuild fold event by
+ * event through every projection, so the table view and the hand history fold each event one after the
+ * other from the same state: the second gets the first one's result. Both states start from `initialState`
+ * and then hold the memo's results, so they stay the same objects for as long as the process keeps them
+ * (states reloaded from JSON are separate objects: then each is folded on its own). Anything else (e.g.
+ * MemoryProjection, one projection at a time) misses the memo and folds again: the same result. One entry
+ * instead of a WeakMap of every event of a batch: no entry per event for the garbage collector.
  */
 import { type TableState, evolve } from '@coup/table';
 import { withoutSecrets } from './secrets';
 import type { ProjectionEvent } from './types';
 
-const memo = new WeakMap<ProjectionEvent, { readonly before: TableState; readonly after: TableState }>();
+let lastEvent: ProjectionEvent | null = null;
+let lastBefore: TableState | null = null;
+let lastAfter: TableState | null = null;
 
-/** `withoutSecrets(evolve(before, e.event))`, computed once per event and state object. */
+/** `withoutSecrets(evolve(before, e.event))`, computed once when folded twice in a row from the same state. */
 export function tableAfter(before: TableState, e: ProjectionEvent): TableState {
-  const hit = memo.get(e);
-  if (hit !== undefined && hit.before === before) return hit.after;
+  if (lastEvent === e && lastBefore === before && lastAfter !== null) return lastAfter;
   const after = withoutSecrets(evolve(before, e.event));
-  memo.set(e, { before, after });
+  lastEvent = e;
+  lastBefore = before;
+  lastAfter = after;
   return after;
 }

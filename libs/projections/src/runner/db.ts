@@ -156,12 +156,22 @@ function localSink(db: Db): StatementSink {
   };
 }
 
-/** Compiled statements for one table under a (possibly temporary) name. */
+/** Most rows per multi-row INSERT (a batch of n rows runs as statements of 64, 32, ..., 1 rows). */
+const MAX_ROWS_PER_INSERT = 64;
+
+/**
+ * Compiled statements for one table under a (possibly temporary) name. Upserts and `add`s of a batch run as
+ * multi-row INSERTs (`VALUES (...), (...)`, up to {@link MAX_ROWS_PER_INSERT} rows each, one prepared statement
+ * per row count: 64, 32, 16, 8, 4, 2, 1): SQLite applies the rows of one statement in order, each with its
+ * ON CONFLICT clause, so the table ends as with one statement per row, for a fraction of the calls.
+ */
 class TableStatements {
-  private upsertSql: string | null = null;
-  private addSql: string | null = null;
+  private readonly upsertSql: string[] = [];
+  private readonly addSql: string[] = [];
   private deleteSql: string | null = null;
   private readonly names: readonly string[];
+  /** For each column, whether `add` writes increment it. */
+  private readonly counterAt: readonly boolean[];
   readonly coalesce: boolean;
 
   constructor(
@@ -170,46 +180,67 @@ class TableStatements {
     private readonly name: string,
   ) {
     this.names = def.columns.map((c) => c.name);
+    const counters = def.counters ?? [];
+    this.counterAt = this.names.map((n) => counters.includes(n));
     this.coalesce = def.coalesce ?? false;
   }
 
-  private values(row: Row): SqlValue[] {
-    const names = this.names;
-    const out = new Array<SqlValue>(names.length);
-    for (let i = 0; i < names.length; i++) out[i] = row[names[i] as string] ?? null;
-    return out;
+  private insertSql(rows: number, conflict: string): string {
+    const cols = this.names.map(q).join(', ');
+    const one = `(${this.names.map(() => '?').join(', ')})`;
+    const values = new Array<string>(rows).fill(one).join(', ');
+    return `INSERT INTO ${q(this.name)} (${cols}) VALUES ${values} ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) ${conflict}`;
   }
 
-  upsert(row: Row): void {
-    if (this.upsertSql === null) {
-      const cols = this.names.map(q).join(', ');
-      const marks = this.names.map(() => '?').join(', ');
+  private upsertStatement(rows: number): string {
+    let sql = this.upsertSql[rows];
+    if (sql === undefined) {
       const rest = this.names.filter((n) => !this.def.primaryKey.includes(n));
       const conflict =
         rest.length === 0
           ? 'DO NOTHING'
           : `DO UPDATE SET ${rest.map((n) => `${q(n)} = excluded.${q(n)}`).join(', ')}`;
-      this.upsertSql = `INSERT INTO ${q(this.name)} (${cols}) VALUES (${marks}) ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) ${conflict}`;
+      this.upsertSql[rows] = sql = this.insertSql(rows, conflict);
     }
-    this.sink(this.upsertSql, this.values(row));
+    return sql;
   }
 
-  add(row: Row, add: Readonly<Record<string, number>>): void {
-    const counters = this.def.counters ?? [];
-    if (this.addSql === null) {
+  private addStatement(rows: number): string {
+    let sql = this.addSql[rows];
+    if (sql === undefined) {
+      const counters = this.def.counters ?? [];
       if (counters.length === 0)
         throw new Error(`table ${this.def.name} has no counters: it takes no add writes`);
-      const cols = this.names.map(q).join(', ');
-      const marks = this.names.map(() => '?').join(', ');
-      this.addSql = `INSERT INTO ${q(this.name)} (${cols}) VALUES (${marks}) ON CONFLICT(${this.def.primaryKey.map(q).join(', ')}) DO UPDATE SET ${counters
-        .map((n) => `${q(n)} = ${q(n)} + excluded.${q(n)}`)
-        .join(', ')}`;
+      const conflict = `DO UPDATE SET ${counters.map((n) => `${q(n)} = ${q(n)} + excluded.${q(n)}`).join(', ')}`;
+      this.addSql[rows] = sql = this.insertSql(rows, conflict);
     }
-    const values = this.values(row);
-    this.names.forEach((n, i) => {
-      if (counters.includes(n)) values[i] = add[n] ?? 0;
-    });
-    this.sink(this.addSql, values);
+    return sql;
+  }
+
+  /** Appends a row's values (columns in order, missing ones NULL; counters from `add` when given). */
+  private push(out: SqlValue[], row: Row, add: Readonly<Record<string, number>> | null): void {
+    const names = this.names;
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i] as string;
+      out.push(add !== null && this.counterAt[i] ? (add[n] ?? 0) : (row[n] ?? null));
+    }
+  }
+
+  /** Runs upserts (kind 'upsert') or adds (kind 'add') of `writes[from, to)`, in order, in multi-row statements. */
+  runRows(writes: readonly Write[], from: number, to: number, kind: 'upsert' | 'add'): void {
+    let i = from;
+    while (i < to) {
+      let n = MAX_ROWS_PER_INSERT;
+      while (n > to - i) n >>= 1;
+      const values: SqlValue[] = [];
+      for (let k = i; k < i + n; k++) {
+        const w = writes[k] as Write;
+        if (w.kind === 'delete') throw new Error('runRows: a delete');
+        this.push(values, w.row, w.kind === 'add' ? w.add : null);
+      }
+      this.sink(kind === 'add' ? this.addStatement(n) : this.upsertStatement(n), values);
+      i += n;
+    }
   }
 
   delete(key: Row): void {
@@ -222,6 +253,23 @@ class TableStatements {
     );
   }
 
+  /** Runs ordered writes (upserts and deletes) in order, consecutive upserts together. */
+  runOrdered(writes: readonly Write[]): void {
+    let i = 0;
+    while (i < writes.length) {
+      const w = writes[i] as Write;
+      if (w.kind === 'delete') {
+        this.delete(w.key);
+        i += 1;
+        continue;
+      }
+      let j = i + 1;
+      while (j < writes.length && (writes[j] as Write).kind === 'upsert') j += 1;
+      this.runRows(writes, i, j, 'upsert');
+      i = j;
+    }
+  }
+
   /** The primary key of a row as a string (for coalescing writes). */
   keyOf(row: Row): string {
     let k = '';
@@ -231,28 +279,32 @@ class TableStatements {
 }
 
 /**
- * Writes of a batch: applied in the order they were made, except `add`s, which are summed per row, and the
- * upserts/deletes of `coalesce` tables, of which only the last per row is applied (inside the caller's
- * transaction).
+ * Writes of a batch: each table's upserts and deletes applied in the order they were made (tables are
+ * independent: one table's writes run together, in multi-row statements), except `add`s, which are summed per
+ * row, and the upserts/deletes of `coalesce` tables, of which only the last per row is applied (inside the
+ * caller's transaction). A set can collect several batches (a rebuild collects a whole commit): `apply` runs
+ * what was collected and empties it.
  */
 export class WriteSet {
-  /** Writes applied in order: statements and writes side by side (no pair object per write). */
-  private readonly orderedStmts: TableStatements[] = [];
-  private readonly ordered: Write[] = [];
+  /** Each table's ordered writes (upserts and deletes), in order; tables in the order of their first write. */
+  private readonly ordered = new Map<TableStatements, Write[]>();
+  private orderedCount = 0;
   private readonly keyed = new Map<string, { stmts: TableStatements; write: Write }>();
 
   constructor(private readonly tables: ReadonlyMap<string, TableStatements>) {}
 
   get size(): number {
-    return this.ordered.length + this.keyed.size;
+    return this.orderedCount + this.keyed.size;
   }
 
   push(w: Write): void {
     const stmts = this.tables.get(w.table);
     if (!stmts) throw new Error(`unknown read-model table ${w.table}`);
     if (w.kind !== 'add' && !stmts.coalesce) {
-      this.orderedStmts.push(stmts);
-      this.ordered.push(w);
+      const list = this.ordered.get(stmts);
+      if (list === undefined) this.ordered.set(stmts, [w]);
+      else list.push(w);
+      this.orderedCount += 1;
       return;
     }
     const key = `${w.table}\u0000${stmts.keyOf(w.kind === 'delete' ? w.key : w.row)}`;
@@ -272,17 +324,23 @@ export class WriteSet {
   }
 
   apply(): void {
-    const stmts = this.orderedStmts;
-    const writes = this.ordered;
-    for (let i = 0; i < writes.length; i++) run(stmts[i] as TableStatements, writes[i] as Write);
-    for (const { stmts, write } of this.keyed.values()) run(stmts, write);
+    for (const [stmts, writes] of this.ordered) stmts.runOrdered(writes);
+    this.ordered.clear();
+    this.orderedCount = 0;
+    // keyed writes (one per row): grouped by table and kind, each group in multi-row statements
+    const groups = new Map<TableStatements, { upsert: Write[]; add: Write[]; delete: Write[] }>();
+    for (const { stmts, write } of this.keyed.values()) {
+      let g = groups.get(stmts);
+      if (g === undefined) groups.set(stmts, (g = { upsert: [], add: [], delete: [] }));
+      g[write.kind].push(write);
+    }
+    this.keyed.clear();
+    for (const [stmts, g] of groups) {
+      for (const d of g.delete) if (d.kind === 'delete') stmts.delete(d.key);
+      stmts.runRows(g.upsert, 0, g.upsert.length, 'upsert');
+      stmts.runRows(g.add, 0, g.add.length, 'add');
+    }
   }
-}
-
-function run(stmts: TableStatements, write: Write): void {
-  if (write.kind === 'upsert') stmts.upsert(write.row);
-  else if (write.kind === 'add') stmts.add(write.row, write.add);
-  else stmts.delete(write.key);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { RecordedEvent } from '@coup/event-store';
 import type { TableEvent } from '@coup/table';
-import type { AnyProjection, PositionedState, ProjectionEvent } from '../models/types';
+import type { AnyProjection, PositionedState, ProjectionEvent, Write } from '../models/types';
 import {
   CHECKPOINTS,
   type Db,
@@ -51,6 +51,13 @@ interface Checkpoint {
   generation: number;
 }
 
+/** A projection a batch moves: its checkpoint before the batch and the states the batch changed. */
+interface Moved {
+  readonly slot: Slot;
+  readonly from: Checkpoint;
+  readonly local: Map<string, PositionedState>;
+}
+
 /** A projection with its checkpoint, its cached states and how to load a stored state. */
 interface Slot {
   readonly p: AnyProjection;
@@ -75,7 +82,9 @@ export interface EngineOptions {
    * Rebuild mode: the rows of `materialize` and the fold states (`<prefix>_state`) of the keys a batch changed
    * are not written with the batch but by {@link ProjectionEngine.flushStates}, which the rebuild calls before
    * each commit. They mirror the latest state, so writing them once per commit instead of once per batch gives
-   * the same tables (intermediate versions were overwritten anyway) with a fraction of the writes.
+   * the same tables (intermediate versions were overwritten anyway) with a fraction of the writes. The other
+   * writes of the batches are collected too and applied by `flushStates` (counters summed and coalesced rows
+   * written once per commit; nothing reads the `rb_` tables before the swap).
    */
   readonly deferStates?: boolean;
   /**
@@ -96,6 +105,8 @@ export class ProjectionEngine {
   private readonly now: () => Date;
   private readonly defer: boolean;
   private readonly remote: boolean;
+  /** deferStates: the writes collected since the last flushStates (applied by it). */
+  private readonly collected: WriteSet | null;
   /** Events applied (events of any stream that moved at least one checkpoint). */
   eventsApplied = 0;
 
@@ -110,6 +121,7 @@ export class ProjectionEngine {
     this.now = options.now ?? (() => new Date());
     const rename = options.rename ?? ((n: string) => n);
     this.tables = compileTables(this.db, this.projections, rename, options.sink);
+    this.collected = this.defer ? new WriteSet(this.tables) : null;
     this.slots = this.projections.map((p) => {
       const stmt = this.db.prepare(`SELECT state FROM "${rename(stateTable(p.prefix))}" WHERE key = ?`);
       return {
@@ -161,30 +173,42 @@ export class ProjectionEngine {
     const lastEvent = events[events.length - 1];
     if (lastEvent === undefined) return;
     const last = Number(lastEvent.globalPosition);
-    const converted = events.map(toProjectionEvent);
-    const writes = new WriteSet(this.tables);
-    const moved: { slot: Slot; from: Checkpoint; local: Map<string, PositionedState> }[] = [];
+    const moved: Moved[] = [];
     for (const slot of this.slots) {
-      const { p, checkpoint: cp } = slot;
-      if (last <= cp.position) continue;
-      const local = new Map<string, PositionedState>();
-      const handles = p.handles;
-      for (const e of converted) {
-        if (e === null || e.position <= cp.position) continue;
-        if (handles !== undefined && !handles.has(e.event.type)) continue;
-        const key = p.keyOf(e);
-        if (key === null) continue;
-        const before = this.stateOf(slot, key, local);
-        const { state, writes: ws } = p.evolve(before, e);
-        if (state !== before) local.set(key, state as PositionedState);
-        for (const w of ws) writes.push(w);
-      }
-      if (!this.defer) for (const [key, state] of local) this.pushState(writes, p, key, state);
-      moved.push({ slot, from: { ...cp }, local });
+      if (last <= slot.checkpoint.position) continue;
+      moved.push({ slot, from: { ...slot.checkpoint }, local: new Map<string, PositionedState>() });
     }
     if (moved.length === 0) return;
+    // rebuild (deferStates): the writes of every batch until the next flushStates are collected in one set
+    // (nothing reads the rb_ tables before the swap), so counters and coalesced rows are summed over a commit
+    const writes = this.collected ?? new WriteSet(this.tables);
+    // event by event, every projection: the projections that share the table fold (table view, hand history)
+    // fold the same event from the same state one after the other (see table-fold.ts)
+    for (const recorded of events) {
+      const e = toProjectionEvent(recorded);
+      if (e === null) continue;
+      const type = e.event.type;
+      for (let i = 0; i < moved.length; i++) {
+        const m = moved[i] as Moved;
+        if (e.position <= m.from.position) continue;
+        const p = m.slot.p;
+        const handles = p.handles;
+        if (handles !== undefined && !handles.has(type)) continue;
+        const key = p.keyOf(e);
+        if (key === null) continue;
+        const before = this.stateOf(m.slot, key, m.local);
+        const { state, writes: ws } = p.evolve(before, e);
+        if (state !== before) m.local.set(key, state as PositionedState);
+        for (let k = 0; k < ws.length; k++) writes.push(ws[k] as Write);
+      }
+    }
+    if (!this.defer)
+      for (const { slot, local } of moved)
+        for (const [key, state] of local) this.pushState(writes, slot.p, key, state);
     const at = this.now().toISOString();
-    if (this.remote) writes.apply();
+    if (this.collected !== null) {
+      // applied by flushStates
+    } else if (this.remote) writes.apply();
     else
       this.db
         .transaction(() => {
@@ -212,7 +236,7 @@ export class ProjectionEngine {
       }
       slot.checkpoint.position = last;
     }
-    if (moved.length > 0) this.eventsApplied += events.length;
+    this.eventsApplied += events.length;
   }
 
   /** The rows that mirror a key's state and its state row. */
@@ -230,7 +254,7 @@ export class ProjectionEngine {
    * it inside the transaction that commits the batches, before the commit).
    */
   flushStates(): void {
-    const writes = new WriteSet(this.tables);
+    const writes = this.collected ?? new WriteSet(this.tables);
     for (const slot of this.slots) {
       for (const key of slot.dirty) {
         const state = slot.cache.get(key);
