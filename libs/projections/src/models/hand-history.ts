@@ -158,6 +158,45 @@ interface LegacyOpenHand extends Omit<OpenHand, 'betLog'> {
   readonly bets: readonly BetEntry[];
 }
 
+/**
+ * `h` with some fields replaced, written out field by field in the order of {@link OpenHand} (a spread of the
+ * 18 fields, once per bet and card, measured as one of the costliest lines of a rebuild).
+ */
+function handWith(
+  h: OpenHand,
+  c: {
+    readonly status?: OpenHand['status'];
+    readonly closedAt?: string | null;
+    readonly closedHow?: OpenHand['closedHow'];
+    readonly closedBy?: string | null;
+    readonly dealer?: string | null;
+    readonly betLog?: BetLog;
+    readonly cards?: readonly CardEntry[];
+    readonly corrections?: readonly CorrectionEntry[];
+  },
+): OpenHand {
+  return {
+    roundNo: h.roundNo,
+    shoeNo: h.shoeNo,
+    status: c.status ?? h.status,
+    openedAt: h.openedAt,
+    openedBy: h.openedBy,
+    deadline: h.deadline,
+    closedAt: c.closedAt !== undefined ? c.closedAt : h.closedAt,
+    closedHow: c.closedHow !== undefined ? c.closedHow : h.closedHow,
+    closedBy: c.closedBy !== undefined ? c.closedBy : h.closedBy,
+    dealer: c.dealer !== undefined ? c.dealer : h.dealer,
+    betLog: c.betLog ?? h.betLog,
+    cards: c.cards ?? h.cards,
+    corrections: c.corrections ?? h.corrections,
+    firstPosition: h.firstPosition,
+    firstRevision: h.firstRevision,
+    firstPrevHash: h.firstPrevHash,
+    replayRound: h.replayRound,
+    replayRevision: h.replayRevision,
+  };
+}
+
 /** The open hand in the current shape (a stored flat-bets hand converted, see {@link LegacyOpenHand}). */
 function currentHand(h: OpenHand | LegacyOpenHand | null): OpenHand | null {
   if (h === null || 'betLog' in h) return h;
@@ -672,7 +711,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
           role: d.role,
           position: e.position,
         };
-        hand = { ...hand, betLog: appendBet(hand.betLog, bet) };
+        hand = handWith(hand, { betLog: appendBet(hand.betLog, bet) });
       }
       break;
     }
@@ -691,14 +730,19 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
           role: d.role,
           position: e.position,
         };
-        hand = { ...hand, betLog: appendBet(hand.betLog, clear) };
+        hand = handWith(hand, { betLog: appendBet(hand.betLog, clear) });
       }
       break;
     }
     case 'BettingClosed': {
       const d = ev.data;
       if (hand !== null && hand.roundNo === d.roundNo) {
-        hand = { ...hand, status: 'dealing', closedAt: d.at, closedHow: d.by, closedBy: d.actorId };
+        hand = handWith(hand, {
+          status: 'dealing',
+          closedAt: d.at,
+          closedHow: d.by,
+          closedBy: d.actorId,
+        });
       }
       break;
     }
@@ -717,7 +761,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
           position: e.position,
           correctedFrom: null,
         };
-        hand = { ...hand, cards: [...hand.cards, card], dealer: hand.dealer ?? d.by };
+        hand = handWith(hand, { cards: [...hand.cards, card], dealer: hand.dealer ?? d.by });
       }
       break;
     }
@@ -740,7 +784,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
           role: d.role,
           position: e.position,
         };
-        hand = { ...hand, cards, corrections: [...hand.corrections, correction] };
+        hand = handWith(hand, { cards, corrections: [...hand.corrections, correction] });
       }
       break;
     }
@@ -802,7 +846,16 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
   }
   if (hand === null) handEnd = null;
   return {
-    state: { ...s, position: e.position, table, hand, handEnd, shoe, snapshot: nextSnapshot },
+    // written out (not `...s`): the state's fields in order, once per event
+    state: {
+      position: e.position,
+      tableId: s.tableId,
+      table,
+      hand,
+      handEnd,
+      shoe,
+      snapshot: nextSnapshot,
+    },
     writes,
   };
 }

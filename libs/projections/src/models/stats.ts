@@ -114,7 +114,8 @@ function counterWrites(
   shoeNo: number,
   add: Partial<Record<StatsCounter, number>>,
 ): Write[] {
-  const full = Object.fromEntries(STATS_COUNTERS.map((k) => [k, add[k] ?? 0]));
+  const full: Record<string, number> = {};
+  for (const k of STATS_COUNTERS) full[k] = add[k] ?? 0;
   const rules = { decks: s.decks, tie_pays: s.tiePays, commission_mode: s.commissionMode };
   return [
     { kind: 'add', table: ST_DAILY, row: { table_id: s.tableId, day, ...rules }, add: full },

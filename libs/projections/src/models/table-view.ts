@@ -94,9 +94,10 @@ function evolveTableViewStep(s: TableViewState, e: ProjectionEvent): Evolution<T
   }
   const at = (e.event.data as { at?: unknown }).at;
   return {
+    // written out (not `...s`): the state's fields in order, once per event
     state: {
-      ...s,
       position: e.position,
+      tableId: s.tableId,
       table,
       revision: e.revision,
       updatedAt: typeof at === 'string' ? at : s.updatedAt,
