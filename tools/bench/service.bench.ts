@@ -267,8 +267,8 @@ function cpuByThread(pid: number): Map<string, number> {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      // Worker threads are all called "node": tell the main thread (its id is the process id) from the rest.
-      const name = tid === String(pid) ? 'main' : 'other threads';
+      // Worker threads are all called "node": the main thread (its id is the process id), the others by thread id.
+      const name = tid === String(pid) ? 'main' : `t${tid}`;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
     } catch {
@@ -284,13 +284,17 @@ async function measured(child: ChildProcess, go: () => Promise<autocannon.Result
   const r = await go();
   const after = cpuByThread(child.pid!);
   const ok = Math.max(1, r['2xx']);
-  const threads: Record<string, number> = {};
-  let total = 0;
-  for (const [name, cpu] of after) {
-    const used = cpu - (before.get(name) ?? 0);
-    total += used;
-    if (used > 0) threads[name] = Math.round((used * 1e6) / ok);
-  }
+  const used = [...after].map(([name, cpu]) => [name, cpu - (before.get(name) ?? 0)] as const);
+  const total = used.reduce((sum, [, u]) => sum + u, 0);
+  // The main thread, the three busiest others (the read side's worker, the SQLite writer, a GC helper: their
+  // order says which is which), and the rest together.
+  const others = used.filter(([name]) => name !== 'main').sort((a, b) => b[1] - a[1]);
+  const perOk = (u: number) => Math.round((u * 1e6) / ok);
+  const threads: Record<string, number> = {
+    main: perOk(used.find(([name]) => name === 'main')?.[1] ?? 0),
+  };
+  others.slice(0, 3).forEach(([, u], i) => (threads[`other #${i + 1}`] = perOk(u)));
+  threads['the rest'] = perOk(others.slice(3).reduce((sum, [, u]) => sum + u, 0));
   return { ...summary('', r), cpuUsPerOk: Math.round((total * 1e6) / ok), threads };
 }
 

@@ -1,27 +1,15 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WsAdapter } from '@nestjs/platform-ws';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type AppOverrides } from './app.module';
-import { ApiError } from './common/api-error';
 import { JsonLogger } from './common/logger';
-import { requestContext } from './common/request-context';
+import { CoupValidationPipe } from './common/validation';
+import { FAST_BODY_CHECKS } from './tables/dto';
+import { correlationIdFrom } from './common/request-context';
 import type { ServiceConfig } from './config/config';
-
-function describeValidation(errors: ValidationError[], parent = ''): string[] {
-  return errors.flatMap((e) => {
-    const path = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((m) =>
-      m.startsWith('property ') && m.endsWith('should not exist')
-        ? `unknown field '${path}'`
-        : m.replace(e.property, path),
-    );
-    return [...own, ...describeValidation(e.children ?? [], path)];
-  });
-}
 
 /** Builds the service (not yet listening): Fastify, validation, the one error format, OpenAPI at /docs. */
 export async function createApp(
@@ -35,12 +23,12 @@ export async function createApp(
     forceCloseConnections: 'idle',
   });
   const fastify = adapter.getInstance();
+  fastify.decorateRequest('correlationId', '');
   fastify.addHook('onRequest', (request, reply, done) => {
-    const header = request.headers['x-correlation-id'];
-    const correlationId =
-      typeof header === 'string' && /^[\x21-\x7e]{1,128}$/.test(header) ? header : randomUUID();
+    const correlationId = correlationIdFrom(request.headers['x-correlation-id']) ?? randomUUID();
+    request.correlationId = correlationId;
     void reply.header('x-correlation-id', correlationId);
-    requestContext.run({ correlationId }, done);
+    done();
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(config, overrides),
@@ -51,20 +39,7 @@ export async function createApp(
     },
   );
   app.useWebSocketAdapter(new WsAdapter(app));
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      forbidUnknownValues: true,
-      exceptionFactory: (errors) =>
-        new ApiError(
-          400,
-          'VALIDATION_FAILED',
-          describeValidation(errors).join('; ') || 'the request body is not valid',
-        ),
-    }),
-  );
+  app.useGlobalPipes(new CoupValidationPipe(FAST_BODY_CHECKS));
   const doc = new DocumentBuilder()
     .setTitle('Coup table service')
     .setDescription(

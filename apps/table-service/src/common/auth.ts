@@ -4,7 +4,7 @@ import { TokenVerifier, type Principal, type Role } from '@coup/auth';
 import { TABLE_ID_PATTERN } from '@coup/table';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
-import { requestContext } from './request-context';
+import type { Caller } from './request-context';
 
 export const ROLES_KEY = 'coup:roles';
 export const PUBLIC_KEY = 'coup:public';
@@ -53,8 +53,6 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthedRequest>();
     const principal = principalFromHeader(this.secret, request.headers.authorization);
     request.principal = principal;
-    const store = requestContext.getStore();
-    if (store) store.principal = principal;
     // Parameters are checked before any authorization: a malformed table id is a 400 for every caller.
     const tableId = (request.params as Record<string, string> | undefined)?.['tableId'];
     if (tableId !== undefined && !TABLE_ID_PATTERN.test(tableId)) {
@@ -77,9 +75,10 @@ export class AuthGuard implements CanActivate {
   }
 }
 
-/** The authenticated caller of this request. */
-export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
-  const principal = context.switchToHttp().getRequest<AuthedRequest>().principal;
+/** The authenticated caller of this request, with the request's correlation id. */
+export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {
+  const request = context.switchToHttp().getRequest<AuthedRequest>();
+  const principal = request.principal;
   if (!principal) throw new ApiError(401, 'UNAUTHENTICATED', 'a bearer token is required');
-  return principal;
+  return request.correlationId ? { ...principal, correlationId: request.correlationId } : principal;
 });

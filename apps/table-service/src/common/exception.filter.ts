@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { TokenError } from '@coup/auth';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorBody } from './api-error';
-import { currentCorrelationId } from './request-context';
+import { correlationIdOf } from './request-context';
 
 const FASTIFY_CODES: Readonly<Record<string, string>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
@@ -25,8 +25,7 @@ const HTTP_CODES: Readonly<Record<number, string>> = {
 };
 
 /** Turns anything thrown into `{ statusCode, code, message }`. Exported so fastify's own handler uses it too. */
-export function toErrorBody(error: unknown, log?: Logger): ErrorBody {
-  const correlationId = currentCorrelationId();
+export function toErrorBody(error: unknown, log?: Logger, correlationId?: string): ErrorBody {
   const body = (
     statusCode: number,
     code: string,
@@ -64,7 +63,7 @@ export function toErrorBody(error: unknown, log?: Logger): ErrorBody {
       return body(409, 'CONCURRENCY_CONFLICT', 'the table changed while this command was decided; retry it');
     }
     if (e.code.startsWith('STORE_')) {
-      log?.error({ msg: 'event store unavailable', error: String(e.message) });
+      log?.error({ msg: 'event store unavailable', error: String(e.message), correlationId });
       return body(503, e.code, `the event store cannot take this command now: ${String(e.message)}`);
     }
   }
@@ -75,7 +74,12 @@ export function toErrorBody(error: unknown, log?: Logger): ErrorBody {
       String(e.message ?? 'bad request'),
     );
   }
-  log?.error({ msg: 'unhandled error', error: String(e?.message ?? error), stack: (error as Error)?.stack });
+  log?.error({
+    msg: 'unhandled error',
+    error: String(e?.message ?? error),
+    stack: (error as Error)?.stack,
+    correlationId,
+  });
   return body(500, 'INTERNAL_ERROR', 'an unexpected error occurred; it has been logged');
 }
 
@@ -86,8 +90,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') return;
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const body = toErrorBody(exception, this.log);
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const body = toErrorBody(exception, this.log, correlationIdOf(http.getRequest<FastifyRequest>()));
     void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

@@ -1,10 +1,9 @@
 import type { LoggerService } from '@nestjs/common';
 import type { LogLevel } from '../config/config';
-import { currentCorrelationId } from './request-context';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-/** Structured JSON logs, one object per line, carrying the request's correlation id. */
+/** Structured JSON logs, one object per line; a request's log line carries its `correlationId` field. */
 export class JsonLogger implements LoggerService {
   constructor(
     private readonly level: LogLevel = 'info',
@@ -13,7 +12,6 @@ export class JsonLogger implements LoggerService {
 
   private emit(level: LogLevel, message: unknown, context?: string, extra?: Record<string, unknown>): void {
     if (ORDER[level] < ORDER[this.level]) return;
-    const correlationId = currentCorrelationId();
     const body =
       typeof message === 'object' && message !== null && !(message instanceof Error)
         ? (message as Record<string, unknown>)
@@ -23,7 +21,6 @@ export class JsonLogger implements LoggerService {
         time: new Date().toISOString(),
         level,
         ...(context ? { context } : {}),
-        ...(correlationId ? { correlationId } : {}),
         ...body,
         ...extra,
       }),

@@ -4,6 +4,7 @@ import type { Principal } from '@coup/auth';
 import { tableView, type Actor } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
+import type { Caller } from '../common/request-context';
 import { AmountDto } from './dto';
 import { TableCommands } from './table-commands';
 import { TableProcessor } from './table-processor';
@@ -59,7 +60,7 @@ export class OnlineController {
   @ApiOperation({
     summary: "Open (or resume) the caller's personal online table; betting is open when it answers",
   })
-  async open(@CurrentPrincipal() p: Principal) {
+  async open(@CurrentPrincipal() p: Caller) {
     const tableId = onlineTableId(p.id);
     if (!/^[A-Za-z0-9_-]{1,57}$/.test(p.id))
       throw new ApiError(
@@ -77,6 +78,7 @@ export class OnlineController {
         { tableId, rules: ONLINE_RULES },
         cashier(p),
         `online-open-${tableId}`,
+        p.correlationId,
       );
       view = tableView(await this.tables.state(tableId));
     }
@@ -89,6 +91,7 @@ export class OnlineController {
         seed ? { seed } : {},
         croupier,
         `online-round-${tableId}-${view.roundNo + 1}`,
+        p.correlationId,
       );
     }
     const { state, revision } = await this.tables.current(tableId);
@@ -99,9 +102,9 @@ export class OnlineController {
   @HttpCode(200)
   @Roles('player')
   @ApiOperation({ summary: 'Buy chips on your online table (cents)' })
-  async buyIn(@Param('tableId') tableId: string, @Body() body: AmountDto, @CurrentPrincipal() p: Principal) {
+  async buyIn(@Param('tableId') tableId: string, @Body() body: AmountDto, @CurrentPrincipal() p: Caller) {
     await this.own(tableId, p);
-    return this.commands.send(tableId, 'BuyIn', { playerId: p.id, amount: body.amount }, cashier(p));
+    return this.commands.send(tableId, 'BuyIn', { playerId: p.id, amount: body.amount }, cashier(p), undefined, p.correlationId);
   }
 
   @Post(':tableId/exit')
@@ -110,12 +113,12 @@ export class OnlineController {
   @ApiOperation({
     summary: 'Leave the game: cash out, refused while a coup is incomplete (bets on the layout)',
   })
-  async exit(@Param('tableId') tableId: string, @CurrentPrincipal() p: Principal) {
+  async exit(@Param('tableId') tableId: string, @CurrentPrincipal() p: Caller) {
     const view = await this.own(tableId, p);
     const mine = view.players.find((x) => x.playerId === p.id);
     if (!mine) throw new ApiError(409, 'NOT_SEATED', 'you have no chips on this table');
     try {
-      return await this.commands.send(tableId, 'CashOut', { playerId: p.id }, cashier(p));
+      return await this.commands.send(tableId, 'CashOut', { playerId: p.id }, cashier(p), undefined, p.correlationId);
     } catch (error) {
       if ((error as ApiError).code === 'BETS_IN_PLAY') {
         throw new ApiError(

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { tableView, type Actor, type TableCommand } from '@coup/table';
 import { ApiError } from '../common/api-error';
-import { currentCorrelationId } from '../common/request-context';
 import { ExecuteTableCommand } from './commands';
 import { Clock, SeedSource } from './edge-inputs';
 import { TableProcessor } from './table-processor';
@@ -55,6 +54,7 @@ export class TableCommands {
     data: CommandData<C>,
     actor: Actor,
     key?: string,
+    correlationId?: string,
   ): Promise<unknown> {
     const command = {
       type,
@@ -66,7 +66,7 @@ export class TableCommands {
         checkId('tableId', tableId),
         command,
         idempotencyKey(key),
-        currentCorrelationId(),
+        correlationId,
       ),
     );
   }

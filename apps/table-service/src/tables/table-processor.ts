@@ -28,6 +28,7 @@ export interface TableEventsAppended {
 interface Pending {
   readonly command: TableCommand;
   readonly key: string | null;
+  /** Identifies the request behind `key` (empty without a key). */
   readonly requestHash: string;
   readonly correlationId: string | undefined;
   readonly enqueuedAt: bigint;
@@ -50,6 +51,8 @@ interface TableSession {
   draining: boolean;
   readonly replies: Map<string, StoredReply>;
   eventsSinceSnapshot: number;
+  /** When this process last appended a snapshot of the table (ms since the epoch; 0: not yet). */
+  lastSnapshotAt: number;
   timer: NodeJS.Timeout | null;
 }
 
@@ -118,6 +121,28 @@ function requestHashOf(command: TableCommand): string {
     .slice(0, 32);
 }
 
+/** Under load, a table is snapshotted at most this often, unless its tail grows past SNAPSHOT_TAIL_LIMIT. */
+export const SNAPSHOT_MIN_INTERVAL_MS = 1_000;
+/** However busy the table, a snapshot is taken once this many times `snapshotEvery` events have followed the last. */
+export const SNAPSHOT_TAIL_LIMIT = 20;
+
+/**
+ * Is a snapshot of the table due? After `every` events, but on a busy table (thousands of bets a second, each
+ * snapshot the whole state with its recent answers) not more than once a second: the tail a load reads stays
+ * bounded (at most a second of events, and never more than SNAPSHOT_TAIL_LIMIT x `every`), whatever the history.
+ */
+export function snapshotDue(
+  session: { readonly eventsSinceSnapshot: number; readonly lastSnapshotAt: number },
+  every: number,
+  now: number,
+): boolean {
+  if (session.eventsSinceSnapshot < every) return false;
+  return (
+    now - session.lastSnapshotAt >= SNAPSHOT_MIN_INTERVAL_MS ||
+    session.eventsSinceSnapshot >= every * SNAPSHOT_TAIL_LIMIT
+  );
+}
+
 export interface ProcessorOptions {
   readonly snapshotEvery: number;
   /** Called after each batch with the table's new state, e.g. to arm the betting timer. */
@@ -167,7 +192,8 @@ export class TableProcessor {
       (session) =>
         new Promise<unknown>((resolve, reject) => {
           const key = idempotencyKey ?? null;
-          const requestHash = requestHashOf(command);
+          // Only a keyed command is ever compared with a retry.
+          const requestHash = key !== null ? requestHashOf(command) : '';
           if (key !== null) {
             const seen = session.replies.get(key);
             if (seen) {
@@ -266,6 +292,7 @@ export class TableProcessor {
       draining: false,
       replies: new Map(),
       eventsSinceSnapshot: 0,
+      lastSnapshotAt: 0,
       timer: null,
     };
     for await (const snap of this.store.readStream(snapshotStream(tableId), {
@@ -420,7 +447,7 @@ export class TableProcessor {
           if (o.ok && p.key !== null) this.remember(session, p.key, { hash: p.requestHash, reply: o.reply });
         });
         this.publish(session.tableId, events, firstRevision);
-        if (session.eventsSinceSnapshot >= this.options.snapshotEvery) void this.snapshot(session);
+        if (snapshotDue(session, this.options.snapshotEvery, Date.now())) void this.snapshot(session);
         this.options.onStateChanged?.(session.tableId, session.state);
       }
       const now = process.hrtime.bigint();
@@ -446,6 +473,7 @@ export class TableProcessor {
 
   private async snapshot(session: TableSession): Promise<void> {
     session.eventsSinceSnapshot = 0;
+    session.lastSnapshotAt = Date.now();
     const replies = [...session.replies.entries()].slice(-REPLIES_IN_SNAPSHOT);
     try {
       await this.store.appendToStream(

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Principal } from '@coup/auth';
 import { normalizeRules, tableView, type TableCommand } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
+import type { Caller } from '../common/request-context';
 import { checkId, roundNo, TableCommands, type CommandData } from './table-commands';
 import { AmountDto, CardDto, CreateTableDto, PlaceBetDto, PlayerRefDto, StartShoeDto, VoidDto } from './dto';
 import { TableCatalog } from './table-catalog';
@@ -32,10 +32,17 @@ export class TablesController {
     tableId: string,
     type: C,
     data: CommandData<C>,
-    principal: Principal,
+    principal: Caller,
     key: string | undefined,
   ) {
-    return this.commands.send(tableId, type, data, { id: principal.id, role: principal.role }, key);
+    return this.commands.send(
+      tableId,
+      type,
+      data,
+      { id: principal.id, role: principal.role },
+      key,
+      principal.correlationId,
+    );
   }
 
   private seedFor(tableId: string, command: 'StartShoe' | 'OpenBetting' | 'Deal') {
@@ -47,7 +54,7 @@ export class TablesController {
   @ApiOperation({ summary: 'Open a table with its rules' })
   create(
     @Body() body: CreateTableDto,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     const rules = normalizeRules(body.rules ?? {});
@@ -65,7 +72,7 @@ export class TablesController {
   @Get(':tableId')
   @Roles(...READERS)
   @ApiOperation({ summary: 'The table as it stands now (a player sees only its own bets and chips)' })
-  async view(@Param('tableId') tableId: string, @CurrentPrincipal() p: Principal) {
+  async view(@Param('tableId') tableId: string, @CurrentPrincipal() p: Caller) {
     const { state, revision } = await this.tables.current(checkId('tableId', tableId));
     const view = tableView(state, { id: p.id, role: p.role });
     if (view.status === 'none') throw new ApiError(404, 'UNKNOWN_TABLE', `there is no table '${tableId}'`);
@@ -78,7 +85,7 @@ export class TablesController {
   @ApiOperation({ summary: 'Close the table (between rounds only)' })
   close(
     @Param('tableId') tableId: string,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(tableId, 'CloseTable', {}, p, key);
@@ -92,7 +99,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('playerId') playerId: string,
     @Body() body: AmountDto,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(
@@ -111,7 +118,7 @@ export class TablesController {
   cashOut(
     @Param('tableId') tableId: string,
     @Param('playerId') playerId: string,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(tableId, 'CashOut', { playerId: checkId('playerId', playerId) }, p, key);
@@ -126,7 +133,7 @@ export class TablesController {
   async startShoe(
     @Param('tableId') tableId: string,
     @Body() body: StartShoeDto,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     const seed = await this.seedFor(tableId, 'StartShoe');
@@ -144,7 +151,7 @@ export class TablesController {
   @ApiOperation({ summary: 'Open betting for the next round' })
   async openRound(
     @Param('tableId') tableId: string,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     const seed = await this.seedFor(tableId, 'OpenBetting');
@@ -158,7 +165,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @Body() body: PlaceBetDto,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(
@@ -177,7 +184,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @Param('playerId') playerId: string,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(
@@ -196,7 +203,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @Body() body: PlayerRefDto,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(tableId, 'Rebet', { roundNo: roundNo(round), playerId: body.playerId }, p, key);
@@ -209,7 +216,7 @@ export class TablesController {
   closeBetting(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(tableId, 'CloseBetting', { roundNo: roundNo(round) }, p, key);
@@ -224,7 +231,7 @@ export class TablesController {
   async deal(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     const nextSeed = await this.seedFor(tableId, 'Deal');
@@ -241,7 +248,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @Body() body: CardDto,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(tableId, 'DealCard', { roundNo: roundNo(round), card: body.card }, p, key);
@@ -255,7 +262,7 @@ export class TablesController {
     @Param('roundNo') round: string,
     @Param('index') index: string,
     @Body() body: CardDto,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     if (!/^[0-5]$/.test(index))
@@ -277,7 +284,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @Body() body: VoidDto,
-    @CurrentPrincipal() p: Principal,
+    @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
     return this.run(tableId, 'VoidRound', { roundNo: roundNo(round), reason: body.reason }, p, key);

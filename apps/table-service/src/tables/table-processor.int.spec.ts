@@ -1,0 +1,113 @@
+/**
+ * Snapshots (ADR-7): a table is loaded from its last snapshot and the events after it, never its whole history;
+ * on a busy table snapshots are taken at most once a second, with a hard bound on the tail.
+ */
+import { createEventStore, type EventStore, type ReadStreamOptions } from '@coup/event-store';
+import { evolve, initialState, type TableCommand, type TableEvent, type TableState } from '@coup/table';
+import { Metrics } from '../common/metrics';
+import {
+  SNAPSHOT_MIN_INTERVAL_MS,
+  SNAPSHOT_TAIL_LIMIT,
+  snapshotDue,
+  snapshotStream,
+  TableProcessor,
+  tableStream,
+} from './table-processor';
+
+const cmd = (type: TableCommand['type'], data: object, role: 'admin' | 'dealer' = 'admin') =>
+  ({
+    type,
+    data,
+    meta: { actor: { id: `${role}-1`, role }, at: '2026-12-01T12:00:00.000Z' },
+  }) as TableCommand;
+
+/** The store, counting the events each stream read returns. */
+function counting(store: EventStore): { store: EventStore; read: Map<string, number> } {
+  const read = new Map<string, number>();
+  const wrapped = Object.create(store) as EventStore;
+  wrapped.readStream = (stream: string, options?: ReadStreamOptions) => {
+    const inner = store.readStream(stream, options);
+    return (async function* () {
+      for await (const e of inner) {
+        read.set(stream, (read.get(stream) ?? 0) + 1);
+        yield e;
+      }
+    })();
+  };
+  return { store: wrapped, read };
+}
+
+async function fullFold(store: EventStore, tableId: string): Promise<TableState> {
+  let state = initialState;
+  for await (const e of store.readStream(tableStream(tableId)))
+    state = evolve(state, { type: e.type, data: e.data } as TableEvent);
+  return state;
+}
+
+describe('snapshotDue', () => {
+  const every = 500;
+  it('given fewer events than snapshotEvery since the last, when asked, then no', () => {
+    expect(snapshotDue({ eventsSinceSnapshot: every - 1, lastSnapshotAt: 0 }, every, 10_000_000)).toBe(false);
+  });
+  it('given enough events and a second since the last snapshot, then yes', () => {
+    expect(snapshotDue({ eventsSinceSnapshot: every, lastSnapshotAt: 1_000 }, every, 1_000 + 1_000)).toBe(
+      true,
+    );
+  });
+  it('given enough events but a snapshot less than a second ago, then not yet', () => {
+    const last = 5_000;
+    expect(
+      snapshotDue(
+        { eventsSinceSnapshot: every * 3, lastSnapshotAt: last },
+        every,
+        last + SNAPSHOT_MIN_INTERVAL_MS - 1,
+      ),
+    ).toBe(false);
+  });
+  it('given a tail of SNAPSHOT_TAIL_LIMIT x snapshotEvery events, then yes however recent the last one', () => {
+    expect(
+      snapshotDue({ eventsSinceSnapshot: every * SNAPSHOT_TAIL_LIMIT, lastSnapshotAt: 5_000 }, every, 5_001),
+    ).toBe(true);
+  });
+});
+
+describe('loading a table', () => {
+  it('reads the last snapshot and the tail after it, and folds to the same state as the whole history', async () => {
+    const base = createEventStore({ kind: 'memory' });
+    const every = 20;
+    const writer = new TableProcessor(base, new Metrics(false), { snapshotEvery: every });
+    await writer.execute('L1', cmd('OpenTable', { tableId: 'L1', rules: { dealing: 'rng' } }));
+    await writer.execute('L1', cmd('BuyIn', { playerId: 'p1', amount: 10_000_000 }));
+    await writer.execute('L1', cmd('StartShoe', { seed: 'cd'.repeat(32) }, 'dealer'));
+    for (let round = 1; round <= 30; round++) {
+      await writer.execute('L1', cmd('OpenBetting', {}, 'dealer'));
+      for (let i = 0; i < 3; i++)
+        await writer.execute(
+          'L1',
+          cmd('PlaceBet', { roundNo: round, playerId: 'p1', spot: 'banker', amount: 100 }),
+        );
+      await writer.execute('L1', cmd('CloseBetting', { roundNo: round }, 'dealer'));
+      await writer.execute('L1', cmd('Deal', { roundNo: round }, 'dealer'));
+      // Each batch here is one command; let a second pass between rounds now and then so snapshots are taken.
+      if (round % 10 === 0) await new Promise((r) => setTimeout(r, SNAPSHOT_MIN_INTERVAL_MS + 20));
+    }
+    const head = (await base.streamHead(tableStream('L1')))!.revision;
+    const snapshots = (await base.streamHead(snapshotStream('L1')))?.revision;
+    expect(snapshots).toBeDefined();
+    expect(head).toBeGreaterThan(200n);
+
+    const { store, read } = counting(base);
+    const reader = new TableProcessor(store, new Metrics(false), { snapshotEvery: every });
+    const state = await reader.state('L1');
+    expect(state).toEqual(await fullFold(base, 'L1'));
+    expect(read.get(snapshotStream('L1'))).toBe(1);
+    // The tail: what followed the last snapshot (under a second of one-command batches), not the history.
+    const tail = read.get(tableStream('L1')) ?? 0;
+    expect(tail).toBeLessThan(Number(head) / 2);
+    expect(tail).toBeLessThanOrEqual(every * SNAPSHOT_TAIL_LIMIT);
+
+    // And the table goes on from there.
+    await reader.execute('L1', cmd('OpenBetting', {}, 'dealer'));
+    expect((await base.streamHead(tableStream('L1')))!.revision).toBe(head + 1n);
+  });
+});
