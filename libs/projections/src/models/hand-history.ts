@@ -16,6 +16,7 @@ import {
   type ProjectionEvent,
   type ProjectionModel,
   type Row,
+  type StateStorage,
   type TableDef,
   type Write,
   byTable,
@@ -28,6 +29,7 @@ export const HH_HANDS = 'hh_hands';
 export const HH_HAND_PLAYERS = 'hh_hand_players';
 export const HH_HAND_STATES = 'hh_hand_states';
 export const HH_SHOES = 'hh_shoes';
+export const HH_OPEN_BETS = 'hh_open_bets';
 
 /**
  * The table state is stored before every {@link SNAPSHOT_EVERY}th hand (and a table's first): a replay folds
@@ -86,6 +88,14 @@ export interface CorrectionEntry {
 const BET_CHUNK = 64;
 
 /**
+ * Full chunks of bets an open hand keeps inline in the SQLite file (in its hh_hands row's bets_json and its
+ * hh_state), rewritten once per batch: up to 16 x 64 = 1,024 bets (plus the tail). Beyond, its bets are kept in
+ * {@link HH_OPEN_BETS}, one row per chunk written once, so that a batch costs the same however many bets the
+ * round has (see {@link handHistoryStorage}).
+ */
+export const INLINE_CHUNKS = 16;
+
+/**
  * The bets and clears of an open hand in order, as a persistent list: full chunks of exactly {@link BET_CHUNK}
  * entries, then a tail of fewer. Never mutated: an append returns a new log sharing the full chunks (and the
  * old log stays valid), so a fold state kept by the runner to roll back to is untouched.
@@ -93,14 +103,66 @@ const BET_CHUNK = 64;
 export interface BetLog {
   readonly chunks: readonly (readonly BetEntry[])[];
   readonly tail: readonly BetEntry[];
+  /**
+   * What the full chunks add up to (bets placed, stakes per player), updated once per full chunk: the open
+   * hand's row takes its players, bet count and stakes from it and the tail, without going over every bet.
+   * (Logs stored before it existed get it when loaded, see {@link currentHand}.)
+   */
+  readonly summary: BetSummary;
 }
 
-const EMPTY_LOG: BetLog = Object.freeze({ chunks: Object.freeze([]), tail: Object.freeze([]) });
+/** The bets and clears of a list of entries, added up. */
+export interface BetSummary {
+  /** Entries of kind 'bet'. */
+  readonly bets: number;
+  /**
+   * Stakes per player in play after the entries (a clear takes back all of a player's stakes: the player is
+   * left out until the next bet), as [playerId, stake] sorted by player id.
+   */
+  readonly stakes: readonly (readonly [string, number])[];
+}
+
+const EMPTY_SUMMARY: BetSummary = Object.freeze({ bets: 0, stakes: Object.freeze([]) });
+
+const EMPTY_LOG: BetLog = Object.freeze({
+  chunks: Object.freeze([]),
+  tail: Object.freeze([]),
+  summary: EMPTY_SUMMARY,
+});
+
+const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The stakes of `summary` with `entries` applied in order (a new map; the summary is not changed). */
+function stakesAfter(summary: BetSummary, entries: readonly BetEntry[]): Map<string, number> {
+  const stakes = new Map<string, number>(summary.stakes);
+  for (const b of entries) {
+    if (b.kind === 'bet') stakes.set(b.playerId, (stakes.get(b.playerId) ?? 0) + b.amount);
+    else stakes.delete(b.playerId);
+  }
+  return stakes;
+}
+
+/** `summary` with `entries` added (once per full chunk). */
+function summaryWith(summary: BetSummary, entries: readonly BetEntry[]): BetSummary {
+  let bets = summary.bets;
+  for (const b of entries) if (b.kind === 'bet') bets += 1;
+  const stakes = [...stakesAfter(summary, entries)].sort(([a], [b]) => byId(a, b));
+  return { bets, stakes };
+}
 
 /** The log with `bet` appended (the log given is not changed). */
 function appendBet(log: BetLog, bet: BetEntry): BetLog {
-  if (log.tail.length + 1 < BET_CHUNK) return { chunks: log.chunks, tail: [...log.tail, bet] };
-  return { chunks: [...log.chunks, [...log.tail, bet]], tail: [] };
+  if (log.tail.length + 1 < BET_CHUNK)
+    return { chunks: log.chunks, tail: [...log.tail, bet], summary: log.summary };
+  const chunk = [...log.tail, bet];
+  return { chunks: [...log.chunks, chunk], tail: [], summary: summaryWith(log.summary, chunk) };
+}
+
+/** Full chunks and a tail as a log (its summary computed). */
+function betLogFrom(chunks: readonly (readonly BetEntry[])[], tail: readonly BetEntry[]): BetLog {
+  let summary = EMPTY_SUMMARY;
+  for (const c of chunks) summary = summaryWith(summary, c);
+  return { chunks, tail, summary };
 }
 
 /** A flat list as a log (chunked as appending its entries one by one would). */
@@ -108,7 +170,17 @@ function betLogOf(bets: readonly BetEntry[]): BetLog {
   const chunks: BetEntry[][] = [];
   const full = bets.length - (bets.length % BET_CHUNK);
   for (let i = 0; i < full; i += BET_CHUNK) chunks.push(bets.slice(i, i + BET_CHUNK));
-  return { chunks, tail: bets.slice(full) };
+  return betLogFrom(chunks, bets.slice(full));
+}
+
+/** The stakes in play (players with stakes, sorted) and the bets placed, from the summary and the tail. */
+function stakesOfLog(log: BetLog): { stakes: Map<string, number>; bets: number } {
+  let bets = log.summary.bets;
+  for (const b of log.tail) if (b.kind === 'bet') bets += 1;
+  const stakes = new Map(
+    [...stakesAfter(log.summary, log.tail)].filter(([, v]) => v > 0).sort(([a], [b]) => byId(a, b)),
+  );
+  return { stakes, bets };
 }
 
 /** Every entry of the log, in order (a new array). */
@@ -197,9 +269,17 @@ function handWith(
   };
 }
 
-/** The open hand in the current shape (a stored flat-bets hand converted, see {@link LegacyOpenHand}). */
+/**
+ * The open hand in the current shape: a stored flat-bets hand converted (see {@link LegacyOpenHand}), and a log
+ * stored before logs had a summary given one (once: the state then keeps it).
+ */
 function currentHand(h: OpenHand | LegacyOpenHand | null): OpenHand | null {
-  if (h === null || 'betLog' in h) return h;
+  if (h === null) return h;
+  if ('betLog' in h) {
+    const log = h.betLog as Partial<BetLog>;
+    if (log.summary !== undefined) return h;
+    return handWith(h, { betLog: betLogFrom(log.chunks ?? [], log.tail ?? []) });
+  }
   const { bets, ...rest } = h;
   return { ...rest, betLog: betLogOf(Array.isArray(bets) ? bets : []) };
 }
@@ -291,7 +371,7 @@ const tables: readonly TableDef[] = [
       text('corrections_json', 'Card corrections: [{index, oldCard, newCard, at, by, role, position}]'),
       text(
         'bets_json',
-        'Every bet and clear in order: [{kind, playerId, spot, amount, cleared, rebet, at, by, role, position}]',
+        `Every bet and clear in order: [{kind, playerId, spot, amount, cleared, rebet, at, by, role, position}] (NULL while an open hand has more than ${INLINE_CHUNKS * BET_CHUNK}: they are in ${HH_OPEN_BETS} then)`,
       ),
       text(
         'settlements_json',
@@ -344,6 +424,24 @@ const tables: readonly TableDef[] = [
       text('table_id', 'Table id'),
       int('round_no', 'Round number'),
       text('state_json', "@coup/table's TableState before the hand's BettingOpened"),
+    ],
+  },
+  {
+    name: HH_OPEN_BETS,
+    doc: `The bets and clears of an open hand with more than ${INLINE_CHUNKS * BET_CHUNK} of them, ${BET_CHUNK} per row in order (the last row: those after the last full ${BET_CHUNK}), while the hand is open: its hh_hands row has bets_json NULL meanwhile (the API reads the bets here). Deleted when the hand ends (its row then has them all).`,
+    primaryKey: ['table_id', 'round_no', 'chunk_no'],
+    withoutRowid: true,
+    columns: [
+      text('table_id', 'Table id'),
+      int('round_no', 'Round number'),
+      int(
+        'chunk_no',
+        `0, 1, ...: entries ${BET_CHUNK} x chunk_no to ${BET_CHUNK} x chunk_no + ${BET_CHUNK - 1}`,
+      ),
+      text(
+        'entries_json',
+        'The entries, as in bets_json: [{kind, playerId, spot, amount, cleared, rebet, at, by, role, position}]',
+      ),
     ],
   },
   {
@@ -462,15 +560,18 @@ function placesOf(cards: readonly Card[]): { to: 'player' | 'banker'; slot: Slot
 }
 
 /**
- * The hh_hands row of a hand, open (ending null) or finished. `bets` are the hand's bets flattened
- * ({@link betsOfLog}) and `stakes` the stakes in play (from them): once per row written, never per bet.
+ * The hh_hands row of a hand, open (ending null) or finished. `betsJson` is the JSON of the hand's bets
+ * flattened ({@link betsOfLog}; null: the open hand's bets are in {@link HH_OPEN_BETS}, see
+ * {@link handHistoryStorage}), `stakes` the stakes in play and `betCount` the bets placed: once per row
+ * written, never per bet.
  */
 function handRow(
   tableId: string,
   h: OpenHand,
   end: SpanEnd,
-  bets: readonly BetEntry[],
+  betsJson: string | null,
   stakes: Map<string, number>,
+  betCount: number,
   ending: Ending | null,
 ): Row {
   let staked = 0;
@@ -506,10 +607,10 @@ function handRow(
     banker_total: ending?.bankerTotal ?? null,
     cards_json: json(h.cards),
     corrections_json: json(h.corrections),
-    bets_json: json(bets),
+    bets_json: betsJson,
     settlements_json: json(ending?.settlements ?? []),
     players: [...stakes.keys()].join(','),
-    bet_count: bets.reduce((n, b) => (b.kind === 'bet' ? n + 1 : n), 0),
+    bet_count: betCount,
     total_staked: settledStaked,
     total_paid: ending === null ? 0 : paid,
     commission,
@@ -530,17 +631,28 @@ function handRow(
   };
 }
 
-/** The row of the open hand (not finished), e.g. once per batch. */
-function openHandRow(tableId: string, h: OpenHand, end: SpanEnd): Row {
-  const bets = betsOfLog(h.betLog);
-  return handRow(tableId, h, end, bets, stakesOf(bets), null);
+const betCountOf = (bets: readonly BetEntry[]): number =>
+  bets.reduce((n, b) => (b.kind === 'bet' ? n + 1 : n), 0);
+
+/**
+ * The row of the open hand (not finished), e.g. once per batch: with the JSON of all its bets, or (`inline`
+ * false) without (bets_json NULL: the bets are in hh_open_bets); players, bet count and stakes from the log's
+ * summary and tail either way.
+ */
+function openHandRow(tableId: string, h: OpenHand, end: SpanEnd, inline = true): Row {
+  const { stakes, bets } = stakesOfLog(h.betLog);
+  return handRow(tableId, h, end, inline ? json(betsOfLog(h.betLog)) : null, stakes, bets, null);
 }
 
 function finish(s: HandHistoryState, h: OpenHand, end: SpanEnd, ending: Ending): Write[] {
   const bets = betsOfLog(h.betLog);
   const stakes = stakesOf(bets);
   const writes: Write[] = [
-    { kind: 'upsert', table: HH_HANDS, row: handRow(s.tableId, h, end, bets, stakes, ending) },
+    {
+      kind: 'upsert',
+      table: HH_HANDS,
+      row: handRow(s.tableId, h, end, json(bets), stakes, betCountOf(bets), ending),
+    },
   ];
   const perPlayer = new Map<string, { staked: number; paid: number; commission: number }>();
   for (const [playerId, staked] of stakes) perPlayer.set(playerId, { staked, paid: 0, commission: 0 });
@@ -867,6 +979,133 @@ function materializeHands(state: HandHistoryState): Write[] {
   return [{ kind: 'upsert', table: HH_HANDS, row: openHandRow(state.tableId, hand, state.handEnd) }];
 }
 
+/** Whether the SQLite file keeps this open hand's bets in {@link HH_OPEN_BETS} (more than INLINE_CHUNKS chunks). */
+const betsInRows = (h: OpenHand | null): h is OpenHand =>
+  h !== null && h.betLog.chunks.length > INLINE_CHUNKS;
+
+/** The bet log as stored in hh_state when its entries are in hh_open_bets: how many full chunks are there. */
+interface StoredRowsLog {
+  readonly chunks: readonly [];
+  readonly tail: readonly [];
+  readonly inRows: number;
+}
+
+const openBetsRow = (
+  tableId: string,
+  roundNo: number,
+  chunkNo: number,
+  entries: readonly BetEntry[],
+): Write => ({
+  kind: 'upsert',
+  table: HH_OPEN_BETS,
+  row: { table_id: tableId, round_no: roundNo, chunk_no: chunkNo, entries_json: json(entries) },
+});
+
+/**
+ * The SQLite runner's storage of the hand history (see {@link StateStorage}): an open hand with up to
+ * {@link INLINE_CHUNKS} full chunks of bets is stored whole, as `materialize` writes it (its row with every bet,
+ * its state with the whole log). Past that, its bets go to {@link HH_OPEN_BETS}: each full chunk once (it never
+ * changes), the tail in the row after them, rewritten per batch; its hh_hands row has bets_json NULL and its
+ * state the number of chunks in rows instead of the log. A batch then writes the new chunks, a tail of under
+ * 64, the hand's row and the state, whatever the round's size (the row's players and stakes come from the
+ * log's summary). When the hand ends its rows are deleted in the batch that writes its finished row (with
+ * every bet, from evolve).
+ */
+export const handHistoryStorage: StateStorage<HandHistoryState> = {
+  rowsTable: HH_OPEN_BETS,
+  keyColumn: 'table_id',
+  save(state) {
+    const hand = state.hand;
+    if (!betsInRows(hand)) return state;
+    const log: StoredRowsLog = { chunks: [], tail: [], inRows: hand.betLog.chunks.length };
+    return { ...state, hand: { ...hand, betLog: log } };
+  },
+  load(stored, rows) {
+    const s = stored as HandHistoryState;
+    const h = s.hand as OpenHand | LegacyOpenHand | null;
+    const log = h !== null && 'betLog' in h ? (h.betLog as unknown as Partial<StoredRowsLog>) : null;
+    if (h !== null && log !== null && typeof log.inRows === 'number') {
+      const k = log.inRows;
+      const chunks: BetEntry[][] = [];
+      let tail: BetEntry[] = [];
+      for (const r of rows) {
+        const c = r['chunk_no'];
+        if (r['round_no'] !== h.roundNo || typeof c !== 'number' || c < 0 || c > k) continue;
+        const entries = JSON.parse(String(r['entries_json'])) as BetEntry[];
+        if (c === k) tail = entries;
+        else chunks[c] = entries;
+      }
+      let found = 0;
+      for (let c = 0; c < k; c++) if (chunks[c] !== undefined) found += 1;
+      if (found !== k)
+        throw new Error(
+          `${HH_OPEN_BETS}: ${chunks.length} chunks of round ${h.roundNo} stored, expected ${k}`,
+        );
+      const state: HandHistoryState = {
+        ...s,
+        hand: handWith(h as OpenHand, { betLog: betLogFrom(chunks, tail) }),
+      };
+      return { state, written: state };
+    }
+    // stored whole (or in an older shape: converted)
+    const hand = currentHand(h);
+    const state = hand === h ? s : { ...s, hand };
+    // a whole hand past INLINE_CHUNKS (stored by older code) has no rows yet: unknown, written in full next
+    return { state, written: betsInRows(hand) ? null : state };
+  },
+  materialize(state, written) {
+    const writes: Write[] = [];
+    const hand = currentHand(state.hand);
+    const before = written === null ? null : currentHand(written.hand);
+    const stored = betsInRows(before) ? before.betLog.chunks.length : 0; // rows 0..stored (the last: a tail)
+    const sameHand = before !== null && hand !== null && before.roundNo === hand.roundNo;
+    if (before !== null && stored > 0 && !sameHand) {
+      for (let c = 0; c <= stored; c++) {
+        writes.push({
+          kind: 'delete',
+          table: HH_OPEN_BETS,
+          key: { table_id: state.tableId, round_no: before.roundNo, chunk_no: c },
+        });
+      }
+    }
+    if (hand === null || state.handEnd === null) return writes;
+    if (!betsInRows(hand)) {
+      writes.push({ kind: 'upsert', table: HH_HANDS, row: openHandRow(state.tableId, hand, state.handEnd) });
+      return writes;
+    }
+    const chunks = hand.betLog.chunks;
+    for (let c = sameHand ? stored : 0; c < chunks.length; c++)
+      writes.push(openBetsRow(state.tableId, hand.roundNo, c, chunks[c] as readonly BetEntry[]));
+    writes.push(openBetsRow(state.tableId, hand.roundNo, chunks.length, hand.betLog.tail));
+    writes.push({
+      kind: 'upsert',
+      table: HH_HANDS,
+      row: openHandRow(state.tableId, hand, state.handEnd, false),
+    });
+    return writes;
+  },
+  logical(tables) {
+    const entries = new Map<string, BetEntry[]>();
+    const rows = [...(tables[HH_OPEN_BETS] ?? [])].sort(
+      (a, b) =>
+        byId(String(a['table_id']), String(b['table_id'])) ||
+        Number(a['round_no']) - Number(b['round_no']) ||
+        Number(a['chunk_no']) - Number(b['chunk_no']),
+    );
+    for (const r of rows) {
+      const key = `${String(r['table_id'])}\u0000${String(r['round_no'])}`;
+      let list = entries.get(key);
+      if (list === undefined) entries.set(key, (list = []));
+      list.push(...(JSON.parse(String(r['entries_json'])) as BetEntry[]));
+    }
+    const hands = (tables[HH_HANDS] ?? []).map((r) => {
+      const list = entries.get(`${String(r['table_id'])}\u0000${String(r['round_no'])}`);
+      return r['bets_json'] === null && list !== undefined ? { ...r, bets_json: json(list) } : r;
+    });
+    return { ...tables, [HH_HANDS]: hands, [HH_OPEN_BETS]: [] };
+  },
+};
+
 export const handHistoryProjection: ProjectionModel<HandHistoryState> = {
   name: 'hand-history',
   prefix: 'hh',
@@ -886,4 +1125,5 @@ export const handHistoryProjection: ProjectionModel<HandHistoryState> = {
   }),
   evolve: evolveHands,
   materialize: materializeHands,
+  storage: handHistoryStorage,
 };

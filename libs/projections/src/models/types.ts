@@ -117,6 +117,45 @@ export interface ProjectionModel<S extends PositionedState = PositionedState> {
   initial(key: string): S;
   evolve(state: S, e: ProjectionEvent): Evolution<S>;
   materialize?(state: S): readonly Write[];
+  /**
+   * How the SQLite runner stores the state and its mirrored rows when they can grow without bound with the
+   * events of one key (the hand history's open hand: every bet of a round). Without it, the runner writes
+   * `materialize(state)` and the whole state as JSON once per batch for every key that changed: a cost that
+   * grows with the state. With it, it writes `storage.materialize(state, written)` (only what changed since
+   * the rows of `written`) and `storage.save(state)`; the in-memory folds (MemoryProjection) are unchanged.
+   */
+  readonly storage?: StateStorage<S>;
+}
+
+/**
+ * A projection's SQLite storage of a state in parts (see {@link ProjectionModel.storage}). Pure, like the folds.
+ * The rows of `rowsTable` for a key are part of its stored state: written in the same transactions as the
+ * state row, read back with it.
+ */
+export interface StateStorage<S> {
+  /** A table of the projection whose rows with `keyColumn` = the key are read back with the state. */
+  readonly rowsTable: string;
+  readonly keyColumn: string;
+  /** What is stored in `<prefix>_state` (JSON): the state without what the rows hold. */
+  save(state: S): unknown;
+  /**
+   * The state from what `save` stored (or an older shape) and the key's rows of `rowsTable` (in primary-key
+   * order); `written`: the state whose rows the tables hold now (what `materialize` writes from), null when
+   * that is not known (then `materialize` rewrites everything).
+   */
+  load(stored: unknown, rows: readonly Row[]): { readonly state: S; readonly written: S | null };
+  /**
+   * The writes that bring the tables from the rows of `written` (the state of the last commit; null:
+   * unknown) to those of `state`. What they hold, read as the query API reads them, equals the rows of
+   * `materialize(state)`.
+   */
+  materialize(state: S, written: S | null): readonly Write[];
+  /**
+   * The tables (every row of every table of the projection) as `materialize` would have written them, from
+   * the tables as the runner wrote them with this storage (for tests comparing the SQLite file with a fold in
+   * memory).
+   */
+  logical(tables: Readonly<Record<string, readonly Row[]>>): Record<string, Row[]>;
 }
 
 /** A projection of any state type (for lists of projections). */

@@ -12,6 +12,7 @@ import {
   type DerivedCell,
   type BeadCell,
   type BigRoadCell,
+  HH_OPEN_BETS,
   STATS_COUNTERS,
   type StatsCounters,
   type StatsSummary,
@@ -470,7 +471,19 @@ export class ReadModels {
     const r = this.db
       .prepare('SELECT * FROM hh_hands WHERE table_id = ? AND round_no = ?')
       .get(tableId, roundNo) as Raw | undefined;
-    return r ? recordOf(r) : null;
+    if (!r) return null;
+    if (r.bets_json === null && (r.status === 'betting' || r.status === 'dealing')) {
+      // an open hand with many bets: they are in hh_open_bets, one row per 64 (see handHistoryStorage)
+      const rows = this.db
+        .prepare(
+          `SELECT entries_json FROM ${HH_OPEN_BETS} WHERE table_id = ? AND round_no = ? ORDER BY chunk_no`,
+        )
+        .all(tableId, roundNo) as { entries_json: string }[];
+      const bets: BetEntry[] = [];
+      for (const row of rows) for (const b of JSON.parse(row.entries_json) as BetEntry[]) bets.push(b);
+      return { ...recordOf(r), bets };
+    }
+    return recordOf(r);
   }
 
   /** The table state stored just before this hand (every 10th hand has one; see `replayFrom`), or null. */

@@ -6,7 +6,7 @@
  */
 import type { RecordedEvent } from '@coup/event-store';
 import type { TableEvent } from '@coup/table';
-import type { AnyProjection, PositionedState, ProjectionEvent, Write } from '../models/types';
+import type { AnyProjection, PositionedState, ProjectionEvent, Row, Write } from '../models/types';
 import {
   CHECKPOINTS,
   type Db,
@@ -66,6 +66,13 @@ interface Slot {
   /** Keys whose materialized rows and state row are not written yet (deferStates). */
   readonly dirty: Set<string>;
   readonly load: (key: string) => { state: string } | undefined;
+  /**
+   * Projections with a `storage`: the state whose rows the tables hold, per key (what `storage.materialize`
+   * writes from; null: unknown), set when a state is loaded and after each commit (deferStates: each flush).
+   */
+  readonly written: Map<string, PositionedState | null>;
+  /** Projections with a `storage`: the key's rows of its rows table, in primary-key order. */
+  readonly loadRows: (key: string) => Row[];
 }
 
 export interface EngineOptions {
@@ -124,12 +131,23 @@ export class ProjectionEngine {
     this.collected = this.defer ? new WriteSet(this.tables) : null;
     this.slots = this.projections.map((p) => {
       const stmt = this.db.prepare(`SELECT state FROM "${rename(stateTable(p.prefix))}" WHERE key = ?`);
+      const storage = p.storage;
+      const rowsDef = storage ? p.tables.find((t) => t.name === storage.rowsTable) : undefined;
+      if (storage && !rowsDef) throw new Error(`${p.name}: no table ${storage.rowsTable} for its storage`);
+      const rowsStmt =
+        storage && rowsDef
+          ? this.db.prepare(
+              `SELECT * FROM "${rename(rowsDef.name)}" WHERE "${storage.keyColumn}" = ? ORDER BY ${rowsDef.primaryKey.map((c) => `"${c}"`).join(', ')}`,
+            )
+          : null;
       return {
         p,
         checkpoint: { position: 0, generation: 0 },
         cache: new Map<string, PositionedState>(),
         dirty: new Set<string>(),
         load: (key: string) => stmt.get(key) as { state: string } | undefined,
+        written: new Map<string, PositionedState | null>(),
+        loadRows: (key: string) => (rowsStmt ? (rowsStmt.all(key) as Row[]) : []),
       };
     });
     this.reset();
@@ -140,6 +158,7 @@ export class ProjectionEngine {
     for (const slot of this.slots) {
       slot.cache.clear();
       slot.dirty.clear();
+      slot.written.clear();
       if (this.persist) {
         const row = readCheckpoint(this.db, slot.p.name);
         slot.checkpoint = { position: row?.position ?? 0, generation: row?.generation ?? 0 };
@@ -162,7 +181,17 @@ export class ProjectionEngine {
     const s = local.get(key) ?? slot.cache.get(key);
     if (s !== undefined) return s;
     const row = slot.load(key);
-    return row ? (JSON.parse(row.state) as PositionedState) : (slot.p.initial(key) as PositionedState);
+    const storage = slot.p.storage;
+    if (storage === undefined)
+      return row ? (JSON.parse(row.state) as PositionedState) : (slot.p.initial(key) as PositionedState);
+    // a stored state in parts: the state row and the key's rows (what they hold is what `written` says);
+    // cached as loaded (it is what the file holds, so a failed batch leaves it right)
+    const loaded = row
+      ? storage.load(JSON.parse(row.state), slot.loadRows(key))
+      : { state: slot.p.initial(key), written: slot.p.initial(key) };
+    slot.written.set(key, loaded.written as PositionedState | null);
+    slot.cache.set(key, loaded.state as PositionedState);
+    return loaded.state as PositionedState;
   }
 
   /**
@@ -204,7 +233,7 @@ export class ProjectionEngine {
     }
     if (!this.defer)
       for (const { slot, local } of moved)
-        for (const [key, state] of local) this.pushState(writes, slot.p, key, state);
+        for (const [key, state] of local) this.pushState(writes, slot, key, state);
     const at = this.now().toISOString();
     if (this.collected !== null) {
       // applied by flushStates
@@ -230,17 +259,34 @@ export class ProjectionEngine {
         })
         .immediate();
     for (const { slot, local } of moved) {
+      const stored = slot.p.storage !== undefined && !this.defer;
       for (const [key, state] of local) {
         slot.cache.set(key, state);
         if (this.defer) slot.dirty.add(key);
+        else if (stored) slot.written.set(key, state); // committed: its rows are in the tables
       }
       slot.checkpoint.position = last;
     }
     this.eventsApplied += events.length;
   }
 
-  /** The rows that mirror a key's state and its state row. */
-  private pushState(writes: WriteSet, p: AnyProjection, key: string, state: PositionedState): void {
+  /**
+   * The rows that mirror a key's state and its state row: `materialize(state)` and the whole state, or, for a
+   * projection with a `storage`, what changed since the rows of `written` and the state as `storage.save` has it.
+   */
+  private pushState(writes: WriteSet, slot: Slot, key: string, state: PositionedState): void {
+    const p = slot.p;
+    const storage = p.storage;
+    if (storage !== undefined) {
+      const written = slot.written.get(key) ?? null;
+      for (const w of storage.materialize(state, written)) writes.push(w);
+      writes.push({
+        kind: 'upsert',
+        table: stateTable(p.prefix),
+        row: { key, position: state.position, state: JSON.stringify(storage.save(state)) },
+      });
+      return;
+    }
     if (p.materialize) for (const w of p.materialize(state)) writes.push(w);
     writes.push({
       kind: 'upsert',
@@ -258,7 +304,10 @@ export class ProjectionEngine {
     for (const slot of this.slots) {
       for (const key of slot.dirty) {
         const state = slot.cache.get(key);
-        if (state !== undefined) this.pushState(writes, slot.p, key, state);
+        if (state === undefined) continue;
+        this.pushState(writes, slot, key, state);
+        // deferStates (a rebuild): what the rows hold once this commit is in
+        if (slot.p.storage !== undefined) slot.written.set(key, state);
       }
     }
     writes.apply();

@@ -11,11 +11,23 @@ const sortRows = (rows: readonly Row[]): Row[] =>
     return x < y ? -1 : x > y ? 1 : 0;
   });
 
-/** Every table of the projections, rows sorted, from the SQLite read-model file. */
-export function dumpSqlite(db: Db, projections: readonly AnyProjection[]): Record<string, Row[]> {
+/**
+ * Every table of the projections, rows sorted, from the SQLite read-model file, as `materialize` has them: for a
+ * projection with a `storage` (the hand history), its tables as read back through `storage.logical` (an open
+ * hand's bets from hh_open_bets into its row), so they compare with a fold in memory; `raw` leaves them as stored.
+ */
+export function dumpSqlite(
+  db: Db,
+  projections: readonly AnyProjection[],
+  options: { raw?: boolean } = {},
+): Record<string, Row[]> {
   const out: Record<string, Row[]> = {};
-  for (const p of projections)
-    for (const t of p.tables) out[t.name] = sortRows(db.prepare(`SELECT * FROM "${t.name}"`).all() as Row[]);
+  for (const p of projections) {
+    let tables: Record<string, Row[]> = {};
+    for (const t of p.tables) tables[t.name] = db.prepare(`SELECT * FROM "${t.name}"`).all() as Row[];
+    if (p.storage && !options.raw) tables = p.storage.logical(tables);
+    for (const t of p.tables) out[t.name] = sortRows(tables[t.name] ?? []);
+  }
   return out;
 }
 
