@@ -23,7 +23,8 @@ async function main() {
   const app = await NestFactory.create<NestFastifyApplication>(BareModule, new FastifyAdapter(), {
     logger: false,
   });
-  await app.listen({ port: Number(process.argv[2]), host: '127.0.0.1' });
+  // The same listen backlog as the service (apps/table-service/src/main.ts).
+  await app.listen({ port: Number(process.argv[2]), host: '127.0.0.1', backlog: 4096 });
   process.stdout.write('ready\n');
 }
 void main();

@@ -3,6 +3,9 @@ import { createApp } from './bootstrap';
 import { TableProcessor } from './tables/table-processor';
 import { ConfigError, loadConfig } from './config/config';
 
+/** Pending connections the kernel queues for the service (capped by net.core.somaxconn). */
+export const LISTEN_BACKLOG = 4096;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -15,7 +18,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await createApp(config);
-  await app.listen({ port: config.port, host: config.host });
+  // A floor's players connect at once (a thousand sockets when a round opens): with Node's default listen backlog
+  // of 511 the kernel drops the overflow's handshakes and each of those clients waits a full second to retry.
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const url = `http://localhost:${config.port}`;
   const lines = [
     `Coup table service on ${url} (store: ${config.eventStore.kind}${config.eventStore.kind === 'sqlite' ? ` at ${config.eventStore.file}` : ''})`,
