@@ -3,7 +3,7 @@
  * beside a bare NestJS endpoint under the same load, and prints bets/s, p50/p99 and the ratio; then bet latency on
  * a table with 100 and with 100,000 coups of history. Builds the service first.
  * Options (env): BENCH_SECONDS (default 8), BENCH_HISTORY_COUPS (default 100000), BENCH_PARTS (load,history),
- * BENCH_REPS (default 3), BENCH_LOADS (default `100,1000@1000,1000@3000`: connections[@offered rate/s]),
+ * BENCH_REPS (default 3), BENCH_LOADS (default `100,1000~1000,1000~3000,1000@3000`, see LOADS),
  * BENCH_SKIP_BARE=1, BENCH_SHOW_METRICS=1, BENCH_NODE_ARGS (e.g. `--cpu-prof`); COUP_* variables reach the service.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import autocannon from 'autocannon';
+import { paced } from './paced';
 import { signToken } from '@coup/auth';
 import { createEventStore, type NewEvent } from '@coup/event-store';
 import {
@@ -141,7 +142,10 @@ async function prepareTable(url: string, tableId: string): Promise<number> {
 
 interface Load {
   connections: number;
+  /** autocannon's overallRate: each connection's quota per second, all starting on the same tick (bursts). */
   overallRate?: number;
+  /** An open-loop rate spread evenly over the second (tools/bench/paced.ts). */
+  pacedRate?: number;
 }
 
 type Req = { body: string; token: string };
@@ -151,7 +155,23 @@ type Req = { body: string; token: string };
  * so the load generator spends its core on sockets). Not autocannon's `requests` array: that one is copied into every
  * connection, a million requests for 1,000 connections.
  */
-function run(url: string, path: string, load: Load, reqs: readonly Req[]) {
+function run(url: string, path: string, load: Load, reqs: readonly Req[]): Promise<autocannon.Result> {
+  if (load.pacedRate) {
+    return paced(
+      url,
+      path,
+      { connections: load.connections, rate: load.pacedRate, seconds: SECONDS },
+      reqs,
+    ).then(
+      (r) =>
+        ({
+          '2xx': r.ok,
+          non2xx: r.non2xx,
+          errors: r.errors,
+          latency: { p50: r.p50, p90: r.p90, p99: r.p99, max: r.max },
+        }) as unknown as autocannon.Result,
+    );
+  }
   const prepared = reqs.map(({ body, token }) => ({
     body,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -310,16 +330,23 @@ function summary(name: string, r: autocannon.Result) {
   };
 }
 
-/** BENCH_LOADS: connections[@offered rate per second], comma-separated. */
-const LOADS: readonly Load[] = (process.env['BENCH_LOADS'] ?? '100,1000@1000,1000@3000')
+/**
+ * BENCH_LOADS, comma-separated: `C` (C connections flat out), `C~R` (C connections, R requests/s offered evenly:
+ * latency), `C@R` (autocannon's overallRate: R/s arriving in one burst per second).
+ */
+const LOADS: readonly Load[] = (process.env['BENCH_LOADS'] ?? '100,1000~1000,1000~3000,1000@3000')
   .split(',')
   .map((l) => {
-    const [connections, rate] = l.split('@');
-    return { connections: Number(connections), ...(rate ? { overallRate: Number(rate) } : {}) };
+    const [connections, rate] = l.split(/[@~]/);
+    if (!rate) return { connections: Number(connections) };
+    return l.includes('~')
+      ? { connections: Number(connections), pacedRate: Number(rate) }
+      : { connections: Number(connections), overallRate: Number(rate) };
   });
 const REPS = Number(process.env['BENCH_REPS'] ?? 3);
 const SKIP_BARE = process.env['BENCH_SKIP_BARE'] === '1';
-const loadName = (l: Load) => `c=${l.connections}${l.overallRate ? ` at ${l.overallRate}/s` : ' flat out'}`;
+const loadName = (l: Load) =>
+  `c=${l.connections}${l.pacedRate ? ` paced ${l.pacedRate}/s` : l.overallRate ? ` bursts ${l.overallRate}/s` : ' flat out'}`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Waits until every projection has caught up, so the read side's catch-up does not overlap the next measurement. */

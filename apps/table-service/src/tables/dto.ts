@@ -107,7 +107,8 @@ const SPOTS: ReadonlySet<unknown> = new Set(['player', 'banker', 'tie']);
  * left to class-validator (see CoupValidationPipe).
  */
 export function isPlaceBetBody(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null || Object.getPrototypeOf(body) !== Object.prototype) return false;
+  if (typeof body !== 'object' || body === null || Object.getPrototypeOf(body) !== Object.prototype)
+    return false;
   const { playerId, spot, amount } = body as Record<string, unknown>;
   let keys = 0;
   for (const key in body) {

@@ -104,7 +104,14 @@ export class OnlineController {
   @ApiOperation({ summary: 'Buy chips on your online table (cents)' })
   async buyIn(@Param('tableId') tableId: string, @Body() body: AmountDto, @CurrentPrincipal() p: Caller) {
     await this.own(tableId, p);
-    return this.commands.send(tableId, 'BuyIn', { playerId: p.id, amount: body.amount }, cashier(p), undefined, p.correlationId);
+    return this.commands.send(
+      tableId,
+      'BuyIn',
+      { playerId: p.id, amount: body.amount },
+      cashier(p),
+      undefined,
+      p.correlationId,
+    );
   }
 
   @Post(':tableId/exit')
@@ -118,7 +125,14 @@ export class OnlineController {
     const mine = view.players.find((x) => x.playerId === p.id);
     if (!mine) throw new ApiError(409, 'NOT_SEATED', 'you have no chips on this table');
     try {
-      return await this.commands.send(tableId, 'CashOut', { playerId: p.id }, cashier(p), undefined, p.correlationId);
+      return await this.commands.send(
+        tableId,
+        'CashOut',
+        { playerId: p.id },
+        cashier(p),
+        undefined,
+        p.correlationId,
+      );
     } catch (error) {
       if ((error as ApiError).code === 'BETS_IN_PLAY') {
         throw new ApiError(

@@ -62,12 +62,7 @@ export class TableCommands {
       meta: { actor: { id: actor.id, role: actor.role }, at: this.clock.now() },
     } as TableCommand;
     return this.bus.execute(
-      new ExecuteTableCommand(
-        checkId('tableId', tableId),
-        command,
-        idempotencyKey(key),
-        correlationId,
-      ),
+      new ExecuteTableCommand(checkId('tableId', tableId), command, idempotencyKey(key), correlationId),
     );
   }
 
