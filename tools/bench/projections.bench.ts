@@ -10,16 +10,31 @@
 //    and the same rebuild with its SQLite writes on a writer thread (`writer: 'thread'`); events/s and ratios.
 // 3. Verify time for one hand at SMALL (100 coups) and at BIG (~100,000 coups), median of 50 each (the same code
 //    as GET .../verify, reading the hand's span and the shoe's two events, with the stored bytes).
+// 4. Live batch cost in one big open round: a table of BENCH_LIVE_PLAYERS players (default 200) whose round
+//    takes BENCH_LIVE_BETS bets (default 20,000), committed by the live engine (as the service's runner does,
+//    read-model writes, states and checkpoints in one transaction per batch) in batches of BENCH_LIVE_BATCH
+//    events (default 50): the median wall and CPU time of the 20 batches before 1,000, 5,000, 10,000 and 20,000
+//    bets are in the round (it should not grow with the round).
 //
 // Env: BENCH_EVENTS (default 1000000), BENCH_BIG_COUPS (default 100000), BENCH_REPS (default 3), BENCH_KEEP=1
-// keeps the temp dir. Wall-clock and CPU seconds are both printed: the machine's 2 cores are shared.
+// keeps the temp dir, BENCH_LIVE_* as above (BENCH_LIVE_BETS=0 skips part 4). Wall-clock and CPU seconds are both
+// printed: the machine's 2 cores are shared.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type EventStore, type NewEvent, createEventStore } from '@coup/event-store';
 import {
+  type EventStore,
+  MemoryEventStore,
+  type NewEvent,
+  type RecordedEvent,
+  createEventStore,
+} from '@coup/event-store';
+import {
+  PROJECTIONS,
+  ProjectionEngine,
   ReadModels,
+  ensureProjection,
   openReadModelDb,
   rebuildProjections,
   sqliteRawReader,
@@ -32,6 +47,9 @@ const TARGET = Number(process.env['BENCH_EVENTS'] ?? 1_000_000);
 const BIG_COUPS = Number(process.env['BENCH_BIG_COUPS'] ?? 100_000);
 const REPS = Number(process.env['BENCH_REPS'] ?? 3);
 const VERIFY_RUNS = 50;
+const LIVE_BETS = Number(process.env['BENCH_LIVE_BETS'] ?? 20_000);
+const LIVE_PLAYERS = Number(process.env['BENCH_LIVE_PLAYERS'] ?? 200);
+const LIVE_BATCH = Number(process.env['BENCH_LIVE_BATCH'] ?? 50);
 const APPEND_BATCH = 5_000;
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 
@@ -186,6 +204,58 @@ async function verifyTimes(
   };
 }
 
+/** Part 4: the live engine's cost per batch as one open round grows (median of 20 batches before each mark). */
+async function liveBatches(): Promise<{ bets: number; wallMs: number; cpuMs: number }[]> {
+  const store = new MemoryEventStore();
+  const d = new testing.TableDriver({ tableId: 'LIVEBIG', players: LIVE_PLAYERS, seed: 4 });
+  await testing.appendTable(store, 'LIVEBIG', [
+    ...d.open(1_000_000_000),
+    ...d.execute('StartShoe', { seed: d.nextSeed() }),
+    ...d.playRound(),
+    ...d.execute('OpenBetting', {}),
+  ]);
+  const roundNo = d.state.roundNo;
+  const bets: TableEvent[] = [];
+  for (let i = 0; i < LIVE_BETS; i++) {
+    const playerId = `p${(i % LIVE_PLAYERS) + 1}`;
+    const actor: Actor = { id: playerId, role: 'player' };
+    const spot = i % 2 === 0 ? 'player' : 'banker';
+    bets.push(...d.execute('PlaceBet', { roundNo, playerId, spot, amount: 100 }, actor));
+  }
+  for (let i = 0; i < bets.length; i += APPEND_BATCH)
+    await testing.appendTable(store, 'LIVEBIG', bets.slice(i, i + APPEND_BATCH));
+  const events: RecordedEvent[] = [];
+  for await (const e of store.readAll()) events.push(e);
+  const db = openReadModelDb(join(dir, 'live-read-models.sqlite'));
+  try {
+    for (const p of PROJECTIONS) ensureProjection(db, p);
+    const engine = new ProjectionEngine({ db, projections: PROJECTIONS });
+    const head = events.length - bets.length;
+    engine.applyBatch(events.slice(0, head));
+    const out: { bets: number; wallMs: number; cpuMs: number }[] = [];
+    let at = head;
+    for (const mark of [1_000, 5_000, 10_000, 20_000, 40_000].filter((m) => m <= LIVE_BETS)) {
+      const wall: number[] = [];
+      const cpu: number[] = [];
+      while (at < head + mark) {
+        const timed = at >= head + mark - 20 * LIVE_BATCH;
+        const t = performance.now();
+        const c = process.cpuUsage();
+        engine.applyBatch(events.slice(at, at + LIVE_BATCH));
+        if (timed) {
+          wall.push(performance.now() - t);
+          cpu.push(cpuSeconds(c) * 1000);
+        }
+        at += LIVE_BATCH;
+      }
+      out.push({ bets: mark, wallMs: median(wall), cpuMs: median(cpu) });
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
 async function main(): Promise<void> {
   const cpu = cpus();
   log(
@@ -236,6 +306,7 @@ async function main(): Promise<void> {
   const smallV = await verifyTimes(store, lastFile, 'SMALL', 50);
   const bigV = await verifyTimes(store, lastFile, 'BIG', Math.floor(bigHands / 2));
   await store.close();
+  const live = LIVE_BETS > 0 ? await liveBatches() : [];
 
   const rows: [string, string][] = [
     ['events in the history', fmt(gen.events)],
@@ -263,6 +334,10 @@ async function main(): Promise<void> {
       `${bigV.ms.toFixed(2)} ms (${bigV.ok ? 'ok' : 'FAILED'})`,
     ],
     ['ratio verify big / small', `${(bigV.ms / smallV.ms).toFixed(2)}x`],
+    ...live.map((l): [string, string] => [
+      `live batch of ${LIVE_BATCH} bets, round of ${LIVE_PLAYERS} players at ${fmt(l.bets)} bets (median of 20)`,
+      `${l.wallMs.toFixed(2)} ms wall, ${l.cpuMs.toFixed(2)} ms CPU`,
+    ]),
   ];
   const width = Math.max(...rows.map((r) => r[0].length));
   process.stdout.write(`\nprojections benchmark (${REPS} reps, ${new Date().toISOString()})\n`);

@@ -170,9 +170,13 @@ class TableStatements {
   private readonly addSql: string[] = [];
   private deleteSql: string | null = null;
   private readonly names: readonly string[];
-  /** For each column, whether `add` writes increment it. */
-  private readonly counterAt: readonly boolean[];
   readonly coalesce: boolean;
+  /** Appends a row's values (columns in order, missing ones NULL). */
+  private readonly pushRow: (out: SqlValue[], row: Row) => void;
+  /** Appends an add's values (columns in order, counters from `add`, the others from `row`). */
+  private readonly pushAdd: (out: SqlValue[], row: Row, add: Readonly<Record<string, number>>) => void;
+  /** Adds an add's counters into a sum. */
+  readonly sumInto: (sum: Record<string, number>, add: Readonly<Record<string, number>>) => void;
 
   constructor(
     private readonly sink: StatementSink,
@@ -181,8 +185,27 @@ class TableStatements {
   ) {
     this.names = def.columns.map((c) => c.name);
     const counters = def.counters ?? [];
-    this.counterAt = this.names.map((n) => counters.includes(n));
     this.coalesce = def.coalesce ?? false;
+    // Compiled per table from its column names (constants of the table definitions, quoted by JSON.stringify):
+    // a property read per column at its own site (one row shape each), instead of one loop reading every
+    // table's rows by computed name, measured at about 3 % of a rebuild.
+    const at = (obj: string, n: string): string => `${obj}[${JSON.stringify(n)}]`;
+    const compile = <F>(params: string[], body: string): F =>
+      new Function(...params, body) as F;
+    this.pushRow = compile(
+      ['out', 'row'],
+      `out.push(${this.names.map((n) => `${at('row', n)} ?? null`).join(', ')});`,
+    );
+    this.pushAdd = compile(
+      ['out', 'row', 'add'],
+      `out.push(${this.names
+        .map((n) => (counters.includes(n) ? `${at('add', n)} ?? 0` : `${at('row', n)} ?? null`))
+        .join(', ')});`,
+    );
+    this.sumInto = compile(
+      ['sum', 'add'],
+      counters.map((n) => `${at('sum', n)} = (${at('sum', n)} ?? 0) + (${at('add', n)} ?? 0);`).join('\n'),
+    );
   }
 
   private insertSql(rows: number, conflict: string): string {
@@ -217,15 +240,6 @@ class TableStatements {
     return sql;
   }
 
-  /** Appends a row's values (columns in order, missing ones NULL; counters from `add` when given). */
-  private push(out: SqlValue[], row: Row, add: Readonly<Record<string, number>> | null): void {
-    const names = this.names;
-    for (let i = 0; i < names.length; i++) {
-      const n = names[i] as string;
-      out.push(add !== null && this.counterAt[i] ? (add[n] ?? 0) : (row[n] ?? null));
-    }
-  }
-
   /** Runs upserts (kind 'upsert') or adds (kind 'add') of `writes[from, to)`, in order, in multi-row statements. */
   runRows(writes: readonly Write[], from: number, to: number, kind: 'upsert' | 'add'): void {
     let i = from;
@@ -236,7 +250,8 @@ class TableStatements {
       for (let k = i; k < i + n; k++) {
         const w = writes[k] as Write;
         if (w.kind === 'delete') throw new Error('runRows: a delete');
-        this.push(values, w.row, w.kind === 'add' ? w.add : null);
+        if (w.kind === 'add') this.pushAdd(values, w.row, w.add);
+        else this.pushRow(values, w.row);
       }
       this.sink(kind === 'add' ? this.addStatement(n) : this.upsertStatement(n), values);
       i += n;
@@ -312,9 +327,7 @@ export class WriteSet {
       const prev = this.keyed.get(key);
       if (prev && prev.write.kind === 'add') {
         // the first add of a row was copied into a sum this set owns: later ones are added in place
-        const sum = prev.write.add as Record<string, number>;
-        const add = w.add;
-        for (const c in add) sum[c] = (sum[c] ?? 0) + (add[c] ?? 0);
+        stmts.sumInto(prev.write.add as Record<string, number>, w.add);
         return;
       }
       this.keyed.set(key, { stmts, write: { kind: 'add', table: w.table, row: w.row, add: { ...w.add } } });
