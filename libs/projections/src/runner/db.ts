@@ -156,6 +156,13 @@ function localSink(db: Db): StatementSink {
   };
 }
 
+/** A run of a table's ordered writes: upserts (their values, row after row) or one delete (its key). */
+interface Segment {
+  readonly kind: 'upsert' | 'delete';
+  readonly values: SqlValue[];
+  rows: number;
+}
+
 /** Most rows per multi-row INSERT (a batch of n rows runs as statements of 64, 32, ..., 1 rows). */
 const MAX_ROWS_PER_INSERT = 64;
 
@@ -190,8 +197,7 @@ class TableStatements {
     // a property read per column at its own site (one row shape each), instead of one loop reading every
     // table's rows by computed name, measured at about 3 % of a rebuild.
     const at = (obj: string, n: string): string => `${obj}[${JSON.stringify(n)}]`;
-    const compile = <F>(params: string[], body: string): F =>
-      new Function(...params, body) as F;
+    const compile = <F>(params: string[], body: string): F => new Function(...params, body) as F;
     this.pushRow = compile(
       ['out', 'row'],
       `out.push(${this.names.map((n) => `${at('row', n)} ?? null`).join(', ')});`,
@@ -259,29 +265,50 @@ class TableStatements {
   }
 
   delete(key: Row): void {
+    this.deleteValues(this.def.primaryKey.map((n) => key[n] ?? null));
+  }
+
+  private deleteValues(key: SqlValue[]): void {
     if (this.deleteSql === null) {
       this.deleteSql = `DELETE FROM ${q(this.name)} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`;
     }
-    this.sink(
-      this.deleteSql,
-      this.def.primaryKey.map((n) => key[n] ?? null),
-    );
+    this.sink(this.deleteSql, key);
   }
 
-  /** Runs ordered writes (upserts and deletes) in order, consecutive upserts together. */
-  runOrdered(writes: readonly Write[]): void {
-    let i = 0;
-    while (i < writes.length) {
-      const w = writes[i] as Write;
-      if (w.kind === 'delete') {
-        this.delete(w.key);
-        i += 1;
+  /**
+   * Adds an ordered write (upsert or delete) to a table's segments: an upsert's values go straight into the
+   * run of upserts it continues (so the row objects are not kept until the batch is applied: a rebuild holds
+   * a whole commit's rows, and rows kept that long outlive the garbage collector's young generation).
+   */
+  addOrdered(segments: Segment[], w: Write): void {
+    if (w.kind === 'delete') {
+      segments.push({ kind: 'delete', values: this.def.primaryKey.map((n) => w.key[n] ?? null), rows: 1 });
+      return;
+    }
+    if (w.kind !== 'upsert') throw new Error('addOrdered: an add');
+    let last = segments[segments.length - 1];
+    if (last === undefined || last.kind !== 'upsert')
+      segments.push((last = { kind: 'upsert', values: [], rows: 0 }));
+    this.pushRow(last.values, w.row);
+    last.rows += 1;
+  }
+
+  /** Runs a table's segments in order: each run of upserts in multi-row statements. */
+  runSegments(segments: readonly Segment[]): void {
+    const width = this.names.length;
+    for (const seg of segments) {
+      if (seg.kind === 'delete') {
+        this.deleteValues(seg.values);
         continue;
       }
-      let j = i + 1;
-      while (j < writes.length && (writes[j] as Write).kind === 'upsert') j += 1;
-      this.runRows(writes, i, j, 'upsert');
-      i = j;
+      let i = 0;
+      while (i < seg.rows) {
+        let n = MAX_ROWS_PER_INSERT;
+        while (n > seg.rows - i) n >>= 1;
+        const values = n === seg.rows ? seg.values : seg.values.slice(i * width, (i + n) * width);
+        this.sink(this.upsertStatement(n), values);
+        i += n;
+      }
     }
   }
 
@@ -302,7 +329,7 @@ class TableStatements {
  */
 export class WriteSet {
   /** Each table's ordered writes (upserts and deletes), in order; tables in the order of their first write. */
-  private readonly ordered = new Map<TableStatements, Write[]>();
+  private readonly ordered = new Map<TableStatements, Segment[]>();
   private orderedCount = 0;
   private readonly keyed = new Map<string, { stmts: TableStatements; write: Write }>();
 
@@ -316,9 +343,9 @@ export class WriteSet {
     const stmts = this.tables.get(w.table);
     if (!stmts) throw new Error(`unknown read-model table ${w.table}`);
     if (w.kind !== 'add' && !stmts.coalesce) {
-      const list = this.ordered.get(stmts);
-      if (list === undefined) this.ordered.set(stmts, [w]);
-      else list.push(w);
+      let segments = this.ordered.get(stmts);
+      if (segments === undefined) this.ordered.set(stmts, (segments = []));
+      stmts.addOrdered(segments, w);
       this.orderedCount += 1;
       return;
     }
@@ -337,7 +364,7 @@ export class WriteSet {
   }
 
   apply(): void {
-    for (const [stmts, writes] of this.ordered) stmts.runOrdered(writes);
+    for (const [stmts, segments] of this.ordered) stmts.runSegments(segments);
     this.ordered.clear();
     this.orderedCount = 0;
     // keyed writes (one per row): grouped by table and kind, each group in multi-row statements
