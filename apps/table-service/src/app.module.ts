@@ -92,6 +92,7 @@ export class AppModule {
           headPosition: () => handle.store.headPosition(),
           metricsRegistry: metrics.registry,
           follow: config.projections !== 'off' && !inWorker,
+          minCommitIntervalMs: config.projectionCommitMs,
         }),
       ],
       controllers: [TablesController, OnlineController, OpsController],
@@ -129,7 +130,12 @@ export class AppModule {
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         ...(inWorker && eventsFile
-          ? [{ provide: ProjectionWorker, useFactory: () => new ProjectionWorker(eventsFile, readModelFile) }]
+          ? [
+              {
+                provide: ProjectionWorker,
+                useFactory: () => new ProjectionWorker(eventsFile, readModelFile, config.projectionCommitMs),
+              },
+            ]
           : []),
         ExecuteTableCommandHandler,
         TableCommands,

@@ -18,11 +18,16 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly eventsFile: string,
     private readonly readModelFile: string,
+    private readonly minCommitIntervalMs = 0,
   ) {}
 
   onApplicationBootstrap(): void {
     const worker = new Worker(WORKER_SCRIPT, {
-      workerData: { eventsFile: this.eventsFile, readModelFile: this.readModelFile },
+      workerData: {
+        eventsFile: this.eventsFile,
+        readModelFile: this.readModelFile,
+        minCommitIntervalMs: this.minCommitIntervalMs,
+      },
     });
     worker.on('message', (m: { type: string; level?: 'warn' | 'error'; msg?: unknown }) => {
       if (m.type === 'log') this.log[m.level === 'error' ? 'error' : 'warn'](m.msg);

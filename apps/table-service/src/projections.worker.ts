@@ -10,13 +10,15 @@ import { ProjectionRunner } from '@coup/projections';
 interface Data {
   readonly eventsFile: string;
   readonly readModelFile: string;
+  readonly minCommitIntervalMs: number;
 }
 
-const { eventsFile, readModelFile } = workerData as Data;
+const { eventsFile, readModelFile, minCommitIntervalMs } = workerData as Data;
 const store = createEventStore({ kind: 'sqlite', file: eventsFile });
 const runner = new ProjectionRunner({
   store,
   readModels: readModelFile,
+  minCommitIntervalMs,
   headPosition: () => store.headPosition(),
   logger: {
     info: () => undefined,

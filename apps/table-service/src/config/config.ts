@@ -31,6 +31,8 @@ export interface ServiceConfig {
    * `in-process`, or `off` (another process keeps the read models).
    */
   readonly projections: 'worker' | 'in-process' | 'off';
+  /** Live, the read models commit at most once per this many ms (a quiet event at once); 0: whenever at hand. */
+  readonly projectionCommitMs: number;
   /** Serve the interactive OpenAPI page at /docs (the JSON document at /docs/openapi.json is always served). */
   readonly docsUi: boolean;
   /** Serve the dealer console's built files from this folder, if it exists. */
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     snapshotEvery: integer(env, 'COUP_SNAPSHOT_EVERY', 500, 10, 1_000_000),
     docsUi: env['COUP_DOCS_UI'] !== 'false',
     projections: projectionsMode(env['COUP_PROJECTIONS']),
+    projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 200, 0, 10_000),
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
   };
 }

@@ -15,6 +15,7 @@ describe('configuration is validated at start', () => {
       eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite'), writer: 'worker' },
       jwtSecretGenerated: true,
       logLevel: 'info',
+      projectionCommitMs: 200,
     });
     expect(loadConfig({ COUP_DATA_DIR: d }).jwtSecret).toBe(c.jwtSecret);
   });
@@ -28,6 +29,8 @@ describe('configuration is validated at start', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ COUP_PROJECTIONS: 'maybe' }, /COUP_PROJECTIONS/],
     [{ COUP_SQLITE_WRITER: 'thread' }, /COUP_SQLITE_WRITER/],
+    [{ COUP_PROJECTION_COMMIT_MS: 'soon' }, /COUP_PROJECTION_COMMIT_MS/],
+    [{ COUP_PROJECTION_COMMIT_MS: '20000' }, /COUP_PROJECTION_COMMIT_MS/],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);

@@ -39,6 +39,8 @@ export interface QueriesModuleOptions {
   readonly metricsRegistry?: Registry;
   /** Most events per read-model transaction (default 2000). */
   readonly maxBatch?: number;
+  /** Live, at most one read-model commit per this many ms (ProjectionRunnerOptions.minCommitIntervalMs). */
+  readonly minCommitIntervalMs?: number;
 }
 
 const OPTIONS = Symbol('QUERIES_OPTIONS');
@@ -99,6 +101,7 @@ export class QueriesModule {
                 options.headPosition ??
                 (options.sqliteEventsFile ? sqliteHeadPosition(options.sqliteEventsFile) : undefined),
               maxBatch: options.maxBatch,
+              minCommitIntervalMs: options.minCommitIntervalMs,
               logger: nestLogger(),
             });
             if (options.metricsRegistry) registerProjectionMetrics(runner, options.metricsRegistry);

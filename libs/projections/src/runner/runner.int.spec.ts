@@ -69,6 +69,47 @@ describe('projection runner', () => {
     await store.close();
   });
 
+  test('live with minCommitIntervalMs: a quiet event commits at once, a steady stream once per interval', async () => {
+    const commitsWhileBusy = async (minCommitIntervalMs: number) => {
+      const store = new MemoryEventStore();
+      const runner = new ProjectionRunner({
+        store,
+        readModels: join(dir, `rm-${minCommitIntervalMs}.sqlite`),
+        minCommitIntervalMs,
+      });
+      const applied = jest.spyOn(runner.engine, 'applyBatch');
+      runner.start();
+      // Quiet: the table's first events are applied without waiting for the interval.
+      const driver = new TableDriver({ tableId: 'R1', seed: 7 });
+      const opened = (await appendTable(store, 'R1', driver.open())).position;
+      const t0 = performance.now();
+      await runner.waitFor(opened);
+      const quietMs = performance.now() - t0;
+      // Busy: a round every 20 ms for a second.
+      const before = applied.mock.calls.length;
+      let last = opened;
+      const until = performance.now() + 1_000;
+      while (performance.now() < until) {
+        last = (await appendTable(store, 'R1', driver.playRound())).position;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await runner.waitFor(last);
+      const commits = applied.mock.calls.length - before;
+      expect(dumpSqlite(runner.db, PROJECTIONS)).toEqual(dumpMemory(await all(store), PROJECTIONS));
+      await runner.close();
+      await store.close();
+      return { quietMs, commits };
+    };
+    const paced = await commitsWhileBusy(250);
+    expect(paced.quietMs).toBeLessThan(200);
+    expect(paced.commits).toBeGreaterThanOrEqual(2);
+    expect(paced.commits).toBeLessThanOrEqual(7); // 1 s / 250 ms, and the last
+    const eager = await commitsWhileBusy(0);
+    // About one commit per round (fewer only when the runner falls behind and merges rounds).
+    expect(eager.commits).toBeGreaterThanOrEqual(10);
+    expect(eager.commits).toBeGreaterThan(2 * paced.commits);
+  });
+
   test('an event already applied changes nothing: re-applying a committed batch is a no-op', async () => {
     const store = new MemoryEventStore();
     await play(store, 5);
