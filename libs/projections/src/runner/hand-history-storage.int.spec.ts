@@ -216,35 +216,38 @@ describe('hand history storage: an open hand with many bets', () => {
     db.close();
   });
 
-  test('given a history ending in an open hand past the limit, when rebuilt, then the tables equal the pure folds and the live engine carries on from them', async () => {
-    const store = new MemoryEventStore();
-    const d = new TableDriver({ tableId: 'T1', players: 40, seed: 8 });
-    await appendTable(store, 'T1', [
-      ...d.open(10_000_000),
-      ...d.execute('StartShoe', { seed: d.nextSeed() }),
-      ...d.playRound(),
-      ...d.execute('OpenBetting', {}),
-      ...bets(d, 0, LIMIT + 500),
-    ]);
-    const roundNo = d.state.roundNo;
-    const db = open('rm.sqlite', PROJECTIONS);
-    // small folds and commits: the open hand is flushed (rows written) several times before the end
-    await rebuildProjections({ store, db, page: 100, commitEvery: 300 });
-    const events = await all(store);
-    expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(events, PROJECTIONS));
-    expect(openBetRows(db)).toBe(Math.floor((LIMIT + 500) / 64) + 1);
-    const engine = new ProjectionEngine({ db, projections: PROJECTIONS });
-    await appendTable(store, 'T1', [
-      ...bets(d, LIMIT + 500, 100),
-      ...d.execute('CloseBetting', { roundNo }),
-      ...d.execute('Deal', { roundNo }),
-    ]);
-    const final = await all(store);
-    engine.applyBatch(final);
-    expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(final, PROJECTIONS));
-    expect(openBetRows(db)).toBe(0);
-    db.close();
-  });
+  test.each(['in-process', 'thread'] as const)(
+    'given a history ending in an open hand past the limit, when rebuilt (writes %s), then the tables equal the pure folds and the live engine carries on from them',
+    async (writer) => {
+      const store = new MemoryEventStore();
+      const d = new TableDriver({ tableId: 'T1', players: 40, seed: 8 });
+      await appendTable(store, 'T1', [
+        ...d.open(10_000_000),
+        ...d.execute('StartShoe', { seed: d.nextSeed() }),
+        ...d.playRound(),
+        ...d.execute('OpenBetting', {}),
+        ...bets(d, 0, LIMIT + 500),
+      ]);
+      const roundNo = d.state.roundNo;
+      const db = open('rm.sqlite', PROJECTIONS);
+      // small folds and commits: the open hand is flushed (rows written) several times before the end
+      await rebuildProjections({ store, db, page: 100, commitEvery: 300, writer });
+      const events = await all(store);
+      expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(events, PROJECTIONS));
+      expect(openBetRows(db)).toBe(Math.floor((LIMIT + 500) / 64) + 1);
+      const engine = new ProjectionEngine({ db, projections: PROJECTIONS });
+      await appendTable(store, 'T1', [
+        ...bets(d, LIMIT + 500, 100),
+        ...d.execute('CloseBetting', { roundNo }),
+        ...d.execute('Deal', { roundNo }),
+      ]);
+      const final = await all(store);
+      engine.applyBatch(final);
+      expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(final, PROJECTIONS));
+      expect(openBetRows(db)).toBe(0);
+      db.close();
+    },
+  );
 });
 
 /** A read-model file and an engine that commits whatever the store has beyond its checkpoints. */
