@@ -44,6 +44,9 @@ export function toFilter(f: FilterForm): { ok: true; filter: HandFilter } | { ok
   };
 }
 
+/** How often the first page of the hand history is read again. */
+export const HAND_LIST_REFRESH_MS = 2_000;
+
 /** A table's hand history: the hand-history filters, cursor pages (newest first), each hand a link to its replay. */
 export function HandList(props: {
   readonly token: string;
@@ -63,12 +66,18 @@ export function HandList(props: {
   useEffect(() => {
     let stop = false;
     setPage(null);
-    api.hands(tableId, filter, cursor).then(
-      (p) => !stop && setPage(p),
-      (e: unknown) => !stop && setPage(e instanceof ApiError ? e : new ApiError(0, 'UNEXPECTED', String(e))),
-    );
+    const load = () =>
+      api.hands(tableId, filter, cursor).then(
+        (p) => !stop && setPage(p),
+        (e: unknown) =>
+          !stop && setPage(e instanceof ApiError ? e : new ApiError(0, 'UNEXPECTED', String(e))),
+      );
+    void load();
+    // The first page (the newest hands) follows the table: a hand appears once the read side has recorded it.
+    const timer = cursor === null ? setInterval(() => void load(), HAND_LIST_REFRESH_MS) : null;
     return () => {
       stop = true;
+      if (timer) clearInterval(timer);
     };
   }, [api, tableId, filter, cursor]);
 

@@ -1,6 +1,6 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReadApi } from './api';
-import { HandList, toFilter } from './HandList';
+import { HAND_LIST_REFRESH_MS, HandList, toFilter } from './HandList';
 import type { HandSummary } from './types';
 
 const hand = (roundNo: number): HandSummary => ({
@@ -53,6 +53,34 @@ describe('HandList', () => {
         null,
       ),
     );
+  });
+
+  it('reads the first page again every few seconds (a hand recorded later appears), other pages once', async () => {
+    jest.useFakeTimers();
+    try {
+      let recorded = [hand(1)];
+      const hands = jest.fn(async (_t: string, _f: unknown, cursor?: string | null) =>
+        cursor ? { items: [hand(1)], nextCursor: null } : { items: recorded, nextCursor: 'c1' },
+      );
+      render(<HandList token="t" tableId="T1" api={{ hands } as unknown as ReadApi} />);
+      await screen.findByRole('link', { name: 'Hand 1' });
+      expect(screen.queryByRole('link', { name: 'Hand 2' })).toBeNull();
+      recorded = [hand(2), hand(1)];
+      await act(async () => {
+        jest.advanceTimersByTime(HAND_LIST_REFRESH_MS);
+      });
+      expect(await screen.findByRole('link', { name: 'Hand 2' })).toBeTruthy();
+      // On the next page nothing is read again.
+      fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+      await waitFor(() => expect(hands).toHaveBeenLastCalledWith('T1', {}, 'c1'));
+      const calls = hands.mock.calls.length;
+      await act(async () => {
+        jest.advanceTimersByTime(3 * HAND_LIST_REFRESH_MS);
+      });
+      expect(hands.mock.calls.length).toBe(calls);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('refuses a malformed filter in words', () => {
