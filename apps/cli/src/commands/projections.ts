@@ -11,10 +11,16 @@ import { table } from '../format';
 import { EXIT, type CliIo, UsageError } from '../io';
 import { openReadSide, progressBar } from './read-side';
 
-const OPTIONS = { json: { type: 'boolean' } } as const;
+const OPTIONS = { json: { type: 'boolean' }, writer: { type: 'string', default: 'thread' } } as const;
+const WRITERS = ['thread', 'in-process'] as const;
 const NAMES = PROJECTIONS.map((p) => p.name).join(', ');
 
-async function rebuild(names: readonly string[], json: boolean, io: CliIo): Promise<number> {
+async function rebuild(
+  names: readonly string[],
+  json: boolean,
+  writer: (typeof WRITERS)[number],
+  io: CliIo,
+): Promise<number> {
   try {
     selectProjections(names);
   } catch (error) {
@@ -30,6 +36,7 @@ async function rebuild(names: readonly string[], json: boolean, io: CliIo): Prom
       store: side.store,
       db,
       names,
+      writer,
       onProgress: ({ position }) => bar.update(position, total),
     });
     bar.clear();
@@ -94,12 +101,14 @@ export const projections: Command = {
   name: 'projections',
   summary: 'rebuild the read models from the events, or show their checkpoints and lag',
   usage: [
-    'coup projections rebuild [NAME...] [--json]',
+    'coup projections rebuild [NAME...] [--writer thread|in-process] [--json]',
     'coup projections status [--json]',
     '',
     `  rebuild   refold projections (default: all; names: ${NAMES}) from position 0 into fresh tables, then swap`,
     '            them in with one transaction: a running service keeps answering from the old tables meanwhile',
     '            and resumes from the rebuilt checkpoint. A progress bar is drawn on stderr when it is a terminal.',
+    '  --writer  where the rebuild writes SQLite: thread (default: a worker thread beside the folds, faster when a',
+    '            core is free) or in-process (this thread); the same tables either way',
     "  status    each projection's checkpoint (global position applied) and lag behind the store",
     '  --json    print JSON',
     '',
@@ -108,7 +117,15 @@ export const projections: Command = {
   async run(args, io) {
     const { options, positionals } = parseArgs('projections', args, OPTIONS, true);
     const [sub, ...names] = positionals;
-    if (sub === 'rebuild') return rebuild(names, options.json, io);
+    if (sub === 'rebuild') {
+      const writer = WRITERS.find((w) => w === options.writer);
+      if (!writer)
+        throw new UsageError(
+          `--writer must be thread or in-process (got '${options.writer}')`,
+          'projections',
+        );
+      return rebuild(names, options.json, writer, io);
+    }
     if (sub === 'status') {
       if (names.length > 0) throw new UsageError(`unexpected argument '${names[0]}'`, 'projections');
       return status(options.json, io);

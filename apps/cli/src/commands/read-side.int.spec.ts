@@ -56,6 +56,33 @@ describe('coup projections', () => {
     ).toBe(true);
   });
 
+  test('rebuild with the writer thread (default) and in process give the same tables; a bad --writer is refused', async () => {
+    // Every read-model table's rows (the checkpoints say when each was rebuilt, so they differ by design).
+    const dump = () => {
+      const db = new Database(join(dir, 'read-models.sqlite'), { readonly: true });
+      try {
+        const tables = db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%checkpoint%' ORDER BY name",
+          )
+          .pluck()
+          .all() as string[];
+        return Object.fromEntries(
+          tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).all()]),
+        );
+      } finally {
+        db.close();
+      }
+    };
+    expect(await projections.run(['rebuild', '--writer', 'in-process'], fakeIo())).toBe(0);
+    const inProcess = dump();
+    expect(await projections.run(['rebuild'], fakeIo())).toBe(0);
+    expect(dump()).toEqual(inProcess);
+    expect(await projections.run(['rebuild', '--writer', 'thread'], fakeIo())).toBe(0);
+    expect(dump()).toEqual(inProcess);
+    await expect(projections.run(['rebuild', '--writer', 'fast'], fakeIo())).rejects.toThrow(/--writer/);
+  });
+
   test('rebuild of one projection by name; an unknown name is a usage error', async () => {
     const io = fakeIo();
     expect(await projections.run(['rebuild', 'roads', '--json'], io)).toBe(0);
