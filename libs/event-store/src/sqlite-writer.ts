@@ -108,8 +108,21 @@ export interface WriteRequest {
   readonly expected: ExpectedRevision;
 }
 
+/**
+ * The rows an append inserted, beyond what the caller already has (its events, the stream, the time): their first
+ * global position (the rows' positions are consecutive: one transaction holds the write lock) and each row's hash
+ * (the first row's prevHash given, each next row's is the hash before it). Absent when the append inserted nothing
+ * (an idempotent retry of events already recorded).
+ */
+export interface InsertedRows {
+  readonly firstPosition: bigint;
+  readonly prevHash: string;
+  readonly hashes: readonly string[];
+}
+
 export type WriteOutcome =
-  { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: Error };
+  | { readonly ok: true; readonly result: AppendResult; readonly inserted?: InsertedRows }
+  | { readonly ok: false; readonly error: Error };
 
 /** Raised by the backend when a cached head was stale: the append is run again with fresh heads. */
 class StaleHeadError extends Error {}
@@ -118,6 +131,8 @@ type Statement = Database.Statement<unknown[], unknown>;
 
 class SqliteBackend implements SyncBackend {
   readonly heads = new Map<string, Head>();
+  /** What the last successful insert() wrote (reset by the writer before each append). */
+  lastInserted: InsertedRows | null = null;
   private readonly headStmt: Statement;
   private readonly rangeStmt: Statement;
   private readonly locateStmt: Statement;
@@ -166,6 +181,7 @@ class SqliteBackend implements SyncBackend {
     let current: NewRow | undefined;
     try {
       let lastPosition = 0n;
+      let firstPosition = -1n;
       for (const row of rows) {
         current = row;
         const info = this.insertStmt.run(
@@ -180,10 +196,16 @@ class SqliteBackend implements SyncBackend {
           row.hash,
         );
         lastPosition = BigInt(info.lastInsertRowid);
+        if (firstPosition < 0n) firstPosition = lastPosition;
       }
       if (savepoint) this.release.run();
       const last = lastOf(rows);
       this.remember(last.stream, { revision: last.revision, hash: last.hash });
+      // Consecutive positions (as SQLite assigns them under the write lock); anything else is not described.
+      this.lastInserted =
+        lastPosition - firstPosition === BigInt(rows.length - 1)
+          ? { firstPosition, prevHash: rows[0]!.prevHash, hashes: rows.map((r) => r.hash) }
+          : null;
       return { lastPosition };
     } catch (error) {
       if (savepoint && this.db.inTransaction) {
@@ -243,7 +265,10 @@ export class SqliteWriter {
       }
       for (const item of batch) {
         try {
-          outcomes.push({ ok: true, result: this.appendOne(item, recordedAt) });
+          this.backend.lastInserted = null;
+          const result = this.appendOne(item, recordedAt);
+          const inserted = this.backend.lastInserted as InsertedRows | null;
+          outcomes.push(inserted ? { ok: true, result, inserted } : { ok: true, result });
         } catch (error) {
           if (!this.db.inTransaction) throw error; // SQLite rolled the whole transaction back: fail the batch
           outcomes.push({ ok: false, error: mapError(error, `Append to '${item.stream}' failed`) });

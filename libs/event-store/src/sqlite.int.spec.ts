@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
 import { GENESIS_HASH } from './hash';
 import { SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
+import type { RecordedEvent } from './types';
 import { collect, events, newEvent, runEventStoreContract } from './testing/contract';
 
 const tempDirs: string[] = [];
@@ -212,6 +213,85 @@ describe('SQLite event store', () => {
     expect(await second.verifyStream('t')).toMatchObject({ ok: true, checked: 4 });
     await second.close();
   });
+
+  /** Takes `count` events from a subscription. */
+  async function take(sub: AsyncIterable<RecordedEvent>, count: number): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    if (count === 0) return out;
+    for await (const event of sub) {
+      out.push(event);
+      if (out.length === count) break;
+    }
+    return out;
+  }
+
+  it.each(['inline', 'worker'] as const)(
+    "a caught-up subscription (%s writer) reads the store's own commits without a query, each event as the file holds it",
+    async (writer) => {
+      const store = open({ file: tempFile(), writer });
+      try {
+        await store.appendToStream('before', events(3));
+        const sub = store.subscribeToAll({ fromPosition: 3n });
+        const total = 20 * 3 + 5 + 2; // 1+2+3+4+5 per five appends, the five 'other' ones, the two retried
+        const seen = take(sub, total); // (ending the loop closes the subscription)
+        const retried = events(2);
+        for (let i = 0; i < 20; i++) {
+          // One to five events per append, two appends per commit now and then, and an idempotent retry.
+          const appends = [store.appendToStream(`s-${i % 3}`, events(1 + (i % 5)))];
+          if (i % 4 === 0)
+            appends.push(store.appendToStream('other', events(1), { expectedRevision: 'any' }));
+          await Promise.all(appends);
+        }
+        await store.appendToStream('retried', retried, { expectedRevision: 'no_stream' });
+        await store.appendToStream('retried', retried, { expectedRevision: 'no_stream' }); // records nothing
+        const got = await seen;
+        const file = (await collect(store.readAll({ fromPosition: 3n }))).filter(
+          (e) => e.globalPosition > 3n,
+        );
+        expect(got).toEqual(file);
+        expect(got.map((e) => e.globalPosition)).toEqual(file.map((_, i) => BigInt(i + 4)));
+        // Every page with new events came from the store's own commits; the file was asked only when there was
+        // nothing newer of its own (the first read and the polls).
+        const reads = store.subscriptionReads();
+        expect(reads.recent).toBeGreaterThanOrEqual(15);
+        expect(reads.file).toBeLessThan(reads.recent);
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
+  it.each(['inline', 'worker'] as const)(
+    'with another process writing in between (%s writer), the pages it wrote come from the file: no gap, no duplicate',
+    async (writer) => {
+      const file = tempFile();
+      const a = open({ file, writer, pollIntervalMs: 20 });
+      const b = open({ file, writer, pollIntervalMs: 20 });
+      const sub = a.subscribeToAll();
+      try {
+        const seen = take(sub, 100); // 30 x 2 + 30 + 10
+        for (let i = 0; i < 30; i++) {
+          await a.appendToStream('table-a', events(2));
+          if (i % 3 !== 2) await b.appendToStream('table-b', events(1));
+          else
+            await Promise.all([
+              a.appendToStream('table-a', events(1)),
+              b.appendToStream('table-b', events(1)),
+            ]);
+        }
+        const got = await seen;
+        const all = await collect(a.readAll());
+        expect(got).toEqual(all);
+        expect(got.map((e) => e.globalPosition)).toEqual(all.map((_, i) => BigInt(i + 1)));
+        expect(a.subscriptionReads().recent).toBeGreaterThan(0);
+        expect(a.subscriptionReads().file).toBeGreaterThan(0);
+      } finally {
+        await sub.close();
+        await a.close();
+        await b.close();
+      }
+    },
+  );
 
   it('two connections (as two processes) share one file: no stale head, no fork, subscriptions see both', async () => {
     const file = tempFile();

@@ -211,6 +211,9 @@ class WorkerWriter implements BatchWriter {
   }
 }
 
+/** How many of its own latest committed rows the store keeps for its subscriptions (twice this at most). */
+const RECENT_ROWS = 2048;
+
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly writer: BatchWriter;
@@ -235,6 +238,12 @@ export class SqliteEventStore implements EventStore {
     readonly events: readonly RecordedEvent[];
   } | null = null;
   private readonly counters = { appends: 0, commits: 0 };
+  /**
+   * The rows of this store's own latest commits, strictly in position order (at most 2 x RECENT_ROWS), each with
+   * its recorded event once made: a caught-up subscription reads what was just committed from here, not the file.
+   */
+  private recent: { readonly row: StoredRow; event?: RecordedEvent }[] = [];
+  private readonly pageReads = { file: 0, recent: 0 };
 
   constructor(private readonly config: SqliteEventStoreConfig) {
     this.db = openConnection(config);
@@ -299,10 +308,12 @@ export class SqliteEventStore implements EventStore {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return Promise.resolve();
-    const written = this.writer.write(batch, new Date().toISOString()).then(
+    const recordedAt = new Date().toISOString();
+    const written = this.writer.write(batch, recordedAt).then(
       (outcomes) => {
         this.counters.commits += 1;
         this.counters.appends += batch.length;
+        this.rememberCommitted(batch, outcomes, recordedAt);
         this.notifier.notify();
         batch.forEach((item, i) => {
           const outcome = outcomes[i];
@@ -397,6 +408,11 @@ export class SqliteEventStore implements EventStore {
     return verifyChain(this.storedRows(stream), options);
   }
 
+  /** Subscription pages read from the file and from this store's own latest commits. */
+  subscriptionReads(): { file: number; recent: number } {
+    return { ...this.pageReads };
+  }
+
   /** Appends settled and transactions committed so far (group commit: many appends per transaction). */
   stats(): { appends: number; commits: number } {
     return { ...this.counters };
@@ -436,11 +452,18 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * A page for a subscription. Caught-up subscriptions all ask for the page after the same position once a commit
-   * wakes them: the first reads it, the others get the same (read-only) events, as long as nothing was committed in
+   * A page for a subscription: from this store's own latest commits when they cover it (recentPage: no query),
+   * else from the file. Caught-up subscriptions all ask for the page after the same position once a commit wakes
+   * them: the first reads it, the others get the same (read-only) events, as long as nothing was committed in
    * between, by this store (its commit count) or by any other connection (`PRAGMA data_version` of this one).
    */
   private sharedPage(after: bigint, limit: number): readonly RecordedEvent[] {
+    const recent = this.recentPage(after, limit);
+    if (recent) {
+      this.pageReads.recent += 1;
+      return recent;
+    }
+    this.pageReads.file += 1;
     const cached = this.lastPage;
     const generation = this.notifier.generation;
     const dataVersion = this.query(() => this.stmts.dataVersion.get()) as bigint;
@@ -454,6 +477,69 @@ export class SqliteEventStore implements EventStore {
       return cached.events;
     const events = this.page(after, limit);
     this.lastPage = { after, limit, generation, dataVersion, events };
+    return events;
+  }
+
+  /** Keeps the rows a commit inserted (as the file now holds them) for the subscriptions. */
+  private rememberCommitted(
+    batch: readonly WriteRequest[],
+    outcomes: readonly WriteOutcome[],
+    recordedAt: string,
+  ): void {
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if (!outcome?.ok || !outcome.inserted) return;
+      const { firstPosition, hashes } = outcome.inserted;
+      const n = item.events.length;
+      if (hashes.length !== n) return;
+      const firstRevision = outcome.result.nextExpectedRevision - BigInt(n - 1);
+      let prevHash = outcome.inserted.prevHash;
+      for (let k = 0; k < n; k++) {
+        const event = item.events[k]!;
+        const globalPosition = firstPosition + BigInt(k);
+        const newest = this.recent[this.recent.length - 1];
+        if (newest && newest.row.globalPosition >= globalPosition) this.recent = []; // never out of order
+        this.recent.push({
+          row: {
+            globalPosition,
+            stream: item.stream,
+            revision: firstRevision + BigInt(k),
+            id: event.id,
+            type: event.type,
+            dataJson: event.dataJson,
+            metadataJson: event.metadataJson,
+            recordedAt,
+            prevHash,
+            hash: hashes[k]!,
+          },
+        });
+        prevHash = hashes[k]!;
+      }
+    });
+    if (this.recent.length > 2 * RECENT_ROWS) this.recent = this.recent.slice(-RECENT_ROWS);
+  }
+
+  /**
+   * The page after `after` from this store's own latest commits, when every position from `after + 1` to the
+   * newest row kept is one of them: the kept rows are strictly increasing, so `newest - after` of them ending at
+   * the newest and starting at `after + 1` leave no position for another process's row in between. Null
+   * otherwise (read the file): nothing newer of ours, a gap, or older than what is kept. Rows another process
+   * commits after ours are read from the file at the next wake-up or poll.
+   */
+  private recentPage(after: bigint, limit: number): RecordedEvent[] | null {
+    const recent = this.recent;
+    const newest = recent[recent.length - 1];
+    if (!newest || after >= newest.row.globalPosition) return null;
+    const count = newest.row.globalPosition - after;
+    if (count > BigInt(recent.length)) return null;
+    const start = recent.length - Number(count);
+    if (recent[start]!.row.globalPosition !== after + 1n) return null;
+    const end = Math.min(recent.length, start + limit);
+    const events: RecordedEvent[] = new Array(end - start);
+    for (let i = start; i < end; i++) {
+      const kept = recent[i]!;
+      events[i - start] = kept.event ??= toRecorded(kept.row, this.config.upcasters);
+    }
     return events;
   }
 
