@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryEventStore, type RecordedEvent } from '@coup/event-store';
+import { MemoryEventStore } from '@coup/event-store';
 import type { Actor, TableEvent } from '@coup/table';
 import { PROJECTIONS } from '../models';
 import { dumpMemory, dumpSqlite } from '../testing/compare';
 import { TableDriver } from '../testing/driver';
-import { appendTable } from '../testing/store';
+import { appendTable, allEvents } from '../testing/store';
 import { ensureProjection, openReadModelDb, stateTable } from './db';
 import { ProjectionEngine } from './engine';
 
@@ -21,11 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function all(store: MemoryEventStore): Promise<RecordedEvent[]> {
-  const out: RecordedEvent[] = [];
-  for await (const e of store.readAll()) out.push(e);
-  return out;
-}
+const all = allEvents;
 
 function bets(d: TableDriver, from: number, count: number): TableEvent[] {
   const roundNo = d.state.roundNo;

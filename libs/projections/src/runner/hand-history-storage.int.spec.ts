@@ -15,7 +15,7 @@ import type { AnyProjection } from '../models/types';
 import { ReadModels } from '../read';
 import { dumpMemory, dumpSqlite } from '../testing/compare';
 import { TableDriver } from '../testing/driver';
-import { appendTable } from '../testing/store';
+import { appendTable, allEvents } from '../testing/store';
 import { type Db, ensureProjection, openReadModelDb, stateTable } from './db';
 import { ProjectionEngine } from './engine';
 import { rebuildProjections } from './rebuild';
@@ -30,11 +30,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function all(store: MemoryEventStore): Promise<RecordedEvent[]> {
-  const out: RecordedEvent[] = [];
-  for await (const e of store.readAll()) out.push(e);
-  return out;
-}
+const all = allEvents;
 
 /** Bets and clears of 40 players in the open round (every 37th a clear). */
 function bets(d: TableDriver, from: number, count: number): TableEvent[] {

@@ -2,21 +2,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EventStore, MemoryEventStore, type RecordedEvent, createEventStore } from '@coup/event-store';
+import { type EventStore, MemoryEventStore, createEventStore } from '@coup/event-store';
 import { PROJECTIONS, ledgerProjection } from '../models';
 import { dumpMemory, dumpSqlite } from '../testing/compare';
 import { TableDriver } from '../testing/driver';
-import { appendTable } from '../testing/store';
+import { appendTable, allEvents } from '../testing/store';
 import { CHECKPOINTS, createTableSql, openReadModelDb, stateTable } from './db';
 import { ProjectionEngine } from './engine';
 import { rebuildProjections } from './rebuild';
 import { ProjectionRunner } from './runner';
 
-async function all(store: EventStore): Promise<RecordedEvent[]> {
-  const out: RecordedEvent[] = [];
-  for await (const e of store.readAll()) out.push(e);
-  return out;
-}
+const all = allEvents;
 
 /** Two tables (rng and live) playing `rounds` rounds each, appended command by command. */
 async function play(store: EventStore, rounds: number, drivers?: TableDriver[]): Promise<TableDriver[]> {

@@ -1,6 +1,6 @@
 /** Test and benchmark helper: appends table events to a store the way the service does (stream, metadata). */
 import { randomUUID } from 'node:crypto';
-import type { AppendResult, EventStore, NewEvent } from '@coup/event-store';
+import type { AppendResult, EventStore, NewEvent, RecordedEvent } from '@coup/event-store';
 import { EVENT_SCHEMA_VERSION, type TableEvent } from '@coup/table';
 
 /** The events as the store's new events, with the service's metadata. */
@@ -31,4 +31,11 @@ export function appendTable(
   events: readonly TableEvent[],
 ): Promise<AppendResult> {
   return store.appendToStream(`table-${tableId}`, toNewEvents(events), { expectedRevision: 'any' });
+}
+
+/** Every event of the store, in global order. */
+export async function allEvents(store: EventStore): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  for await (const e of store.readAll()) out.push(e);
+  return out;
 }
