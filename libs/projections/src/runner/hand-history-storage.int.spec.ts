@@ -74,6 +74,20 @@ const storedHand = (db: Db): { betLog: { inRows?: number; chunks: unknown[]; tai
 
 const LIMIT = INLINE_CHUNKS * 64;
 
+/** A table of 40 players whose open round has taken `count` bets and clears (after a first coup, if `played`). */
+async function openHand(seed: number, count: number, played: boolean) {
+  const store = new MemoryEventStore();
+  const d = new TableDriver({ tableId: 'T1', players: 40, seed });
+  await appendTable(store, 'T1', [
+    ...d.open(10_000_000),
+    ...d.execute('StartShoe', { seed: d.nextSeed() }),
+    ...(played ? d.playRound() : []),
+    ...d.execute('OpenBetting', {}),
+    ...bets(d, 0, count),
+  ]);
+  return { store, d, roundNo: d.state.roundNo };
+}
+
 describe('hand history storage: an open hand with many bets', () => {
   test('given a round of 3,000 bets and clears committed in batches of every size, when the API reads it after each batch and after the deal, then it answers byte for byte as with whole rows, and the rows move to hh_open_bets past the limit and go when the hand ends', async () => {
     const store = new MemoryEventStore();
@@ -137,15 +151,7 @@ describe('hand history storage: an open hand with many bets', () => {
   });
 
   test('given an open hand past the limit, when a new process resumes from the file (each event delivered twice), then it loads the bets from hh_open_bets and the tables end those of a fold from the start', async () => {
-    const store = new MemoryEventStore();
-    const d = new TableDriver({ tableId: 'T1', players: 40, seed: 6 });
-    await appendTable(store, 'T1', [
-      ...d.open(10_000_000),
-      ...d.execute('StartShoe', { seed: d.nextSeed() }),
-      ...d.execute('OpenBetting', {}),
-      ...bets(d, 0, LIMIT + 300),
-    ]);
-    const roundNo = d.state.roundNo;
+    const { store, d, roundNo } = await openHand(6, LIMIT + 300, false);
     const first = new Db2(open('rm.sqlite', PROJECTIONS), PROJECTIONS);
     await first.catchUp(store);
     expect(openBetRows(first.db)).toBeGreaterThan(INLINE_CHUNKS);
@@ -176,15 +182,7 @@ describe('hand history storage: an open hand with many bets', () => {
   });
 
   test('given an open hand past the limit stored whole by the older code, when the new code resumes, then it writes the bets to hh_open_bets once and answers as before', async () => {
-    const store = new MemoryEventStore();
-    const d = new TableDriver({ tableId: 'T1', players: 40, seed: 7 });
-    await appendTable(store, 'T1', [
-      ...d.open(10_000_000),
-      ...d.execute('StartShoe', { seed: d.nextSeed() }),
-      ...d.execute('OpenBetting', {}),
-      ...bets(d, 0, LIMIT + 200),
-    ]);
-    const roundNo = d.state.roundNo;
+    const { store, d, roundNo } = await openHand(7, LIMIT + 200, false);
     const old = new Db2(open('rm.sqlite', WITH_WHOLE), WITH_WHOLE);
     await old.catchUp(store);
     expect(storedHand(old.db)!.betLog.chunks.length).toBeGreaterThan(INLINE_CHUNKS);
@@ -215,16 +213,7 @@ describe('hand history storage: an open hand with many bets', () => {
   test.each(['in-process', 'thread'] as const)(
     'given a history ending in an open hand past the limit, when rebuilt (writes %s), then the tables equal the pure folds and the live engine carries on from them',
     async (writer) => {
-      const store = new MemoryEventStore();
-      const d = new TableDriver({ tableId: 'T1', players: 40, seed: 8 });
-      await appendTable(store, 'T1', [
-        ...d.open(10_000_000),
-        ...d.execute('StartShoe', { seed: d.nextSeed() }),
-        ...d.playRound(),
-        ...d.execute('OpenBetting', {}),
-        ...bets(d, 0, LIMIT + 500),
-      ]);
-      const roundNo = d.state.roundNo;
+      const { store, d, roundNo } = await openHand(8, LIMIT + 500, true);
       const db = open('rm.sqlite', PROJECTIONS);
       // small folds and commits: the open hand is flushed (rows written) several times before the end
       await rebuildProjections({ store, db, page: 100, commitEvery: 300, writer });
