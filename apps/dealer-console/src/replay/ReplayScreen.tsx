@@ -9,6 +9,9 @@ import { handHash } from './route';
 import { Stepper } from './Stepper';
 import type { HandReplay, HandVerification, ReplayEvent } from './types';
 
+/** How soon a hand still in play, or with a pending check, is read again. */
+export const VERIFY_RETRY_MS = 3_000;
+
 const STATUS_TEXT = { pass: 'PASSED', fail: 'FAILED', pending: 'PENDING', skipped: 'SKIPPED' } as const;
 
 function CoupCheck({ check }: { readonly check: Recheck }) {
@@ -188,17 +191,26 @@ export function ReplayScreen(props: {
 
   useEffect(() => {
     let stop = false;
+    let timer: number | undefined;
     const asError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'UNEXPECTED', String(e)));
-    api.replay(tableId, roundNo).then(
-      (r) => !stop && setReplay(r),
-      (e: unknown) => !stop && setReplay(asError(e)),
-    );
-    api.verify(tableId, roundNo).then(
-      (v) => !stop && setVerify(v),
-      (e: unknown) => !stop && setVerify(asError(e)),
-    );
+    // The hand is read again while it is still being played (betting or dealing, as far as the read side knows)
+    // or a check is pending (the shoe's seed not yet revealed): the read models follow the log a moment behind.
+    const load = async () => {
+      const [r, v] = await Promise.all([
+        api.replay(tableId, roundNo).catch(asError),
+        api.verify(tableId, roundNo).catch(asError),
+      ]);
+      if (stop) return;
+      setReplay(r);
+      setVerify(v);
+      const playing = !(r instanceof ApiError) && (r.status === 'betting' || r.status === 'dealing');
+      const pending = !(v instanceof ApiError) && v.checks.some((c) => c.status === 'pending');
+      if (playing || pending) timer = window.setTimeout(() => void load(), VERIFY_RETRY_MS);
+    };
+    void load();
     return () => {
       stop = true;
+      window.clearTimeout(timer);
     };
   }, [api, tableId, roundNo]);
 

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReadApi } from './api';
-import { ReplayScreen } from './ReplayScreen';
+import { ReplayScreen, VERIFY_RETRY_MS } from './ReplayScreen';
 import { liveTable, replayOf, verification } from './testing/fixture';
 
 const events = liveTable();
@@ -105,6 +105,59 @@ describe('ReplayScreen: the stepper', () => {
     expect(row('chain')).toMatch(/FAILED/);
     expect(row('coup')).toMatch(/PASSED/);
     expect(row('shuffle')).toMatch(/SKIPPED/);
+  });
+
+  it('a verification with pending checks is asked for again until none is pending', async () => {
+    jest.useFakeTimers();
+    const api = fakeApi();
+    const pending = verification(1);
+    const revealed = verification(1);
+    const withStatus = (v: typeof pending, status: 'pending' | 'pass') => ({
+      ...v,
+      checks: v.checks.map((c) => (c.name === 'commitment' || c.name === 'shuffle' ? { ...c, status } : c)),
+    });
+    const verify = api.verify as jest.Mock;
+    verify
+      .mockResolvedValueOnce(withStatus(pending, 'pending'))
+      .mockResolvedValueOnce(withStatus(pending, 'pending'))
+      .mockResolvedValue(withStatus(revealed, 'pass'));
+    await open(null, api);
+    const checks = await screen.findByRole('region', { name: 'verify checks' });
+    await within(checks).findByText(/2 pending/);
+    await act(async () => {
+      jest.advanceTimersByTime(VERIFY_RETRY_MS);
+    });
+    expect(verify).toHaveBeenCalledTimes(2);
+    await act(async () => {
+      jest.advanceTimersByTime(VERIFY_RETRY_MS);
+    });
+    expect(within(checks).getByLabelText('verification').textContent).toBe('VERIFIED: 6 passed, 0 failed');
+    // Nothing pending: no more questions.
+    await act(async () => {
+      jest.advanceTimersByTime(5 * VERIFY_RETRY_MS);
+    });
+    expect(verify).toHaveBeenCalledTimes(3);
+  });
+
+  it('a hand still being dealt (as far as the read side knows) is read again until it is resolved', async () => {
+    jest.useFakeTimers();
+    const api = fakeApi();
+    const replay = api.replay as jest.Mock;
+    const done = replayOf(events, 1);
+    // The read side had the hand up to its third event when the page opened.
+    const dealing = { ...done, status: 'dealing' as const, steps: done.steps.slice(0, 3) };
+    replay.mockResolvedValueOnce(dealing).mockImplementation(async () => JSON.parse(JSON.stringify(done)));
+    await open(null, api);
+    expect(screen.getByText('Step 0 of 3')).toBeTruthy();
+    await act(async () => {
+      jest.advanceTimersByTime(VERIFY_RETRY_MS);
+    });
+    expect(await screen.findByText('Step 0 of 10')).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'coup re-resolved' }).textContent).toMatch(/MATCHES/);
+    await act(async () => {
+      jest.advanceTimersByTime(5 * VERIFY_RETRY_MS);
+    });
+    expect(replay).toHaveBeenCalledTimes(2);
   });
 
   it('the same hand replayed twice shows the same steps, byte for byte', async () => {

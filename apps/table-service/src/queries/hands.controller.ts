@@ -79,6 +79,16 @@ export class HandsController {
       throw new ApiError(404, 'UNKNOWN_TABLE', `no table ${tableId} in the read models`);
   }
 
+  /**
+   * As `known`, but a table the log has and the read models do not yet (they lag the log by up to
+   * COUP_PROJECTION_COMMIT_MS) is known: its hand history is empty so far, not missing.
+   */
+  private async knownOrRecorded(tableId: string): Promise<void> {
+    if (this.read.table(tableId) !== null) return;
+    if ((await this.source.store.streamHead(`table-${tableId}`)) !== null) return;
+    this.known(tableId);
+  }
+
   @Get(':tableId/hands')
   @Roles(...HAND_READERS)
   @ApiOperation({
@@ -123,7 +133,7 @@ export class HandsController {
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): unknown {
+  ): Promise<unknown> {
     tableIdParam(tableId);
     const q = queryOf(query, [
       'shoe',
@@ -152,10 +162,12 @@ export class HandsController {
     queryError(() => this.read.checkHandsQuery(filter, page));
     mayReadHands(principal, tableId);
     const result = queryError(() => this.read.hands(tableId, filter, page));
-    if (result.items.length === 0 && page.cursor === undefined) this.known(tableId);
-    if (wantsCsv(request.headers.accept))
-      return sendCsv(reply, toCsv(HAND_COLUMNS, result.items), result.nextCursor);
-    return result;
+    const answer = () =>
+      wantsCsv(request.headers.accept)
+        ? sendCsv(reply, toCsv(HAND_COLUMNS, result.items), result.nextCursor)
+        : result;
+    if (result.items.length > 0 || page.cursor !== undefined) return Promise.resolve(answer());
+    return this.knownOrRecorded(tableId).then(answer);
   }
 
   @Get(':tableId/hands/:roundNo')

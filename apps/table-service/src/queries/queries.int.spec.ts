@@ -343,6 +343,21 @@ describe('refusals', () => {
     expect(body).toMatchObject({ statusCode: 400, code, details: { field } });
   });
 
+  test('a table in the log that the read models have not folded yet has no hands so far (empty page, not 404)', async () => {
+    const runner = app.get(ProjectionRunner);
+    await runner.stop();
+    try {
+      const fresh = new testing.TableDriver({ tableId: 'NEW1', seed: 11 });
+      await testing.appendTable(store, 'NEW1', fresh.open());
+      const { status, body } = await get('/api/tables/NEW1/hands');
+      expect(status).toBe(200);
+      expect(body).toEqual({ items: [], nextCursor: null });
+      expect((await get('/api/tables/NEVER/hands')).body.code).toBe('UNKNOWN_TABLE');
+    } finally {
+      runner.start();
+    }
+  });
+
   test('unknown tables, hands and shoes are 404 with a code', async () => {
     expect((await get('/api/tables/NOPE/hands')).body.code).toBe('UNKNOWN_TABLE');
     expect((await get('/api/tables/T1/hands/999')).body.code).toBe('UNKNOWN_HAND');
