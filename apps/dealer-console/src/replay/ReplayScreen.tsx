@@ -10,7 +10,7 @@ import { Stepper } from './Stepper';
 import type { HandReplay, HandVerification, ReplayEvent } from './types';
 
 /** How soon a hand still in play, or with a pending check, is read again. */
-export const VERIFY_RETRY_MS = 3_000;
+export const HAND_REREAD_MS = 3_000;
 
 const STATUS_TEXT = { pass: 'PASSED', fail: 'FAILED', pending: 'PENDING', skipped: 'SKIPPED' } as const;
 
@@ -205,7 +205,7 @@ export function ReplayScreen(props: {
       setVerify(v);
       const playing = !(r instanceof ApiError) && (r.status === 'betting' || r.status === 'dealing');
       const pending = !(v instanceof ApiError) && v.checks.some((c) => c.status === 'pending');
-      if (playing || pending) timer = window.setTimeout(() => void load(), VERIFY_RETRY_MS);
+      if (playing || pending) timer = window.setTimeout(() => void load(), HAND_REREAD_MS);
     };
     void load();
     return () => {

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReadApi } from './api';
-import { ReplayScreen, VERIFY_RETRY_MS } from './ReplayScreen';
+import { ReplayScreen, HAND_REREAD_MS } from './ReplayScreen';
 import { liveTable, replayOf, verification } from './testing/fixture';
 
 const events = liveTable();
@@ -125,16 +125,16 @@ describe('ReplayScreen: the stepper', () => {
     const checks = await screen.findByRole('region', { name: 'verify checks' });
     await within(checks).findByText(/2 pending/);
     await act(async () => {
-      jest.advanceTimersByTime(VERIFY_RETRY_MS);
+      jest.advanceTimersByTime(HAND_REREAD_MS);
     });
     expect(verify).toHaveBeenCalledTimes(2);
     await act(async () => {
-      jest.advanceTimersByTime(VERIFY_RETRY_MS);
+      jest.advanceTimersByTime(HAND_REREAD_MS);
     });
     expect(within(checks).getByLabelText('verification').textContent).toBe('VERIFIED: 6 passed, 0 failed');
     // Nothing pending: no more questions.
     await act(async () => {
-      jest.advanceTimersByTime(5 * VERIFY_RETRY_MS);
+      jest.advanceTimersByTime(5 * HAND_REREAD_MS);
     });
     expect(verify).toHaveBeenCalledTimes(3);
   });
@@ -150,12 +150,12 @@ describe('ReplayScreen: the stepper', () => {
     await open(null, api);
     expect(screen.getByText('Step 0 of 3')).toBeTruthy();
     await act(async () => {
-      jest.advanceTimersByTime(VERIFY_RETRY_MS);
+      jest.advanceTimersByTime(HAND_REREAD_MS);
     });
     expect(await screen.findByText('Step 0 of 10')).toBeTruthy();
     expect(screen.getByRole('region', { name: 'coup re-resolved' }).textContent).toMatch(/MATCHES/);
     await act(async () => {
-      jest.advanceTimersByTime(5 * VERIFY_RETRY_MS);
+      jest.advanceTimersByTime(5 * HAND_REREAD_MS);
     });
     expect(replay).toHaveBeenCalledTimes(2);
   });

@@ -88,6 +88,25 @@ async function openHand(seed: number, count: number, played: boolean) {
   return { store, d, roundNo: d.state.roundNo };
 }
 
+/**
+ * Ends the open hand (after `more` events), applies the whole log once more, and checks the tables against the pure
+ * folds, with no open-bet rows left.
+ */
+async function dealAndCompare(
+  t: { store: MemoryEventStore; d: TableDriver; roundNo: number; engine: ProjectionEngine; db: Db },
+  more: TableEvent[] = [],
+): Promise<void> {
+  await appendTable(t.store, 'T1', [
+    ...more,
+    ...t.d.execute('CloseBetting', { roundNo: t.roundNo }),
+    ...t.d.execute('Deal', { roundNo: t.roundNo }),
+  ]);
+  const final = await all(t.store);
+  t.engine.applyBatch(final);
+  expect(dumpSqlite(t.db, PROJECTIONS)).toEqual(dumpMemory(final, PROJECTIONS));
+  expect(openBetRows(t.db)).toBe(0);
+}
+
 describe('hand history storage: an open hand with many bets', () => {
   test('given a round of 3,000 bets and clears committed in batches of every size, when the API reads it after each batch and after the deal, then it answers byte for byte as with whole rows, and the rows move to hh_open_bets past the limit and go when the hand ends', async () => {
     const store = new MemoryEventStore();
@@ -199,14 +218,7 @@ describe('hand history storage: an open hand with many bets', () => {
     engine.applyBatch(events);
     expect(openBetRows(db)).toBe(Math.floor((LIMIT + 210) / 64) + 1);
     expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(events, PROJECTIONS));
-    await appendTable(store, 'T1', [
-      ...d.execute('CloseBetting', { roundNo }),
-      ...d.execute('Deal', { roundNo }),
-    ]);
-    const final = await all(store);
-    engine.applyBatch(final);
-    expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(final, PROJECTIONS));
-    expect(openBetRows(db)).toBe(0);
+    await dealAndCompare({ store, d, roundNo, engine, db });
     db.close();
   });
 
@@ -221,15 +233,7 @@ describe('hand history storage: an open hand with many bets', () => {
       expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(events, PROJECTIONS));
       expect(openBetRows(db)).toBe(Math.floor((LIMIT + 500) / 64) + 1);
       const engine = new ProjectionEngine({ db, projections: PROJECTIONS });
-      await appendTable(store, 'T1', [
-        ...bets(d, LIMIT + 500, 100),
-        ...d.execute('CloseBetting', { roundNo }),
-        ...d.execute('Deal', { roundNo }),
-      ]);
-      const final = await all(store);
-      engine.applyBatch(final);
-      expect(dumpSqlite(db, PROJECTIONS)).toEqual(dumpMemory(final, PROJECTIONS));
-      expect(openBetRows(db)).toBe(0);
+      await dealAndCompare({ store, d, roundNo, engine, db }, bets(d, LIMIT + 500, 100));
       db.close();
     },
   );
