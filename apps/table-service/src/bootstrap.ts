@@ -9,6 +9,7 @@ import { JsonLogger } from './common/logger';
 import { CoupValidationPipe } from './common/validation';
 import { FAST_BODY_CHECKS } from './tables/dto';
 import { correlationIdFrom } from './common/request-context';
+import { installLeanAsyncResourceBind } from './common/async-resource-bind';
 import type { ServiceConfig } from './config/config';
 
 /** Builds the service (not yet listening): Fastify, validation, the one error format, OpenAPI at /docs. */
@@ -16,6 +17,7 @@ export async function createApp(
   config: ServiceConfig,
   overrides: AppOverrides = {},
 ): Promise<NestFastifyApplication> {
+  installLeanAsyncResourceBind();
   const logger = new JsonLogger(config.logLevel);
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimit,
