@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { installLeanAsyncResourceBind } from '../../apps/table-service/src/common/async-resource-bind';
 
 @Controller()
 class BareController {
@@ -20,6 +21,8 @@ class BareController {
 class BareModule {}
 
 async function main() {
+  // BENCH_BARE_LEAN_BIND=1: the bare endpoint with the service's lean AsyncResource.bind too (for comparison).
+  if (process.env['BENCH_BARE_LEAN_BIND'] === '1') installLeanAsyncResourceBind();
   const app = await NestFactory.create<NestFastifyApplication>(BareModule, new FastifyAdapter(), {
     logger: false,
   });

@@ -4,7 +4,7 @@
  * a table with 100 and with 100,000 coups of history. Builds the service first.
  * Options (env): BENCH_SECONDS (default 8), BENCH_HISTORY_COUPS (default 100000), BENCH_PARTS (load,history),
  * BENCH_REPS (default 3), BENCH_LOADS (default `100,1000~1000,1000~3000,1000@3000`, see LOADS),
- * BENCH_SKIP_BARE=1, BENCH_SHOW_METRICS=1, BENCH_NODE_ARGS (e.g. `--cpu-prof`); COUP_* variables reach the service.
+ * BENCH_SKIP_BARE=1, BENCH_BARE (default `stock,lean`), BENCH_SHOW_METRICS=1, BENCH_NODE_ARGS (e.g. `--cpu-prof`); COUP_* variables reach the service.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -84,13 +84,27 @@ async function startCoup(
   return { url, child };
 }
 
-async function startBare(): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * The bare endpoints: `stock` is NestJS on Node 20 as it comes; `lean` is the same with the service's lean
+ * AsyncResource.bind (apps/table-service/src/common/async-resource-bind.ts), i.e. the server setup Coup itself
+ * runs, so the ratio to `lean` measures Coup's own work and not a Node 20 cost Coup removes for itself only.
+ */
+type BareKind = 'stock' | 'lean';
+const BARE_KINDS: readonly BareKind[] = (process.env['BENCH_BARE'] ?? 'stock,lean')
+  .split(',')
+  .filter((k): k is BareKind => k === 'stock' || k === 'lean');
+
+async function startBare(kind: BareKind): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(__dirname, 'bare-service.ts'), String(port)],
     {
-      env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },
+      env: {
+        ...process.env,
+        TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
+        BENCH_BARE_LEAN_BIND: kind === 'lean' ? '1' : '0',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
@@ -367,20 +381,21 @@ async function projectionsIdle(url: string): Promise<void> {
  */
 async function loadPart(dir: string): Promise<void> {
   type Measured = Awaited<ReturnType<typeof measured>>;
-  const results = new Map<string, { coup: Measured[]; bare: Measured[] }>();
-  for (const l of LOADS) results.set(loadName(l), { coup: [], bare: [] });
+  const results = new Map<string, { coup: Measured[]; bare: Record<BareKind, Measured[]> }>();
+  for (const l of LOADS) results.set(loadName(l), { coup: [], bare: { stock: [], lean: [] } });
   for (let rep = 0; rep < REPS; rep++) {
-    const bare = SKIP_BARE ? null : await startBare();
-    if (bare)
+    for (const kind of SKIP_BARE ? [] : BARE_KINDS) {
+      const bare = await startBare(kind);
       try {
         await run(bare.url, '/bare', { connections: 50 }, betRequests); // warm-up
         for (const l of LOADS)
           results
             .get(loadName(l))!
-            .bare.push(await measured(bare.child, () => run(bare.url, '/bare', l, betRequests)));
+            .bare[kind].push(await measured(bare.child, () => run(bare.url, '/bare', l, betRequests)));
       } finally {
         await stop(bare.child);
       }
+    }
     const coup = await startCoup(dir);
     try {
       // Every run bets on a table of its own whose round opens empty: one round does not carry the bets of all runs.
@@ -408,35 +423,39 @@ async function loadPart(dir: string): Promise<void> {
     }
     process.stderr.write(`repetition ${rep + 1} of ${REPS} done\n`);
   }
+  const med = (xs: Measured[]) => ({
+    ok: median(xs.map((r) => r.okPerSec)),
+    p50: median(xs.map((r) => r.p50)),
+    p99: median(xs.map((r) => r.p99)),
+    cpu: median(xs.map((r) => r.cpuUsPerOk)),
+  });
   const rows = [];
   for (const [name, { coup, bare }] of results) {
-    const c = {
-      ok: median(coup.map((r) => r.okPerSec)),
-      p50: median(coup.map((r) => r.p50)),
-      p99: median(coup.map((r) => r.p99)),
-    };
-    const b = {
-      ok: median(bare.map((r) => r.okPerSec)),
-      p50: median(bare.map((r) => r.p50)),
-      p99: median(bare.map((r) => r.p99)),
-    };
-    rows.push({
+    const c = med(coup);
+    const row: Record<string, string | number> = {
       load: name,
       'coup bets/s': c.ok,
       'coup p50/p99 ms': `${c.p50} / ${c.p99}`,
-      'bare req/s': b.ok,
-      'bare p50/p99 ms': `${b.p50} / ${b.p99}`,
-      ratio: +(c.ok / b.ok).toFixed(2),
-      'server CPU µs/req coup / bare': `${median(coup.map((r) => r.cpuUsPerOk))} / ${median(bare.map((r) => r.cpuUsPerOk))}`,
-      'ratios per rep': coup.map((r, i) => (r.okPerSec / (bare[i]?.okPerSec ?? NaN)).toFixed(2)).join(' '),
-      'non-2xx / errors': `${coup.reduce((a, r) => a + r.non2xx + r.errors, 0)} / ${bare.reduce((a, r) => a + r.non2xx + r.errors, 0)}`,
-    });
+      'coup CPU µs': c.cpu,
+    };
+    for (const kind of BARE_KINDS) {
+      const b = med(bare[kind]);
+      row[`bare ${kind} req/s`] = b.ok;
+      row[`bare ${kind} p50/p99`] = `${b.p50} / ${b.p99}`;
+      row[`bare ${kind} CPU µs`] = b.cpu;
+      row[`ratio to ${kind} (per rep)`] =
+        `${(c.ok / b.ok).toFixed(2)} (${coup.map((r, i) => (r.okPerSec / (bare[kind][i]?.okPerSec ?? NaN)).toFixed(2)).join(' ')})`;
+    }
+    const failed = (xs: Measured[]) => xs.reduce((a, r) => a + r.non2xx + r.errors, 0);
+    row['non-2xx+errors coup / bare'] =
+      `${failed(coup)} / ${BARE_KINDS.reduce((a, k) => a + failed(bare[k]), 0)}`;
+    rows.push(row);
   }
   console.table(rows);
   for (const [name, { coup, bare }] of results) {
     const last = (xs: Measured[]) => JSON.stringify(xs[xs.length - 1]?.threads ?? {});
     console.log(
-      `server CPU µs per answered request by thread, ${name}, last rep: coup ${last(coup)}; bare ${last(bare)}`,
+      `server CPU µs per answered request by thread, ${name}, last rep: coup ${last(coup)}; ${BARE_KINDS.map((k) => `bare ${k} ${last(bare[k])}`).join('; ')}`,
     );
   }
 }
