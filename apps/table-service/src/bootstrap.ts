@@ -6,8 +6,6 @@ import { WsAdapter } from '@nestjs/platform-ws';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type AppOverrides } from './app.module';
 import { JsonLogger } from './common/logger';
-import { CoupValidationPipe } from './common/validation';
-import { FAST_BODY_CHECKS } from './tables/dto';
 import { correlationIdFrom } from './common/request-context';
 import { installLeanAsyncResourceBind } from './common/async-resource-bind';
 import type { ServiceConfig } from './config/config';
@@ -41,7 +39,6 @@ export async function createApp(
     },
   );
   app.useWebSocketAdapter(new WsAdapter(app));
-  app.useGlobalPipes(new CoupValidationPipe(FAST_BODY_CHECKS));
   const doc = new DocumentBuilder()
     .setTitle('Coup table service')
     .setDescription(

@@ -1,11 +1,11 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@coup/auth';
 import { tableView, type Actor } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
-import { AmountDto } from './dto';
+import { AmountDto, ValidBody } from './dto';
 import { TableCommands } from './table-commands';
 import { TableProcessor } from './table-processor';
 
@@ -102,7 +102,7 @@ export class OnlineController {
   @HttpCode(200)
   @Roles('player')
   @ApiOperation({ summary: 'Buy chips on your online table (cents)' })
-  async buyIn(@Param('tableId') tableId: string, @Body() body: AmountDto, @CurrentPrincipal() p: Caller) {
+  async buyIn(@Param('tableId') tableId: string, @ValidBody() body: AmountDto, @CurrentPrincipal() p: Caller) {
     await this.own(tableId, p);
     return this.commands.send(
       tableId,

@@ -1,11 +1,20 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { normalizeRules, tableView, type TableCommand } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
 import { checkId, roundNo, TableCommands, type CommandData } from './table-commands';
-import { AmountDto, CardDto, CreateTableDto, PlaceBetDto, PlayerRefDto, StartShoeDto, VoidDto } from './dto';
+import {
+  AmountDto,
+  CardDto,
+  CreateTableDto,
+  PlaceBetDto,
+  PlayerRefDto,
+  StartShoeDto,
+  ValidBody,
+  VoidDto,
+} from './dto';
 import { TableCatalog } from './table-catalog';
 import { TableProcessor } from './table-processor';
 
@@ -53,7 +62,7 @@ export class TablesController {
   @Roles('admin')
   @ApiOperation({ summary: 'Open a table with its rules' })
   create(
-    @Body() body: CreateTableDto,
+    @ValidBody() body: CreateTableDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
@@ -98,7 +107,7 @@ export class TablesController {
   buyIn(
     @Param('tableId') tableId: string,
     @Param('playerId') playerId: string,
-    @Body() body: AmountDto,
+    @ValidBody() body: AmountDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
@@ -132,7 +141,7 @@ export class TablesController {
   })
   async startShoe(
     @Param('tableId') tableId: string,
-    @Body() body: StartShoeDto,
+    @ValidBody() body: StartShoeDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
@@ -164,7 +173,7 @@ export class TablesController {
   bet(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
-    @Body() body: PlaceBetDto,
+    @ValidBody() body: PlaceBetDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
@@ -202,7 +211,7 @@ export class TablesController {
   rebet(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
-    @Body() body: PlayerRefDto,
+    @ValidBody() body: PlayerRefDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
@@ -247,7 +256,7 @@ export class TablesController {
   card(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
-    @Body() body: CardDto,
+    @ValidBody() body: CardDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
@@ -261,7 +270,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @Param('index') index: string,
-    @Body() body: CardDto,
+    @ValidBody() body: CardDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
@@ -283,7 +292,7 @@ export class TablesController {
   void(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
-    @Body() body: VoidDto,
+    @ValidBody() body: VoidDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
