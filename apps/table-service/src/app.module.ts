@@ -93,6 +93,7 @@ export class AppModule {
           metricsRegistry: metrics.registry,
           follow: config.projections !== 'off' && !inWorker,
           minCommitIntervalMs: config.projectionCommitMs,
+          maxBatch: config.projectionMaxBatch,
         }),
       ],
       controllers: [TablesController, OnlineController, OpsController],
@@ -133,7 +134,10 @@ export class AppModule {
           ? [
               {
                 provide: ProjectionWorker,
-                useFactory: () => new ProjectionWorker(eventsFile, readModelFile, config.projectionCommitMs),
+                useFactory: () => new ProjectionWorker(eventsFile, readModelFile, {
+                    minCommitIntervalMs: config.projectionCommitMs,
+                    maxBatch: config.projectionMaxBatch,
+                  }),
               },
             ]
           : []),

@@ -18,7 +18,10 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly eventsFile: string,
     private readonly readModelFile: string,
-    private readonly minCommitIntervalMs = 0,
+    private readonly batching: { readonly minCommitIntervalMs: number; readonly maxBatch: number } = {
+      minCommitIntervalMs: 0,
+      maxBatch: 2_000,
+    },
   ) {}
 
   onApplicationBootstrap(): void {
@@ -26,7 +29,8 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
       workerData: {
         eventsFile: this.eventsFile,
         readModelFile: this.readModelFile,
-        minCommitIntervalMs: this.minCommitIntervalMs,
+        minCommitIntervalMs: this.batching.minCommitIntervalMs,
+        maxBatch: this.batching.maxBatch,
       },
     });
     worker.on('message', (m: { type: string; level?: 'warn' | 'error'; msg?: unknown }) => {

@@ -11,14 +11,16 @@ interface Data {
   readonly eventsFile: string;
   readonly readModelFile: string;
   readonly minCommitIntervalMs: number;
+  readonly maxBatch: number;
 }
 
-const { eventsFile, readModelFile, minCommitIntervalMs } = workerData as Data;
+const { eventsFile, readModelFile, minCommitIntervalMs, maxBatch } = workerData as Data;
 const store = createEventStore({ kind: 'sqlite', file: eventsFile });
 const runner = new ProjectionRunner({
   store,
   readModels: readModelFile,
   minCommitIntervalMs,
+  maxBatch,
   headPosition: () => store.headPosition(),
   logger: {
     info: () => undefined,

@@ -33,6 +33,11 @@ export interface ServiceConfig {
   readonly projections: 'worker' | 'in-process' | 'off';
   /** Live, the read models commit at most once per this many ms (a quiet event at once); 0: whenever at hand. */
   readonly projectionCommitMs: number;
+  /**
+   * Most events in one read-model commit. Sized so that under load the interval above decides when a commit
+   * happens (the default holds about a second of a busy table's bets); a catch-up commits every this many events.
+   */
+  readonly projectionMaxBatch: number;
   /** Serve the interactive OpenAPI page at /docs (the JSON document at /docs/openapi.json is always served). */
   readonly docsUi: boolean;
   /** Serve the dealer console's built files from this folder, if it exists. */
@@ -123,7 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     snapshotEvery: integer(env, 'COUP_SNAPSHOT_EVERY', 500, 10, 1_000_000),
     docsUi: env['COUP_DOCS_UI'] !== 'false',
     projections: projectionsMode(env['COUP_PROJECTIONS']),
-    projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 200, 0, 10_000),
+    projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 500, 0, 10_000),
+    projectionMaxBatch: integer(env, 'COUP_PROJECTION_MAX_BATCH', 10_000, 100, 100_000),
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
   };
 }

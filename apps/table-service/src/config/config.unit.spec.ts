@@ -15,7 +15,8 @@ describe('configuration is validated at start', () => {
       eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite'), writer: 'worker' },
       jwtSecretGenerated: true,
       logLevel: 'info',
-      projectionCommitMs: 200,
+      projectionCommitMs: 500,
+      projectionMaxBatch: 10_000,
     });
     expect(loadConfig({ COUP_DATA_DIR: d }).jwtSecret).toBe(c.jwtSecret);
   });
@@ -31,6 +32,8 @@ describe('configuration is validated at start', () => {
     [{ COUP_SQLITE_WRITER: 'thread' }, /COUP_SQLITE_WRITER/],
     [{ COUP_PROJECTION_COMMIT_MS: 'soon' }, /COUP_PROJECTION_COMMIT_MS/],
     [{ COUP_PROJECTION_COMMIT_MS: '20000' }, /COUP_PROJECTION_COMMIT_MS/],
+    [{ COUP_PROJECTION_MAX_BATCH: '0' }, /COUP_PROJECTION_MAX_BATCH/],
+    [{ COUP_PROJECTION_MAX_BATCH: 'many' }, /COUP_PROJECTION_MAX_BATCH/],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);
