@@ -60,7 +60,11 @@ async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
-const NODE_ARGS = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+/** The V8 flags the service runs with (tools/service-node-flags.json), for the service and the bare endpoints alike. */
+const SERVICE_FLAGS = (
+  JSON.parse(readFileSync(join(root, 'tools', 'service-node-flags.json'), 'utf8')) as { flags: string[] }
+).flags;
+const NODE_ARGS = [...SERVICE_FLAGS, ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
 
 async function startCoup(
   dataDir: string,
@@ -98,7 +102,7 @@ async function startBare(kind: BareKind): Promise<{ url: string; child: ChildPro
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(__dirname, 'bare-service.ts'), String(port)],
+    [...SERVICE_FLAGS, '--import', 'tsx', join(__dirname, 'bare-service.ts'), String(port)],
     {
       env: {
         ...process.env,

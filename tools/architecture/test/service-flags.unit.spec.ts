@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..', '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+describe('the V8 flags the service runs with', () => {
+  const { flags } = JSON.parse(read('tools/service-node-flags.json')) as { flags: string[] };
+
+  it('are V8 flags', () => {
+    expect(flags.length).toBeGreaterThan(0);
+    for (const flag of flags) expect(flag).toMatch(/^--[a-z-]+(=\S+)?$/);
+  });
+
+  it('are the ones the Docker image starts it with', () => {
+    const cmd = read('Dockerfile')
+      .split('\n')
+      .find((line) => line.startsWith('CMD '));
+    const args = JSON.parse(cmd!.slice(4)) as string[];
+    expect(args[0]).toBe('node');
+    for (const flag of flags) expect(args).toContain(flag);
+    expect(args.indexOf(flags[0]!)).toBeLessThan(args.indexOf('apps/table-service/dist/main.js'));
+  });
+
+  it('are read by npm start and by bench:service', () => {
+    for (const file of ['tools/start.mjs', 'tools/bench/service.bench.ts'])
+      expect(read(file)).toContain('service-node-flags.json');
+  });
+});
