@@ -93,7 +93,7 @@ export class AppModule {
           metricsRegistry: metrics.registry,
           follow: config.projections !== 'off' && !inWorker,
           minCommitIntervalMs: config.projectionCommitMs,
-          maxBatch: config.projectionMaxBatch,
+          // In this thread a commit holds the requests up: the library's 2,000-event cap, not COUP_PROJECTION_MAX_BATCH.
         }),
       ],
       controllers: [TablesController, OnlineController, OpsController],
@@ -134,7 +134,8 @@ export class AppModule {
           ? [
               {
                 provide: ProjectionWorker,
-                useFactory: () => new ProjectionWorker(eventsFile, readModelFile, {
+                useFactory: () =>
+                  new ProjectionWorker(eventsFile, readModelFile, {
                     minCommitIntervalMs: config.projectionCommitMs,
                     maxBatch: config.projectionMaxBatch,
                   }),

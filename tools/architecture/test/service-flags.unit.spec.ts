@@ -22,8 +22,13 @@ describe('the V8 flags the service runs with', () => {
     expect(args.indexOf(flags[0]!)).toBeLessThan(args.indexOf('apps/table-service/dist/main.js'));
   });
 
-  it('are read by npm start and by bench:service', () => {
-    for (const file of ['tools/start.mjs', 'tools/bench/service.bench.ts'])
-      expect(read(file)).toContain('service-node-flags.json');
+  it('are read and passed on by npm start and by bench:service', () => {
+    const start = read('tools/start.mjs');
+    expect(start).toContain('service-node-flags.json');
+    expect(start).toMatch(/spawn\(\s*process\.execPath,\s*\[[^\]]*\.\.\.flags/);
+    const bench = read('tools/bench/service.bench.ts');
+    expect(bench).toContain('service-node-flags.json');
+    expect(bench).toMatch(/NODE_ARGS = \[\.\.\.SERVICE_FLAGS/);
+    expect(bench).toMatch(/\[\.\.\.SERVICE_FLAGS, '--import', 'tsx'/);
   });
 });

@@ -18,6 +18,24 @@ describe('the lean AsyncResource.bind', () => {
     const [store, asyncId] = als.run('where it is called', () => bound());
     expect(store).toBe('where it was made');
     expect(asyncId).toBe(resource.asyncId());
+    // The same with a thisArg (Node's typings omit the parameter).
+    const bindWithThis = resource.bind as unknown as (
+      this: AsyncResource,
+      fn: (this: unknown) => unknown[],
+      thisArg: unknown,
+    ) => () => unknown[];
+    const withThis = bindWithThis.call(
+      resource,
+      function (this: unknown) {
+        return [als.getStore(), executionAsyncId(), this];
+      },
+      'the thisArg',
+    );
+    expect(als.run('where it is called', () => withThis())).toEqual([
+      'where it was made',
+      resource.asyncId(),
+      'the thisArg',
+    ]);
   });
 
   it("passes the caller's this and arguments, or the given thisArg, and returns the result", () => {

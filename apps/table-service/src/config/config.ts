@@ -34,8 +34,9 @@ export interface ServiceConfig {
   /** Live, the read models commit at most once per this many ms (a quiet event at once); 0: whenever at hand. */
   readonly projectionCommitMs: number;
   /**
-   * Most events in one read-model commit. Sized so that under load the interval above decides when a commit
-   * happens (the default holds about a second of a busy table's bets); a catch-up commits every this many events.
+   * Most events in one read-model commit of the worker thread's runner. Sized so that under load the interval above
+   * decides when a commit happens (the default holds about a second of a busy table's bets); a catch-up commits every
+   * this many events. The in-process runner keeps 2,000: there a commit holds the request thread up.
    */
   readonly projectionMaxBatch: number;
   /** Serve the interactive OpenAPI page at /docs (the JSON document at /docs/openapi.json is always served). */

@@ -34,6 +34,7 @@ describe('configuration is validated at start', () => {
     [{ COUP_PROJECTION_COMMIT_MS: '20000' }, /COUP_PROJECTION_COMMIT_MS/],
     [{ COUP_PROJECTION_MAX_BATCH: '0' }, /COUP_PROJECTION_MAX_BATCH/],
     [{ COUP_PROJECTION_MAX_BATCH: 'many' }, /COUP_PROJECTION_MAX_BATCH/],
+    [{ COUP_PROJECTION_MAX_BATCH: '100001' }, /COUP_PROJECTION_MAX_BATCH/],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);

@@ -5,20 +5,19 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { CoupValidationPipe } from '../common/validation';
 
-/** Every controller class of the service (every `*.controller.ts` under src/). */
+/** Every controller class of the service (every `*.controller.ts` anywhere under src/). */
 function controllers(): { name: string; cls: abstract new (...args: never[]) => object }[] {
   const root = join(__dirname, '..');
   const found: { name: string; cls: abstract new (...args: never[]) => object }[] = [];
-  for (const dir of readdirSync(root, { withFileTypes: true })) {
-    if (!dir.isDirectory()) continue;
-    for (const file of readdirSync(join(root, dir.name))) {
-      if (!file.endsWith('.controller.ts')) continue;
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const mod = require(join(root, dir.name, file)) as Record<string, unknown>;
-      for (const [name, value] of Object.entries(mod)) {
-        if (typeof value === 'function' && Reflect.getMetadata('path', value) !== undefined)
-          found.push({ name, cls: value as abstract new (...args: never[]) => object });
-      }
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    f.endsWith('.controller.ts'),
+  );
+  for (const file of files) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require(join(root, file)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value === 'function' && Reflect.getMetadata('path', value) !== undefined)
+        found.push({ name, cls: value as abstract new (...args: never[]) => object });
     }
   }
   return found;
@@ -52,5 +51,25 @@ describe('request bodies are validated', () => {
     expect(bodies).toEqual(expect.arrayContaining(['TablesController.bet', 'OnlineController.buyIn']));
     expect(bodies.length).toBeGreaterThanOrEqual(9);
     expect(unvalidated).toEqual([]);
+  });
+
+  it('no @Query() is typed as a DTO class without the pipe (queries are read as unknown and checked by hand)', () => {
+    const queries: string[] = [];
+    const unchecked: string[] = [];
+    for (const { name, cls } of all) {
+      for (const method of Object.getOwnPropertyNames(cls.prototype)) {
+        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, cls, method) ?? {}) as ArgMeta;
+        const types = (Reflect.getMetadata('design:paramtypes', cls.prototype, method) ?? []) as unknown[];
+        for (const [key, arg] of Object.entries(args)) {
+          if (Number(key.split(':')[0]) !== RouteParamtypes.QUERY) continue;
+          queries.push(`${name}.${method}`);
+          const type = types[arg.index];
+          const piped = (arg.pipes ?? []).some((p) => p instanceof CoupValidationPipe);
+          if (type !== Object && !piped) unchecked.push(`${name}.${method}`);
+        }
+      }
+    }
+    expect(queries.length).toBeGreaterThanOrEqual(8);
+    expect(unchecked).toEqual([]);
   });
 });

@@ -29,9 +29,6 @@ export function openReadModelDb(file: string, options: { readonly?: boolean } = 
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    // Statement journals (a multi-row upsert's undo log) stay in memory: on disk they spill past 64 KiB into a
-    // temporary file, written page by page on every live commit (as many writes as the WAL's own).
-    db.pragma('temp_store = MEMORY');
   }
   return db;
 }

@@ -65,6 +65,21 @@ describe('projection runner', () => {
     await store.close();
   });
 
+  test("statement journals stay in memory on the runner's own connection only (a rebuild's index sorts stay on disk)", async () => {
+    const store = new MemoryEventStore();
+    const file = join(dir, 'rm-temp.sqlite');
+    const runner = new ProjectionRunner({ store, readModels: file });
+    expect(runner.db.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
+    const other = openReadModelDb(file);
+    expect(other.pragma('temp_store', { simple: true })).toBe(0); // DEFAULT: files
+    const given = new ProjectionRunner({ store, readModels: other });
+    expect(given.db.pragma('temp_store', { simple: true })).toBe(0); // a caller's connection is left as it is
+    await given.close();
+    await runner.close();
+    other.close();
+    await store.close();
+  });
+
   test('live with minCommitIntervalMs: a quiet event commits at once, a steady stream once per interval', async () => {
     const commitsWhileBusy = async (minCommitIntervalMs: number) => {
       const store = new MemoryEventStore();

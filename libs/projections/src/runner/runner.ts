@@ -137,6 +137,11 @@ export class ProjectionRunner {
     this.ownsDb = typeof options.readModels === 'string';
     this.db =
       typeof options.readModels === 'string' ? openReadModelDb(options.readModels) : options.readModels;
+    // A live commit's multi-row upserts keep their statement journals (each at most one statement's undo) in memory:
+    // on disk they spill past 64 KiB into a temporary file, written page by page on every commit. Only on a
+    // connection the runner opened: a rebuild's CREATE INDEX on another connection keeps sorting on disk (with
+    // temp_store = MEMORY SQLite sorts a whole index in memory).
+    if (typeof options.readModels === 'string') this.db.pragma('temp_store = MEMORY');
     this.logger = options.logger ?? silent;
     this.maxBatch = options.maxBatch ?? 2000;
     this.minCommitIntervalMs = options.minCommitIntervalMs ?? 0;

@@ -20,7 +20,6 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 10000');
 db.pragma('synchronous = NORMAL');
-db.pragma('temp_store = MEMORY');
 const statements = [];
 let failure = null;
 parentPort.on('message', (m) => {
