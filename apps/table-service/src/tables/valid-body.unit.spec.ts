@@ -25,6 +25,26 @@ function controllers(): { name: string; cls: abstract new (...args: never[]) => 
 
 type ArgMeta = Record<string, { index: number; pipes?: unknown[] }>;
 
+/** Every parameter of one kind (body, query) of every route: where, its declared type, and whether it is validated. */
+function paramsOf(
+  all: ReturnType<typeof controllers>,
+  kind: RouteParamtypes,
+): { route: string; type: unknown; piped: boolean }[] {
+  const out: { route: string; type: unknown; piped: boolean }[] = [];
+  for (const { name, cls } of all) {
+    for (const method of Object.getOwnPropertyNames(cls.prototype)) {
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, cls, method) ?? {}) as ArgMeta;
+      const types = (Reflect.getMetadata('design:paramtypes', cls.prototype, method) ?? []) as unknown[];
+      for (const [key, arg] of Object.entries(args)) {
+        if (Number(key.split(':')[0]) !== kind) continue;
+        const piped = (arg.pipes ?? []).some((p) => p instanceof CoupValidationPipe);
+        out.push({ route: `${name}.${method}`, type: types[arg.index], piped });
+      }
+    }
+  }
+  return out;
+}
+
 describe('request bodies are validated', () => {
   const all = controllers();
 
@@ -35,41 +55,17 @@ describe('request bodies are validated', () => {
   });
 
   it("every @Body() of every route carries the service's validation pipe (there is no global pipe)", () => {
-    const bodies: string[] = [];
-    const unvalidated: string[] = [];
-    for (const { name, cls } of all) {
-      for (const method of Object.getOwnPropertyNames(cls.prototype)) {
-        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, cls, method) ?? {}) as ArgMeta;
-        for (const [key, arg] of Object.entries(args)) {
-          if (Number(key.split(':')[0]) !== RouteParamtypes.BODY) continue;
-          bodies.push(`${name}.${method}`);
-          if (!(arg.pipes ?? []).some((p) => p instanceof CoupValidationPipe))
-            unvalidated.push(`${name}.${method}`);
-        }
-      }
-    }
-    expect(bodies).toEqual(expect.arrayContaining(['TablesController.bet', 'OnlineController.buyIn']));
+    const bodies = paramsOf(all, RouteParamtypes.BODY);
+    expect(bodies.map((b) => b.route)).toEqual(
+      expect.arrayContaining(['TablesController.bet', 'OnlineController.buyIn']),
+    );
     expect(bodies.length).toBeGreaterThanOrEqual(9);
-    expect(unvalidated).toEqual([]);
+    expect(bodies.filter((b) => !b.piped).map((b) => b.route)).toEqual([]);
   });
 
   it('no @Query() is typed as a DTO class without the pipe (queries are read as unknown and checked by hand)', () => {
-    const queries: string[] = [];
-    const unchecked: string[] = [];
-    for (const { name, cls } of all) {
-      for (const method of Object.getOwnPropertyNames(cls.prototype)) {
-        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, cls, method) ?? {}) as ArgMeta;
-        const types = (Reflect.getMetadata('design:paramtypes', cls.prototype, method) ?? []) as unknown[];
-        for (const [key, arg] of Object.entries(args)) {
-          if (Number(key.split(':')[0]) !== RouteParamtypes.QUERY) continue;
-          queries.push(`${name}.${method}`);
-          const type = types[arg.index];
-          const piped = (arg.pipes ?? []).some((p) => p instanceof CoupValidationPipe);
-          if (type !== Object && !piped) unchecked.push(`${name}.${method}`);
-        }
-      }
-    }
+    const queries = paramsOf(all, RouteParamtypes.QUERY);
     expect(queries.length).toBeGreaterThanOrEqual(8);
-    expect(unchecked).toEqual([]);
+    expect(queries.filter((q) => q.type !== Object && !q.piped).map((q) => q.route)).toEqual([]);
   });
 });
