@@ -2,7 +2,7 @@
  * The open hand keeps its bets chunked (appending is O(chunk), not O(bets)): the rows must be exactly those of a
  * flat list, the fold must stay pure, and a state stored before (flat `bets`) must still load.
  */
-import type { Actor, TableEvent } from '@coup/table';
+import type { TableEvent } from '@coup/table';
 import { Recorder } from '../testing/events';
 import { TableDriver } from '../testing/driver';
 import {
@@ -89,16 +89,7 @@ function bigRound(bets: number): {
     ...d.execute('OpenBetting', {}),
   ]);
   const roundNo = d.state.roundNo;
-  const events: TableEvent[] = [];
-  for (let i = 0; i < bets; i++) {
-    const playerId = `p${(i % 40) + 1}`;
-    const actor: Actor = { id: playerId, role: 'player' };
-    if (i >= 40 && i % 37 === 0) events.push(...d.execute('ClearBets', { roundNo, playerId }, actor));
-    else {
-      const spot = i % 11 === 0 ? 'tie' : i % 2 === 0 ? 'player' : 'banker';
-      events.push(...d.execute('PlaceBet', { roundNo, playerId, spot, amount: 100 }, actor));
-    }
-  }
+  const events = d.betsAndClears(0, bets, TableDriver.MIXED_BETS);
   const betting = recorder.record('T1', events);
   const after = recorder.record('T1', [
     ...d.execute('CloseBetting', { roundNo }),

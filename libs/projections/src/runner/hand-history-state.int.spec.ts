@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEventStore } from '@coup/event-store';
-import type { Actor, TableEvent } from '@coup/table';
+import type { TableEvent } from '@coup/table';
 import { PROJECTIONS } from '../models';
 import { dumpMemory, dumpSqlite } from '../testing/compare';
 import { TableDriver } from '../testing/driver';
@@ -24,15 +24,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const all = allEvents;
 
 function bets(d: TableDriver, from: number, count: number): TableEvent[] {
-  const roundNo = d.state.roundNo;
-  const out: TableEvent[] = [];
-  for (let i = from; i < from + count; i++) {
-    const playerId = `p${(i % 10) + 1}`;
-    const actor: Actor = { id: playerId, role: 'player' };
-    if (i >= 10 && i % 23 === 0) out.push(...d.execute('ClearBets', { roundNo, playerId }, actor));
-    else out.push(...d.execute('PlaceBet', { roundNo, playerId, spot: 'banker', amount: 100 }, actor));
-  }
-  return out;
+  return d.betsAndClears(from, count, { players: 10, clearEvery: 23, spot: () => 'banker' });
 }
 
 test('given hh_state with an open hand in the old shape (flat bets), when the runner resumes, then the tables equal a fold from the start', async () => {

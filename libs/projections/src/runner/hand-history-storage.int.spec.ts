@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEventStore, type RecordedEvent } from '@coup/event-store';
-import type { Actor, TableEvent } from '@coup/table';
+import type { TableEvent } from '@coup/table';
 import { HH_HANDS, HH_OPEN_BETS, INLINE_CHUNKS, PROJECTIONS, handHistoryProjection } from '../models';
 import type { AnyProjection } from '../models/types';
 import { ReadModels } from '../read';
@@ -34,18 +34,7 @@ const all = allEvents;
 
 /** Bets and clears of 40 players in the open round (every 37th a clear). */
 function bets(d: TableDriver, from: number, count: number): TableEvent[] {
-  const roundNo = d.state.roundNo;
-  const out: TableEvent[] = [];
-  for (let i = from; i < from + count; i++) {
-    const playerId = `p${(i % 40) + 1}`;
-    const actor: Actor = { id: playerId, role: 'player' };
-    if (i >= 40 && i % 37 === 0) out.push(...d.execute('ClearBets', { roundNo, playerId }, actor));
-    else {
-      const spot = i % 11 === 0 ? 'tie' : i % 2 === 0 ? 'player' : 'banker';
-      out.push(...d.execute('PlaceBet', { roundNo, playerId, spot, amount: 100 }, actor));
-    }
-  }
-  return out;
+  return d.betsAndClears(from, count, TableDriver.MIXED_BETS);
 }
 
 function open(name: string, projections: readonly AnyProjection[]): Db {

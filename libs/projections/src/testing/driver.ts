@@ -105,6 +105,34 @@ export class TableDriver {
     return [...decision.events];
   }
 
+  /** Forty players betting on all three spots, every 37th bet a clear (the hand-history storage tests). */
+  static readonly MIXED_BETS = {
+    players: 40,
+    clearEvery: 37,
+    spot: (i: number): Spot => (i % 11 === 0 ? 'tie' : i % 2 === 0 ? 'player' : 'banker'),
+  };
+
+  /**
+   * Bets and clears in the open round, made by the players themselves: bet i is player p((i mod players) + 1)'s,
+   * a clear once every player has bet and i is a multiple of `clearEvery`, else 100 on `spot(i)`.
+   */
+  betsAndClears(
+    from: number,
+    count: number,
+    { players, clearEvery, spot }: { players: number; clearEvery: number; spot: (i: number) => Spot },
+  ): TableEvent[] {
+    const roundNo = this.state.roundNo;
+    const out: TableEvent[] = [];
+    for (let i = from; i < from + count; i++) {
+      const playerId = `p${(i % players) + 1}`;
+      const actor: Actor = { id: playerId, role: 'player' };
+      if (i >= players && i % clearEvery === 0)
+        out.push(...this.execute('ClearBets', { roundNo, playerId }, actor));
+      else out.push(...this.execute('PlaceBet', { roundNo, playerId, spot: spot(i), amount: 100 }, actor));
+    }
+    return out;
+  }
+
   /** A fresh deterministic seed (64 hex). */
   nextSeed(): string {
     this.seeds += 1;
