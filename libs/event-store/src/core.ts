@@ -123,6 +123,28 @@ export function duplicateIdError(
   );
 }
 
+/** The row of a prepared event at a stream revision, with its place in the stream's hash chain. */
+export function rowOf(
+  stream: string,
+  revision: bigint,
+  event: PreparedEvent,
+  recordedAt: string,
+  prevHash: string,
+  hash: string,
+): NewRow {
+  return {
+    stream,
+    revision,
+    id: event.id,
+    type: event.type,
+    dataJson: event.dataJson,
+    metadataJson: event.metadataJson,
+    recordedAt,
+    prevHash,
+    hash,
+  };
+}
+
 /** The rows of an append, chained onto the stream's head. */
 export function chainRows(
   stream: string,
@@ -134,17 +156,7 @@ export function chainRows(
   let revision = head ? head.revision + 1n : 0n;
   return events.map((event) => {
     const hash = hashCanonical(stream, revision, event.type, event.dataJson, event.metadataJson, prevHash);
-    const row: NewRow = {
-      stream,
-      revision,
-      id: event.id,
-      type: event.type,
-      dataJson: event.dataJson,
-      metadataJson: event.metadataJson,
-      recordedAt,
-      prevHash,
-      hash,
-    };
+    const row = rowOf(stream, revision, event, recordedAt, prevHash, hash);
     prevHash = hash;
     revision += 1n;
     return row;

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { type StoredRow, toRecorded, verifyChain } from './core';
+import { rowOf, type StoredRow, toRecorded, verifyChain } from './core';
 import { EventStoreUnavailableError } from './errors';
 import {
   COLUMNS,
@@ -502,15 +502,7 @@ export class SqliteEventStore implements EventStore {
         this.recent.push({
           row: {
             globalPosition,
-            stream: item.stream,
-            revision: firstRevision + BigInt(k),
-            id: event.id,
-            type: event.type,
-            dataJson: event.dataJson,
-            metadataJson: event.metadataJson,
-            recordedAt,
-            prevHash,
-            hash: hashes[k]!,
+            ...rowOf(item.stream, firstRevision + BigInt(k), event, recordedAt, prevHash, hashes[k]!),
           },
         });
         prevHash = hashes[k]!;
