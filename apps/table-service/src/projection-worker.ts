@@ -18,10 +18,7 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly eventsFile: string,
     private readonly readModelFile: string,
-    private readonly batching: { readonly minCommitIntervalMs: number; readonly maxBatch: number } = {
-      minCommitIntervalMs: 0,
-      maxBatch: 2_000,
-    },
+    private readonly batching: { readonly minCommitIntervalMs: number; readonly maxBatch: number },
   ) {}
 
   onApplicationBootstrap(): void {

@@ -5,7 +5,8 @@ type Bind = (this: AsyncResource, fn: unknown, thisArg?: unknown) => unknown;
 /**
  * Node 20's `AsyncResource.prototype.bind` gives every bound function a deprecated `asyncResource` accessor
  * (DEP0172) made of two fresh `deprecate()` wrappers. Fastify binds a function this way for every request with a
- * body, and building those wrappers was about 5 % of the request thread's time per bet (see docs/benchmarks.md).
+ * body, and those wrappers and their garbage cost about a fifth of the request thread per bet, and half of a bare
+ * NestJS endpoint's cost (docs/benchmarks.md).
  * This replaces `bind` with the same behaviour without that property: the bound function runs `fn` in the
  * resource's async scope with the caller's `this` (or `thisArg`) and arguments, and keeps `fn.length`. Anything
  * that is not a function goes to Node's own `bind`, which refuses it with its usual error. Installed only where
