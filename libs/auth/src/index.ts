@@ -10,4 +10,6 @@ export {
   TokenError,
   type TokenErrorCode,
   type SignOptions,
+  type VerifyOptions,
+  DEFAULT_CLOCK_SKEW_SECONDS,
 } from './jwt';

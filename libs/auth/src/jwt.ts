@@ -2,7 +2,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isRole, type Claims, type Principal, type Role } from './roles';
 
 export type TokenErrorCode =
-  'TOKEN_MALFORMED' | 'TOKEN_SIGNATURE' | 'TOKEN_EXPIRED' | 'TOKEN_CLAIMS' | 'TOKEN_SECRET';
+  | 'TOKEN_MALFORMED'
+  | 'TOKEN_SIGNATURE'
+  | 'TOKEN_EXPIRED'
+  | 'TOKEN_NOT_YET_VALID'
+  | 'TOKEN_CLAIMS'
+  | 'TOKEN_SECRET';
 
 /** A token that cannot be trusted. The message says why; the service answers 401 with it. */
 export class TokenError extends Error {
@@ -21,11 +26,60 @@ export interface SignOptions {
   readonly tables?: readonly string[];
   /** Seconds from `now` until the token expires; omit for a token without expiry. */
   readonly expiresInSeconds?: number;
+  /** Unix seconds before which the token is not valid (`nbf`); omit for valid from `now`. */
+  readonly notBefore?: number;
   /** Unix seconds; defaults to the current time (this library is at the edge and may read the clock). */
   readonly now?: number;
 }
 
 const MIN_SECRET_LENGTH = 32;
+
+/**
+ * How far a token's `nbf` and `iat` may be ahead of this clock (seconds): the issuer's clock may run a little
+ * ahead. `exp` gets no such leeway: a token expires on time by this clock.
+ */
+export const DEFAULT_CLOCK_SKEW_SECONDS = 30;
+
+export interface VerifyOptions {
+  /** Seconds `nbf` and `iat` may be ahead of `now`; default {@link DEFAULT_CLOCK_SKEW_SECONDS}. */
+  readonly clockSkewSeconds?: number;
+}
+
+function skewOf(options: VerifyOptions): number {
+  const skew = options.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
+  if (!Number.isSafeInteger(skew) || skew < 0)
+    throw new RangeError(`clockSkewSeconds must be a whole number >= 0, not ${skew}`);
+  return skew;
+}
+
+/** A claim the token itself carries (never one inherited from Object.prototype). */
+function own(claims: object, name: string): unknown {
+  return Object.hasOwn(claims, name) ? (claims as Record<string, unknown>)[name] : undefined;
+}
+
+/** A NumericDate claim: absent, or a finite number of seconds (else TOKEN_CLAIMS). */
+function secondsClaim(claims: object, name: 'exp' | 'nbf' | 'iat'): number | null {
+  const value = own(claims, name);
+  if (value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new TokenError('TOKEN_CLAIMS', `${name} must be a number of seconds`);
+  return value;
+}
+
+/** What a verified token says, and when it is valid: from `validFrom` (nbf or iat, the later) until `exp`. */
+interface Verified {
+  readonly principal: Principal;
+  readonly validFrom: number | null;
+  readonly exp: number | null;
+}
+
+/** The time checks, shared by a first verification and a remembered token's every use. */
+function checkValidity(verified: Verified, nowSeconds: number, skew: number): void {
+  if (verified.exp !== null && verified.exp <= nowSeconds)
+    throw new TokenError('TOKEN_EXPIRED', 'the token has expired');
+  if (verified.validFrom !== null && verified.validFrom > nowSeconds + skew)
+    throw new TokenError('TOKEN_NOT_YET_VALID', 'the token is not valid yet (nbf or iat is in the future)');
+}
 
 const b64url = (input: Buffer | string): string => Buffer.from(input).toString('base64url');
 const HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
@@ -55,6 +109,7 @@ export function signToken(secret: string, options: SignOptions): string {
     role: options.role,
     ...(options.tables && options.tables.length > 0 ? { tables: [...options.tables] } : {}),
     iat,
+    ...(options.notBefore !== undefined ? { nbf: options.notBefore } : {}),
     ...(options.expiresInSeconds !== undefined ? { exp: iat + options.expiresInSeconds } : {}),
   };
   const payload = b64url(JSON.stringify(claims));
@@ -63,33 +118,39 @@ export function signToken(secret: string, options: SignOptions): string {
 }
 
 /**
- * Verifies an HS256 JWT (constant-time signature check, `alg` pinned to HS256, `exp` honoured) and returns
- * the caller. Throws TokenError with a precise code otherwise.
+ * Verifies an HS256 JWT (constant-time signature check, `alg` pinned to HS256; `exp` honoured, `nbf` and `iat`
+ * honoured with a small clock skew) and returns the caller. Throws TokenError with a precise code otherwise.
+ * Only the token's own claims are read.
  */
 export function verifyToken(
   secret: string,
   token: string,
   nowSeconds = Math.floor(Date.now() / 1000),
+  options: VerifyOptions = {},
 ): Principal {
+  const skew = skewOf(options);
   checkSecret(secret);
+  const verified = verifySignedClaims(secret, token);
+  checkValidity(verified, nowSeconds, skew);
+  return verified.principal;
+}
+
+/** The signature and the claims' shapes (no time checks). */
+function verifySignedClaims(secret: string, token: string): Verified {
   const parts = typeof token === 'string' ? token.split('.') : [];
   if (parts.length !== 3 || parts.some((p) => p.length === 0)) {
     throw new TokenError('TOKEN_MALFORMED', 'a bearer token has three base64url parts');
   }
   const [header, payload, signature] = parts as [string, string, string];
   let parsedHeader: unknown;
-  let claims: Record<string, unknown>;
+  let claims: unknown;
   try {
     parsedHeader = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw new TokenError('TOKEN_MALFORMED', 'the token is not valid base64url JSON');
   }
-  if (
-    typeof parsedHeader !== 'object' ||
-    parsedHeader === null ||
-    (parsedHeader as { alg?: unknown }).alg !== 'HS256'
-  ) {
+  if (typeof parsedHeader !== 'object' || parsedHeader === null || own(parsedHeader, 'alg') !== 'HS256') {
     throw new TokenError('TOKEN_MALFORMED', 'only HS256 tokens are accepted');
   }
   const expected = mac(secret, `${header}.${payload}`);
@@ -97,14 +158,14 @@ export function verifyToken(
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new TokenError('TOKEN_SIGNATURE', 'the token signature does not match');
   }
-  if (typeof claims !== 'object' || claims === null)
+  if (typeof claims !== 'object' || claims === null || Array.isArray(claims))
     throw new TokenError('TOKEN_CLAIMS', 'claims must be an object');
-  if (claims['exp'] !== undefined && (typeof claims['exp'] !== 'number' || claims['exp'] <= nowSeconds)) {
-    throw new TokenError('TOKEN_EXPIRED', 'the token has expired');
-  }
-  const sub = claims['sub'];
-  const role = claims['role'];
-  const tables = claims['tables'];
+  const exp = secondsClaim(claims, 'exp');
+  const nbf = secondsClaim(claims, 'nbf');
+  const iat = secondsClaim(claims, 'iat');
+  const sub = own(claims, 'sub');
+  const role = own(claims, 'role');
+  const tables = own(claims, 'tables');
   if (typeof sub !== 'string' || sub.length === 0)
     throw new TokenError('TOKEN_CLAIMS', 'the token has no sub');
   if (!isRole(role))
@@ -112,39 +173,54 @@ export function verifyToken(
   if (tables !== undefined && (!Array.isArray(tables) || tables.some((t) => typeof t !== 'string'))) {
     throw new TokenError('TOKEN_CLAIMS', 'tables must be a list of table ids');
   }
-  return { id: sub, role, tables: tables === undefined ? null : (tables as string[]) };
+  const validFrom = nbf === null ? iat : iat === null ? nbf : Math.max(nbf, iat);
+  return {
+    principal: { id: sub, role, tables: tables === undefined ? null : [...(tables as string[])] },
+    validFrom,
+    exp,
+  };
 }
 
 /**
  * `verifyToken` with a memory of the tokens it has already verified: a player sends the same token with every bet,
  * and checking its HMAC each time is a measurable part of a bet's cost. A token is remembered only once its
- * signature and claims have passed, keyed by the whole token string (signature included), and its `exp` is still
- * checked on every use. Failures are never remembered. At most `maxEntries` tokens are kept (oldest dropped first).
+ * signature and claims have passed, keyed by the whole token string (signature included), with its validity
+ * window: `exp`, `nbf` and `iat` are checked again on every use (a remembered token expires on time, and is not
+ * valid yet if the clock steps back before its `nbf`). Failures are never remembered. At most `maxEntries` tokens
+ * are kept (oldest dropped first).
  */
 export class TokenVerifier {
-  private readonly verified = new Map<string, { principal: Principal; exp: number | null }>();
+  private readonly verified = new Map<string, Verified>();
+  private readonly maxEntries: number;
+  private readonly skew: number;
 
   constructor(
     private readonly secret: string,
-    private readonly maxEntries = 10_000,
+    options: VerifyOptions & { readonly maxEntries?: number } = {},
   ) {
     checkSecret(secret);
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.skew = skewOf(options);
   }
 
   verify(token: string, nowSeconds = Math.floor(Date.now() / 1000)): Principal {
-    const known = this.verified.get(token);
-    if (known) {
-      if (known.exp !== null && known.exp <= nowSeconds) {
-        this.verified.delete(token);
-        throw new TokenError('TOKEN_EXPIRED', 'the token has expired');
+    let known = this.verified.get(token);
+    if (!known) {
+      known = verifySignedClaims(this.secret, token);
+      checkValidity(known, nowSeconds, this.skew);
+      if (this.verified.size >= this.maxEntries) {
+        const oldest = this.verified.keys().next();
+        if (!oldest.done) this.verified.delete(oldest.value);
       }
+      this.verified.set(token, known);
       return known.principal;
     }
-    const principal = verifyToken(this.secret, token, nowSeconds);
-    const payload = token.split('.')[1]!;
-    const exp = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: number }).exp;
-    if (this.verified.size >= this.maxEntries) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(token, { principal, exp: exp ?? null });
-    return principal;
+    try {
+      checkValidity(known, nowSeconds, this.skew);
+    } catch (error) {
+      if ((error as TokenError).code === 'TOKEN_EXPIRED') this.verified.delete(token);
+      throw error;
+    }
+    return known.principal;
   }
 }

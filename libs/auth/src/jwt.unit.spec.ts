@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signToken, verifyToken, TokenError, TokenVerifier } from './index';
+import { DEFAULT_CLOCK_SKEW_SECONDS, signToken, verifyToken, TokenError, TokenVerifier } from './index';
 
 const secret = 'a'.repeat(40);
 const now = 1_800_000_000;
@@ -48,6 +48,72 @@ describe('bearer tokens', () => {
     expect(codeOf(() => verifyToken(secret, token, now + 60))).toBe('TOKEN_EXPIRED');
   });
 
+  describe('nbf and iat, with a small clock skew', () => {
+    it('refuses a token not valid before a later time (nbf), until then less the skew', () => {
+      const token = signToken(secret, { sub: 'a', role: 'admin', now, notBefore: now + 365 * 24 * 3600 });
+      expect(codeOf(() => verifyToken(secret, token, now))).toBe('TOKEN_NOT_YET_VALID');
+      const soon = signToken(secret, { sub: 'a', role: 'admin', now, notBefore: now + 100 });
+      expect(codeOf(() => verifyToken(secret, soon, now + 100 - DEFAULT_CLOCK_SKEW_SECONDS - 1))).toBe(
+        'TOKEN_NOT_YET_VALID',
+      );
+      expect(verifyToken(secret, soon, now + 100 - DEFAULT_CLOCK_SKEW_SECONDS).id).toBe('a');
+      expect(verifyToken(secret, soon, now + 100).id).toBe('a');
+    });
+
+    it('refuses a token issued in the future (iat), beyond the skew', () => {
+      const later = signToken(secret, { sub: 'a', role: 'admin', now: now + 3600 });
+      expect(codeOf(() => verifyToken(secret, later, now))).toBe('TOKEN_NOT_YET_VALID');
+      const skewed = signToken(secret, { sub: 'a', role: 'admin', now: now + 20 });
+      expect(verifyToken(secret, skewed, now).id).toBe('a');
+    });
+
+    it('takes the skew as an option, 0 included', () => {
+      const skewed = signToken(secret, { sub: 'a', role: 'admin', now: now + 20 });
+      expect(codeOf(() => verifyToken(secret, skewed, now, { clockSkewSeconds: 0 }))).toBe(
+        'TOKEN_NOT_YET_VALID',
+      );
+      expect(verifyToken(secret, skewed, now + 20, { clockSkewSeconds: 0 }).id).toBe('a');
+      const far = signToken(secret, { sub: 'a', role: 'admin', now: now + 200 });
+      expect(verifyToken(secret, far, now, { clockSkewSeconds: 300 }).id).toBe('a');
+    });
+
+    it('does not stretch exp by the skew', () => {
+      const token = signToken(secret, { sub: 'a', role: 'admin', now, expiresInSeconds: 60 });
+      expect(codeOf(() => verifyToken(secret, token, now + 60, { clockSkewSeconds: 300 }))).toBe(
+        'TOKEN_EXPIRED',
+      );
+    });
+
+    it.each([
+      ['nbf', 'soon'],
+      ['iat', '1800000000'],
+      ['exp', null],
+      ['nbf', [1]],
+    ])('refuses a %s claim that is not a number of seconds (%p)', (claim, value) => {
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+      const payload = Buffer.from(JSON.stringify({ sub: 'x', role: 'admin', [claim]: value })).toString(
+        'base64url',
+      );
+      const sig = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+      expect(codeOf(() => verifyToken(secret, `${header}.${payload}.${sig}`, now))).toBe('TOKEN_CLAIMS');
+    });
+  });
+
+  it('reads only the claims the token itself carries, never inherited ones', () => {
+    const token = signToken(secret, { sub: 'a', role: 'admin', now });
+    const proto = Object.prototype as Record<string, unknown>;
+    proto['exp'] = now - 1;
+    proto['nbf'] = now + 3600;
+    proto['tables'] = ['T9'];
+    try {
+      expect(verifyToken(secret, token, now)).toEqual({ id: 'a', role: 'admin', tables: null });
+    } finally {
+      delete proto['exp'];
+      delete proto['nbf'];
+      delete proto['tables'];
+    }
+  });
+
   it.each(['', 'abc', 'a.b', 'a..c', 'a.b.c.d', '!!!.###.$$$'])('refuses the malformed token %p', (token) => {
     expect(codeOf(() => verifyToken(secret, token, now))).toBe('TOKEN_MALFORMED');
   });
@@ -79,6 +145,27 @@ describe('TokenVerifier (remembers verified tokens)', () => {
     expect(codeOf(() => verifier.verify(token, now + 60))).toBe('TOKEN_EXPIRED');
   });
 
+  it('a remembered token is still not valid before its nbf, even if the clock goes back', () => {
+    const verifier = new TokenVerifier(secret);
+    const token = signToken(secret, { sub: 'p1', role: 'player', now, notBefore: now + 100 });
+    expect(codeOf(() => verifier.verify(token, now))).toBe('TOKEN_NOT_YET_VALID');
+    expect(verifier.verify(token, now + 100).id).toBe('p1');
+    // the clock steps back (NTP, a VM resumed): the remembered token is not valid yet again
+    expect(codeOf(() => verifier.verify(token, now))).toBe('TOKEN_NOT_YET_VALID');
+    const issued = signToken(secret, { sub: 'p2', role: 'player', now: now + 100 });
+    expect(verifier.verify(issued, now + 100).id).toBe('p2');
+    expect(codeOf(() => verifier.verify(issued, now))).toBe('TOKEN_NOT_YET_VALID');
+  });
+
+  it('uses its configured skew for remembered tokens too', () => {
+    const verifier = new TokenVerifier(secret, { clockSkewSeconds: 0 });
+    const token = signToken(secret, { sub: 'p1', role: 'player', now: now + 5 });
+    expect(codeOf(() => verifier.verify(token, now))).toBe('TOKEN_NOT_YET_VALID');
+    expect(verifier.verify(token, now + 5).id).toBe('p1');
+    expect(codeOf(() => verifier.verify(token, now + 4))).toBe('TOKEN_NOT_YET_VALID');
+    expect(() => new TokenVerifier(secret, { clockSkewSeconds: -1 })).toThrow(RangeError);
+  });
+
   it('never remembers a failure: a forged token fails every time, and a tampered copy of a good one fails', () => {
     const verifier = new TokenVerifier(secret);
     const good = signToken(secret, { sub: 'p1', role: 'player', now });
@@ -92,7 +179,7 @@ describe('TokenVerifier (remembers verified tokens)', () => {
   });
 
   it('checks the signature only once per token, and keeps at most maxEntries tokens', () => {
-    const verifier = new TokenVerifier(secret, 2);
+    const verifier = new TokenVerifier(secret, { maxEntries: 2 });
     const tokens = ['p1', 'p2', 'p3'].map((sub) => signToken(secret, { sub, role: 'player', now }));
     const calls = jest.spyOn(Buffer, 'from');
     verifier.verify(tokens[0]!, now);
