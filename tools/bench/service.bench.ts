@@ -21,14 +21,12 @@ import {
   evolve,
   EVENT_SCHEMA_VERSION,
   initialState,
+  snapshotStream,
+  tableStream,
   type TableCommand,
   type TableState,
 } from '@coup/table';
-import {
-  snapshotEvent,
-  snapshotStream,
-  tableStream,
-} from '../../apps/table-service/src/tables/table-processor';
+import { snapshotEvent } from '../../apps/table-service/src/tables/snapshots';
 
 const root = resolve(__dirname, '..', '..');
 const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
@@ -282,12 +280,20 @@ async function writeHistory(dataDir: string, tableId: string, coups: number): Pr
   if (view.shoe === null || view.shoe.ended) await exec('StartShoe', { seed: seed() });
   await exec('OpenBetting', {});
   await flush();
-  if (snapshotAt)
+  if (snapshotAt) {
+    // A snapshot names the hash of the stream's event at its revision (the service trusts only a matching one).
+    let hash = '';
+    for await (const e of store.readStream(tableStream(tableId), {
+      fromRevision: snapshotAt.revision,
+      maxCount: 1,
+    }))
+      hash = e.hash;
     await store.appendToStream(
       snapshotStream(tableId),
-      [snapshotEvent(snapshotAt.state, snapshotAt.revision)],
+      [snapshotEvent(snapshotAt.state, snapshotAt.revision, hash)],
       { expectedRevision: 'any' },
     );
+  }
   await store.close();
   return Number(revision + 1n);
 }

@@ -108,6 +108,13 @@ export {
   tableView,
 } from './view';
 export { type CoupReply, replyFor } from './reply';
+export {
+  SNAPSHOT_STREAM_PREFIX,
+  TABLE_STREAM_PREFIX,
+  snapshotStream,
+  tableIdOf,
+  tableStream,
+} from './streams';
 
 import { decide } from './decide';
 import { evolve } from './evolve';

@@ -1,4 +1,4 @@
-import { eventIdFor, uuidv7 } from './table-processor';
+import { eventIdFor, uuidv7 } from './idempotency';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

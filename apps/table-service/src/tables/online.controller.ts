@@ -48,7 +48,7 @@ export class OnlineController {
   private async own(tableId: string, p: Principal): Promise<ReturnType<typeof tableView>> {
     if (tableId !== onlineTableId(p.id))
       throw new ApiError(403, 'FORBIDDEN', 'this is not your online table');
-    const view = tableView((await this.tables.current(tableId)).state, { id: p.id, role: p.role });
+    const view = tableView((await this.tables.read(tableId)).state, { id: p.id, role: p.role });
     if (view.status === 'none')
       throw new ApiError(404, 'UNKNOWN_TABLE', `there is no table '${tableId}'; open it first`);
     return view;
@@ -68,7 +68,7 @@ export class OnlineController {
         'INVALID_PARAMETER',
         'player ids for the online game are 1 to 57 of A-Z a-z 0-9 _ -',
       );
-    let view = tableView((await this.tables.current(tableId)).state);
+    let view = tableView((await this.tables.read(tableId)).state);
     if (view.status === 'closed')
       throw new ApiError(409, 'TABLE_CLOSED', 'your online table was closed by the casino');
     if (view.status === 'none') {
@@ -94,7 +94,7 @@ export class OnlineController {
         p.correlationId,
       );
     }
-    const { state, revision } = await this.tables.current(tableId);
+    const { state, revision } = await this.tables.read(tableId);
     return { tableId, revision: Number(revision), view: tableView(state, { id: p.id, role: p.role }) };
   }
 

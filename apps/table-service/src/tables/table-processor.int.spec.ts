@@ -5,14 +5,9 @@
 import { createEventStore, type EventStore, type ReadStreamOptions } from '@coup/event-store';
 import { evolve, initialState, type TableCommand, type TableEvent, type TableState } from '@coup/table';
 import { Metrics } from '../common/metrics';
-import {
-  SNAPSHOT_MIN_INTERVAL_MS,
-  SNAPSHOT_TAIL_LIMIT,
-  snapshotDue,
-  snapshotStream,
-  TableProcessor,
-  tableStream,
-} from './table-processor';
+import { snapshotStream, tableStream } from '@coup/table';
+import { SNAPSHOT_MIN_INTERVAL_MS, SNAPSHOT_TAIL_LIMIT, snapshotDue } from './snapshots';
+import { TableProcessor } from './table-processor';
 
 const cmd = (type: TableCommand['type'], data: object, role: 'admin' | 'dealer' = 'admin') =>
   ({

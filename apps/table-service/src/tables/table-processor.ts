@@ -1,177 +1,91 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { Subject } from 'rxjs';
-import {
-  EVENT_SCHEMA_VERSION,
-  ERROR_HTTP_STATUS,
-  STATE_VERSION,
-  decide,
-  evolve,
-  initialState,
-  replyFor,
-  type TableCommand,
-  type TableEvent,
-  type TableState,
-} from '@coup/table';
-import type { EventStore, NewEvent } from '@coup/event-store';
+import { snapshotStream, tableStream, type TableCommand, type TableState } from '@coup/table';
+import { EventStoreInputError, type EventStore } from '@coup/event-store';
 import { ApiError } from '../common/api-error';
 import type { Metrics } from '../common/metrics';
+import { decideBatch, type Outcome } from './batch';
+import {
+  SqliteKeyIndex,
+  keyEntryOf,
+  keyExpired,
+  keyReused,
+  requestHashOf,
+  type KeyEntry,
+  type KeyIndex,
+} from './idempotency';
+import { loadSnapshot, snapshotDue, snapshotEvent } from './snapshots';
+import { TableSession, type Pending, type TableAt } from './table-session';
 
-/** Events this process appended to a table, published in process (e.g. for metrics and live push). */
-export interface TableEventsAppended {
-  readonly tableId: string;
-  /** Stream revision of the first event. */
-  readonly firstRevision: bigint;
-  readonly events: readonly TableEvent[];
-}
-
-interface Pending {
-  readonly command: TableCommand;
-  readonly key: string | null;
-  /** Identifies the request behind `key` (empty without a key). */
-  readonly requestHash: string;
-  readonly correlationId: string | undefined;
-  readonly enqueuedAt: bigint;
-  readonly resolve: (reply: unknown) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-export interface StoredReply {
-  readonly hash: string;
-  readonly reply: unknown;
-}
-
-/** One table held in memory: its folded state, the stream revision it reflects, and its command queue. */
-interface TableSession {
-  readonly tableId: string;
-  state: TableState;
-  /** Revision of the last event folded into `state`; -1n when the stream does not exist. */
-  revision: bigint;
-  readonly queue: Pending[];
-  draining: boolean;
-  readonly replies: Map<string, StoredReply>;
-  eventsSinceSnapshot: number;
-  /** When this process last appended a snapshot of the table (ms since the epoch; 0: not yet). */
-  lastSnapshotAt: number;
-  timer: NodeJS.Timeout | null;
-}
+export { snapshotStream, tableStream };
+export type { TableAt };
 
 const MAX_BATCH = 256;
 const MAX_CONFLICT_RETRIES = 20;
-const REPLIES_KEPT = 10_000;
-const REPLIES_IN_SNAPSHOT = 2_000;
-const SNAPSHOT_TYPE = 'TableSnapshotTaken';
-
-export const tableStream = (tableId: string) => `table-${tableId}`;
-export const snapshotStream = (tableId: string) => `tablesnapshot-${tableId}`;
-
-/**
- * The snapshot of a table's state at a stream revision, with its recent idempotency answers, as the service
- * appends it to `tablesnapshot-<tableId>`. A cache: loading ignores one whose STATE_VERSION is not the code's.
- */
-export function snapshotEvent(
-  state: TableState,
-  revision: bigint,
-  replies: readonly [string, StoredReply][] = [],
-): NewEvent {
-  return {
-    id: uuidv7(),
-    type: SNAPSHOT_TYPE,
-    data: {
-      stateVersion: STATE_VERSION,
-      revision: revision.toString(),
-      state: state as never,
-      replies: replies as never,
-    },
-    metadata: { schemaVersion: 1 },
-  };
-}
-
-/**
- * A time-ordered UUID (version 7: 48-bit Unix milliseconds, then random bits). Ids that grow with time keep the
- * store's unique id index appending at its end instead of writing random pages (about a third of the durable
- * write cost with random v4 ids, see docs/benchmarks.md).
- */
-export function uuidv7(now = Date.now()): string {
-  // The random part comes from crypto.randomUUID (a v4 id from Node's buffered CSPRNG pool: one system call per
-  // 128 ids, where randomBytes(16) makes one per id); its first 48 bits and version nibble are replaced.
-  const random = randomUUID();
-  const ms = now.toString(16).padStart(12, '0');
-  return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${random.slice(15)}`;
-}
-
-/** A deterministic UUID (version 8 layout) for the i-th event of an idempotent command. */
-export function eventIdFor(tableId: string, key: string, index: number): string {
-  const h = createHash('sha256').update(`${tableId}\u0000${key}\u0000${index}`).digest();
-  h[6] = (h[6]! & 0x0f) | 0x80;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-/**
- * What identifies a client's request behind an Idempotency-Key: the command's type and data, without the seeds the
- * edge adds (fresh CSPRNG bytes differ on every retry, the request does not).
- */
-function requestHashOf(command: TableCommand): string {
-  const { seed: _seed, nextSeed: _nextSeed, ...data } = command.data as Record<string, unknown>;
-  return createHash('sha256')
-    .update(JSON.stringify([command.type, data]))
-    .digest('hex')
-    .slice(0, 32);
-}
-
-/** Under load, a table is snapshotted at most this often, unless its tail grows past SNAPSHOT_TAIL_LIMIT. */
-export const SNAPSHOT_MIN_INTERVAL_MS = 1_000;
-/** However busy the table, a snapshot is taken once this many times `snapshotEvery` events have followed the last. */
-export const SNAPSHOT_TAIL_LIMIT = 20;
-
-/**
- * Is a snapshot of the table due? After `every` events, but on a busy table (thousands of bets a second, each
- * snapshot the whole state with its recent answers) not more than once a second: the tail a load reads stays
- * bounded (at most a second of events, and never more than SNAPSHOT_TAIL_LIMIT x `every`), whatever the history.
- */
-export function snapshotDue(
-  session: { readonly eventsSinceSnapshot: number; readonly lastSnapshotAt: number },
-  every: number,
-  now: number,
-): boolean {
-  if (session.eventsSinceSnapshot < every) return false;
-  return (
-    now - session.lastSnapshotAt >= SNAPSHOT_MIN_INTERVAL_MS ||
-    session.eventsSinceSnapshot >= every * SNAPSHOT_TAIL_LIMIT
-  );
-}
+const DAY_MS = 86_400_000;
+/** Keys older than the retention are pruned this often. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface ProcessorOptions {
   readonly snapshotEvery: number;
-  /** Called after each batch with the table's new state, e.g. to arm the betting timer. */
+  /** Called with a table's state whenever it changed (after a batch, a catch-up, a load), e.g. to arm the betting timer. */
   readonly onStateChanged?: (tableId: string, state: TableState) => void;
+  /** The key index's SQLite file (shared by processes on one data folder); default `:memory:` (rebuilt from the stream). */
+  readonly keyIndexFile?: string;
+  /** A key's first accepted answer is kept at least this many days (COUP_IDEMPOTENCY_DAYS); default 7. */
+  readonly idempotencyDays?: number;
+  /** Most table sessions held in memory (idle ones beyond are evicted, least recently used first); default 10,000. */
+  readonly maxSessions?: number;
+  /** A session unused this long is evicted (it reloads from its snapshot on next use); default 10 minutes. */
+  readonly sessionIdleMs?: number;
+}
+
+interface Slot {
+  readonly loading: Promise<TableSession>;
+  session: TableSession | null;
 }
 
 /**
- * Runs table commands: load (snapshot + tail), decide, append with the expected revision, answer.
+ * Runs table commands (ADR-4, ADR-14): load (snapshot + tail), then per batch: catch up with the store, decide,
+ * append with the expected revision, answer.
  *
- * Commands for one table are serialized in this process and decided in batches: every command waiting when
- * the previous append finished is decided in order against the evolving state, and all their events go to
- * the store in ONE append (one fsync), so a busy table is not a queue of fsyncs. A conflict (another process
- * wrote first) re-reads the tail and re-decides the batch, a bounded number of times. An idempotency key
- * makes the event ids deterministic and the answer is stored in the last event's metadata, so a retry (even
- * after a restart) returns the first answer and records nothing new.
+ * - One true state: a table's session is only ever a fold of its stream up to a revision the store acknowledged;
+ *   batches and reads run one at a time on it (`TableSession.exclusive`).
+ * - Linearizable across processes: every batch and every read first folds what the store has after the session's
+ *   revision, so no answer, accept or refuse, comes from state older than the store's head when the command
+ *   arrived; a write that loses a race (WRONG_EXPECTED_VERSION) catches up and decides again.
+ * - Idempotency: a key's first accepted answer is found in the key index (folded from the stream, complete up to the
+ *   session's revision before any keyed command is decided), on any process, after any restart, for
+ *   `idempotencyDays`; a batch meeting a duplicate event id is split so each command gets its own answer.
  */
 export class TableProcessor {
-  private readonly sessions = new Map<string, Promise<TableSession>>();
+  private readonly slots = new Map<string, Slot>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly log = new Logger('tables');
+  private readonly keys: KeyIndex;
+  private readonly days: number;
+  private readonly maxSessions: number;
+  private readonly idleMs: number;
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly pruner: NodeJS.Timeout;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
   private closing = false;
-  readonly appended = new Subject<TableEventsAppended>();
 
   constructor(
     private readonly store: EventStore,
     private readonly metrics: Metrics,
     private readonly options: ProcessorOptions,
-  ) {}
+  ) {
+    this.keys = new SqliteKeyIndex(options.keyIndexFile ?? ':memory:');
+    this.days = options.idempotencyDays ?? 7;
+    this.maxSessions = options.maxSessions ?? 10_000;
+    this.idleMs = options.sessionIdleMs ?? 600_000;
+    this.sweeper = setInterval(() => this.evictIdle(Date.now()), Math.min(this.idleMs, 60_000));
+    this.sweeper.unref();
+    this.pruneKeys();
+    this.pruner = setInterval(() => this.pruneKeys(), PRUNE_EVERY_MS);
+    this.pruner.unref();
+  }
 
   /** Decides and records one command; resolves with its answer or rejects with an ApiError. */
   execute(
@@ -184,31 +98,18 @@ export class TableProcessor {
       return Promise.reject(
         new ApiError(503, 'SHUTTING_DOWN', 'the service is shutting down; retry shortly'),
       );
+    const key = idempotencyKey ?? null;
+    // Only a keyed command is ever compared with a retry.
+    const requestHash = key !== null ? requestHashOf(command) : '';
+    if (key !== null) {
+      // A key in the index is recorded in the stream: its answer is final, whatever the session holds.
+      const seen = this.keys.get(tableId, key);
+      if (seen) return seen.hash === requestHash ? Promise.resolve(seen.reply) : Promise.reject(keyReused());
+    }
     this.inFlight++;
-    const done = () => {
-      if (--this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
-    };
     const run = this.session(tableId).then(
       (session) =>
         new Promise<unknown>((resolve, reject) => {
-          const key = idempotencyKey ?? null;
-          // Only a keyed command is ever compared with a retry.
-          const requestHash = key !== null ? requestHashOf(command) : '';
-          if (key !== null) {
-            const seen = session.replies.get(key);
-            if (seen) {
-              if (seen.hash !== requestHash) {
-                reject(
-                  new ApiError(
-                    422,
-                    'IDEMPOTENCY_KEY_REUSED',
-                    'this Idempotency-Key was used for a different request',
-                  ),
-                );
-              } else resolve(seen.reply);
-              return;
-            }
-          }
           session.queue.push({
             command,
             key,
@@ -218,29 +119,32 @@ export class TableProcessor {
             resolve,
             reject,
           });
-          if (!session.draining) void this.drain(session);
+          this.schedule(session);
         }),
     );
-    return run.finally(done);
+    return run.finally(() => {
+      if (--this.inFlight === 0) for (const w of this.idleWaiters.splice(0)) w();
+    });
   }
 
-  /** The table's current state (loading it if needed). */
+  /**
+   * The one way to read a table: its state and revision after folding whatever the store has beyond the session,
+   * taken between batches (never mid-append). A table that does not exist reads as `initialState` at -1n and
+   * leaves nothing behind in memory.
+   */
+  async read(tableId: string): Promise<TableAt> {
+    const session = await this.session(tableId);
+    const at = await session.exclusive(async () => {
+      await this.catchUp(session);
+      return session.at;
+    });
+    this.forgetIfUnknown(session);
+    return at;
+  }
+
+  /** The table's current state (see `read`). */
   async state(tableId: string): Promise<TableState> {
-    return (await this.session(tableId)).state;
-  }
-
-  /** The table's state and the stream revision it reflects, after reading any events other processes wrote. */
-  async current(tableId: string): Promise<{ state: TableState; revision: bigint }> {
-    const session = await this.session(tableId);
-    if (!session.draining) await this.catchUp(session);
-    return { state: session.state, revision: session.revision };
-  }
-
-  /** Refreshes a table from the store (e.g. another process wrote) and returns its state. */
-  async refresh(tableId: string): Promise<TableState> {
-    const session = await this.session(tableId);
-    await this.catchUp(session);
-    return session.state;
+    return (await this.read(tableId)).state;
   }
 
   /** Stops taking commands and waits for those in flight. */
@@ -248,175 +152,147 @@ export class TableProcessor {
     if (this.closing && this.inFlight === 0) return;
     this.closing = true;
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    for (const s of this.sessions.values()) {
-      const session = await s.catch(() => null);
-      if (session?.timer) clearTimeout(session.timer);
-    }
-    this.appended.complete();
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    clearInterval(this.sweeper);
+    clearInterval(this.pruner);
+    this.keys.close();
   }
 
   /** Arms (or re-arms) a one-shot timer for a table; used by the betting timer. */
   setTimer(tableId: string, at: number, fire: () => void): void {
-    void this.session(tableId).then((session) => {
-      if (session.timer) clearTimeout(session.timer);
-      session.timer = setTimeout(
-        () => {
-          session.timer = null;
-          fire();
-        },
-        Math.max(0, at - Date.now()),
-      );
-      session.timer.unref?.();
-    });
+    const previous = this.timers.get(tableId);
+    if (previous) clearTimeout(previous);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(tableId);
+        fire();
+      },
+      Math.max(0, at - Date.now()),
+    );
+    timer.unref?.();
+    this.timers.set(tableId, timer);
+  }
+
+  /** A loaded session's state and revision as they are now, without waiting or reading (for tests). */
+  peek(tableId: string): TableAt | undefined {
+    return this.slots.get(tableId)?.session?.at;
+  }
+
+  /** Table sessions held in memory (for tests and metrics). */
+  get sessionCount(): number {
+    return this.slots.size;
   }
 
   private session(tableId: string): Promise<TableSession> {
-    let s = this.sessions.get(tableId);
-    if (!s) {
-      s = this.load(tableId);
-      this.sessions.set(tableId, s);
-      s.then(
-        () => this.metrics.tablesLoaded.set(this.sessions.size),
-        () => this.sessions.delete(tableId),
-      );
+    const slot = this.slots.get(tableId);
+    if (slot) {
+      if (slot.session) slot.session.lastUsed = Date.now();
+      return slot.loading;
     }
-    return s;
+    if (this.slots.size >= this.maxSessions) this.evictIdle(Date.now(), this.maxSessions - 1);
+    const loading = this.load(tableId);
+    const created: Slot = { loading, session: null };
+    this.slots.set(tableId, created);
+    loading.then(
+      (s) => {
+        created.session = s;
+        this.metrics.tablesLoaded.set(this.slots.size);
+      },
+      () => {
+        if (this.slots.get(tableId) === created) this.slots.delete(tableId);
+      },
+    );
+    return loading;
   }
 
   private async load(tableId: string): Promise<TableSession> {
-    const session: TableSession = {
-      tableId,
-      state: initialState,
-      revision: -1n,
-      queue: [],
-      draining: false,
-      replies: new Map(),
-      eventsSinceSnapshot: 0,
-      lastSnapshotAt: 0,
-      timer: null,
-    };
-    for await (const snap of this.store.readStream(snapshotStream(tableId), {
-      direction: 'backwards',
-      fromRevision: 'end',
-      maxCount: 1,
-    })) {
-      const data = snap.data as {
-        stateVersion?: number;
-        revision?: string;
-        state?: TableState;
-        replies?: [string, StoredReply][];
-      };
-      if (data.stateVersion === STATE_VERSION && data.state && data.revision !== undefined) {
-        session.state = data.state;
-        session.revision = BigInt(data.revision);
-        for (const [k, v] of data.replies ?? []) session.replies.set(k, v);
-      }
+    const session = new TableSession(tableId);
+    session.lastUsed = Date.now();
+    const snapshot = await loadSnapshot(this.store, tableId, (reason, revision) => {
+      this.metrics.snapshotsDiscarded.inc();
+      this.log.warn({ msg: 'snapshot discarded', tableId, snapshotRevision: revision, reason });
+    });
+    if (snapshot) {
+      session.state = snapshot.state;
+      session.revision = snapshot.revision;
     }
+    session.keysComplete = this.keys.watermark(tableId) >= session.revision;
     await this.catchUp(session);
-    this.options.onStateChanged?.(tableId, session.state);
     return session;
   }
 
-  /** Folds every event after the session's revision (written by this or another process). */
+  /** Folds what the store has beyond the session; tells the timer when anything changed. */
   private async catchUp(session: TableSession): Promise<void> {
-    for await (const e of this.store.readStream(tableStream(session.tableId), {
-      fromRevision: session.revision + 1n,
-    })) {
-      session.state = evolve(session.state, { type: e.type, data: e.data } as TableEvent);
-      session.revision = e.streamRevision;
-      session.eventsSinceSnapshot++;
-      const meta = e.metadata as { commandId?: string; requestHash?: string; reply?: unknown };
-      if (meta.commandId && meta.requestHash && 'reply' in meta)
-        this.remember(session, meta.commandId, { hash: meta.requestHash, reply: meta.reply });
-    }
+    if ((await session.catchUp(this.store, this.keys)) > 0)
+      this.options.onStateChanged?.(session.tableId, session.state);
   }
 
-  private remember(session: TableSession, key: string, reply: StoredReply): void {
-    session.replies.delete(key);
-    session.replies.set(key, reply);
-    if (session.replies.size > REPLIES_KEPT)
-      session.replies.delete(session.replies.keys().next().value as string);
-  }
-
-  private async drain(session: TableSession): Promise<void> {
-    session.draining = true;
-    try {
-      while (session.queue.length > 0) {
-        const batch = session.queue.splice(0, MAX_BATCH);
+  private schedule(session: TableSession): void {
+    if (session.scheduled) return;
+    session.scheduled = true;
+    void session.exclusive(async () => {
+      session.scheduled = false;
+      const batch = session.queue.splice(0, MAX_BATCH);
+      try {
         await this.processBatch(session, batch);
+      } catch (error) {
+        // Never expected (processBatch answers every command); no command may wait forever.
+        this.log.error({
+          msg: 'batch failed',
+          tableId: session.tableId,
+          error: String((error as Error).message),
+        });
+        for (const p of batch) p.reject(error);
       }
-    } finally {
-      session.draining = false;
+      if (session.queue.length > 0) this.schedule(session);
+      else this.forgetIfUnknown(session);
+    });
+  }
+
+  /**
+   * Makes the key index complete up to the session's revision: the keys of the stream after the index's watermark
+   * (and within the retention), read backwards from the session's revision. Runs once per session, before its first
+   * keyed command, and only where the index is behind (a first start on a store, or a lost index file).
+   */
+  private async completeKeys(session: TableSession): Promise<void> {
+    const from = this.keys.watermark(session.tableId) + 1n;
+    if (from <= session.revision) {
+      const cutoff = new Date(Date.now() - this.days * DAY_MS).toISOString();
+      let entries: KeyEntry[] = [];
+      for await (const e of this.store.readStream(tableStream(session.tableId), {
+        direction: 'backwards',
+        fromRevision: session.revision,
+      })) {
+        if (e.streamRevision < from || e.recordedAt < cutoff) break;
+        const entry = keyEntryOf(e);
+        if (entry) entries.push(entry);
+        if (entries.length >= 1_000) {
+          this.keys.record(session.tableId, entries, null);
+          entries = [];
+        }
+      }
+      this.keys.record(session.tableId, entries, session.revision);
     }
+    session.keysComplete = true;
   }
 
   private async processBatch(session: TableSession, batch: Pending[]): Promise<void> {
     this.metrics.appendBatch.observe(batch.length);
+    const tableId = session.tableId;
+    await this.catchUp(session);
+    if (!session.keysComplete && batch.some((p) => p.key !== null)) await this.completeKeys(session);
     for (let attempt = 0; ; attempt++) {
-      let state = session.state;
-      const events: NewEvent[] = [];
-      const outcomes: ({ ok: true; reply: unknown } | { ok: false; error: ApiError })[] = [];
-      const keysInBatch = new Map<string, number>();
-      for (const p of batch) {
-        if (p.key !== null && keysInBatch.has(p.key)) {
-          outcomes.push(outcomes[keysInBatch.get(p.key)!]!);
-          continue;
-        }
-        // A retry that queued while its first try was being appended: answer it from the recorded reply.
-        const recorded = p.key !== null ? session.replies.get(p.key) : undefined;
-        if (recorded) {
-          outcomes.push(
-            recorded.hash === p.requestHash
-              ? { ok: true, reply: recorded.reply }
-              : {
-                  ok: false,
-                  error: new ApiError(
-                    422,
-                    'IDEMPOTENCY_KEY_REUSED',
-                    'this Idempotency-Key was used for a different request',
-                  ),
-                },
-          );
-          continue;
-        }
-        const decision = decide(p.command, state);
-        if (!decision.ok) {
-          const { code, message, details } = decision.error;
-          outcomes.push({
-            ok: false,
-            error: new ApiError(ERROR_HTTP_STATUS[code] ?? 400, code, message, details),
-          });
-          continue;
-        }
-        let after = state;
-        for (const e of decision.events) after = evolve(after, e);
-        const reply = replyFor(p.command, decision.events, after);
-        const commandId = p.key ?? randomUUID();
-        decision.events.forEach((e, i) => {
-          const last = i === decision.events.length - 1;
-          events.push({
-            id: p.key !== null ? eventIdFor(session.tableId, p.key, i) : uuidv7(),
-            type: e.type,
-            data: e.data as never,
-            metadata: {
-              schemaVersion: EVENT_SCHEMA_VERSION[e.type],
-              commandId,
-              commandType: p.command.type,
-              actor: `${p.command.meta.actor.role}:${p.command.meta.actor.id}`,
-              ...(p.correlationId ? { correlationId: p.correlationId } : {}),
-              ...(last && p.key !== null ? { requestHash: p.requestHash, reply: reply as never } : {}),
-            },
-          });
-        });
-        state = after;
-        if (p.key !== null) keysInBatch.set(p.key, outcomes.length);
-        outcomes.push({ ok: true, reply });
-      }
-
+      const decision = decideBatch(tableId, session.state, batch, (key) => this.keys.get(tableId, key));
+      const { events, outcomes } = decision;
       if (events.length > 0) {
+        const expected = session.revision;
+        let next: bigint;
         try {
-          const expectedRevision = session.revision < 0n ? 'no_stream' : session.revision;
-          await this.store.appendToStream(tableStream(session.tableId), events, { expectedRevision });
+          const result = await this.store.appendToStream(tableStream(tableId), events, {
+            expectedRevision: expected < 0n ? 'no_stream' : expected,
+          });
+          next = result.nextExpectedRevision;
         } catch (error) {
           if (
             (error as { code?: string }).code === 'WRONG_EXPECTED_VERSION' &&
@@ -424,71 +300,147 @@ export class TableProcessor {
           ) {
             this.metrics.conflicts.inc();
             // Another process is writing this table: back off a little (jittered, growing) so two writers do not
-            // livelock, then read only the tail and decide the batch again.
+            // livelock, then fold the tail and decide the batch again.
             await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
             await this.catchUp(session);
             continue;
           }
-          this.log.error({
-            msg: 'append failed',
-            tableId: session.tableId,
-            error: String((error as Error).message),
-          });
+          if (error instanceof EventStoreInputError) return this.split(session, batch, error);
+          this.log.error({ msg: 'append failed', tableId, error: String((error as Error).message) });
+          // The append's outcome is unknown (it may be recorded): the next batch or read folds whatever it wrote.
           for (const p of batch) p.reject(error);
           return;
         }
-        this.metrics.eventsAppended.inc(events.length);
-        const firstRevision = session.revision + 1n;
-        session.state = state;
-        session.revision += BigInt(events.length);
-        session.eventsSinceSnapshot += events.length;
-        batch.forEach((p, i) => {
-          const o = outcomes[i]!;
-          if (o.ok && p.key !== null) this.remember(session, p.key, { hash: p.requestHash, reply: o.reply });
-        });
-        this.publish(session.tableId, events, firstRevision);
-        if (snapshotDue(session, this.options.snapshotEvery, Date.now())) void this.snapshot(session);
-        this.options.onStateChanged?.(session.tableId, session.state);
+        if (next !== expected + BigInt(events.length)) {
+          // Only an append that was a no-op (its ids already recorded at that place) answers so: fold what the
+          // store has and decide again (the keys are then found recorded).
+          this.log.warn({
+            msg: 'append answered an unexpected revision',
+            tableId,
+            expected: String(expected),
+            next: String(next),
+          });
+          if (attempt < MAX_CONFLICT_RETRIES) {
+            await this.catchUp(session);
+            continue;
+          }
+          for (const p of batch)
+            p.reject(
+              new ApiError(503, 'STORE_INCONSISTENT', 'the store answered an unexpected revision; retry'),
+            );
+          return;
+        } else {
+          session.acknowledge(decision.state, next, events.length);
+          const recordedAt = new Date().toISOString();
+          this.keys.record(
+            tableId,
+            decision.keys.map((k) => ({
+              key: k.key,
+              hash: k.hash,
+              reply: k.reply,
+              revision: expected + 1n + BigInt(k.lastEvent),
+              recordedAt,
+            })),
+            session.keysComplete ? next : null,
+          );
+          this.metrics.eventsAppended.inc(events.length);
+          if (snapshotDue(session, this.options.snapshotEvery, Date.now())) this.snapshot(session);
+          this.options.onStateChanged?.(tableId, session.state);
+        }
       }
-      const now = process.hrtime.bigint();
-      batch.forEach((p, i) => {
-        const o = outcomes[i]!;
-        this.metrics.commands.inc({ type: p.command.type, outcome: o.ok ? 'ok' : o.error.code });
-        this.metrics.commandSeconds.observe({ type: p.command.type }, Number(now - p.enqueuedAt) / 1e9);
-        if (o.ok) p.resolve(o.reply);
-        else p.reject(o.error);
-      });
+      this.answer(batch, outcomes);
       return;
     }
   }
 
-  private publish(tableId: string, events: readonly NewEvent[], firstRevision: bigint): void {
-    if (!this.appended.observed) return;
-    this.appended.next({
-      tableId,
-      firstRevision,
-      events: events.map((e) => ({ type: e.type, data: e.data }) as TableEvent),
+  /**
+   * A batch the store refused as bad input (a duplicate event id: a key recorded longer ago than the index keeps):
+   * each command alone, so one command's refusal never fails its batch-mates.
+   */
+  private async split(session: TableSession, batch: Pending[], error: EventStoreInputError): Promise<void> {
+    if (batch.length > 1) {
+      for (const p of batch) await this.processBatch(session, [p]);
+      return;
+    }
+    const p = batch[0]!;
+    if (error.code === 'DUPLICATE_EVENT_ID' && p.key !== null) {
+      this.answer(batch, [{ ok: false, error: keyExpired(this.days) }]);
+      return;
+    }
+    this.log.error({
+      msg: 'append refused',
+      tableId: session.tableId,
+      code: error.code,
+      error: error.message,
+    });
+    p.reject(error);
+  }
+
+  private answer(batch: readonly Pending[], outcomes: readonly Outcome[]): void {
+    const now = process.hrtime.bigint();
+    batch.forEach((p, i) => {
+      const o = outcomes[i]!;
+      this.metrics.commands.inc({ type: p.command.type, outcome: o.ok ? 'ok' : o.error.code });
+      this.metrics.commandSeconds.observe({ type: p.command.type }, Number(now - p.enqueuedAt) / 1e9);
+      if (o.ok) p.resolve(o.reply);
+      else p.reject(o.error);
     });
   }
 
-  private async snapshot(session: TableSession): Promise<void> {
+  /** Appends a snapshot of the session's acknowledged state, with the hash of the stream's event at its revision. */
+  private snapshot(session: TableSession): void {
     session.eventsSinceSnapshot = 0;
     session.lastSnapshotAt = Date.now();
-    const replies = [...session.replies.entries()].slice(-REPLIES_IN_SNAPSHOT);
-    try {
-      await this.store.appendToStream(
-        snapshotStream(session.tableId),
-        [snapshotEvent(session.state, session.revision, replies)],
-        {
-          expectedRevision: 'any',
-        },
-      );
-    } catch (error) {
+    const { tableId, state, revision } = { tableId: session.tableId, ...session.at };
+    void (async () => {
+      let hash: string | null = null;
+      for await (const e of this.store.readStream(tableStream(tableId), {
+        fromRevision: revision,
+        maxCount: 1,
+      }))
+        if (e.streamRevision === revision) hash = e.hash;
+      if (hash === null) throw new Error(`the stream has no event ${revision}`);
+      await this.store.appendToStream(snapshotStream(tableId), [snapshotEvent(state, revision, hash)], {
+        expectedRevision: 'any',
+      });
+    })().catch((error: unknown) => {
       this.log.warn({
         msg: 'snapshot failed (the table is unaffected)',
-        tableId: session.tableId,
+        tableId,
         error: String((error as Error).message),
       });
+    });
+  }
+
+  /** A table that does not exist keeps no session once nothing waits on it. */
+  private forgetIfUnknown(session: TableSession): void {
+    if (session.revision >= 0n || !session.idle) return;
+    const slot = this.slots.get(session.tableId);
+    if (slot?.session === session) {
+      this.slots.delete(session.tableId);
+      this.metrics.tablesLoaded.set(this.slots.size);
+    }
+  }
+
+  /** Evicts sessions idle past `idleMs`, and the least recently used idle ones beyond `keep`. */
+  private evictIdle(now: number, keep = this.maxSessions): void {
+    const idle: [string, TableSession][] = [];
+    for (const [id, slot] of this.slots) if (slot.session?.idle) idle.push([id, slot.session]);
+    idle.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    let excess = this.slots.size - keep;
+    for (const [id, s] of idle) {
+      if (excess <= 0 && now - s.lastUsed < this.idleMs) break;
+      this.slots.delete(id);
+      excess--;
+    }
+    this.metrics.tablesLoaded.set(this.slots.size);
+  }
+
+  private pruneKeys(): void {
+    try {
+      this.keys.prune(new Date(Date.now() - this.days * DAY_MS).toISOString());
+    } catch (error) {
+      this.log.warn({ msg: 'pruning idempotency keys failed', error: String((error as Error).message) });
     }
   }
 }

@@ -82,7 +82,7 @@ export class TablesController {
   @Roles(...READERS)
   @ApiOperation({ summary: 'The table as it stands now (a player sees only its own bets and chips)' })
   async view(@Param('tableId') tableId: string, @CurrentPrincipal() p: Caller) {
-    const { state, revision } = await this.tables.current(checkId('tableId', tableId));
+    const { state, revision } = await this.tables.read(checkId('tableId', tableId));
     const view = tableView(state, { id: p.id, role: p.role });
     if (view.status === 'none') throw new ApiError(404, 'UNKNOWN_TABLE', `there is no table '${tableId}'`);
     // The stream revision this view reflects: a live client compares it with the last event it saw.

@@ -1,0 +1,202 @@
+import { createHash, randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { RecordedEvent } from '@coup/event-store';
+import type { TableCommand } from '@coup/table';
+import { ApiError } from '../common/api-error';
+
+/**
+ * Idempotency (ADR-5, ADR-14). A keyed command's events get ids derived from (table, key, index), and its first
+ * accepted answer is kept in the metadata of its last event with the hash of the request (caller and body). The
+ * table stream is the truth; the key index below is a local, rebuildable lookup folded from it.
+ */
+
+/** The answer a key was first accepted with, and the request (caller and body) it belongs to. */
+export interface StoredReply {
+  readonly hash: string;
+  readonly reply: unknown;
+}
+
+/** A key met in the table stream: the first accepted answer and where it was recorded. */
+export interface KeyEntry extends StoredReply {
+  readonly key: string;
+  readonly revision: bigint;
+  /** When the store recorded it (ISO); keys older than the retention are pruned. */
+  readonly recordedAt: string;
+}
+
+/** What the metadata of a keyed command's last event carries. */
+interface KeyedMetadata {
+  readonly commandId?: string;
+  readonly requestHash?: string;
+  readonly reply?: unknown;
+}
+
+/** The key entry a recorded event carries, or null (not the last event of a keyed command). */
+export function keyEntryOf(e: RecordedEvent): KeyEntry | null {
+  const meta = e.metadata as KeyedMetadata;
+  if (typeof meta.commandId !== 'string' || typeof meta.requestHash !== 'string') return null;
+  if (!Object.prototype.hasOwnProperty.call(meta, 'reply')) return null;
+  return {
+    key: meta.commandId,
+    hash: meta.requestHash,
+    reply: meta.reply,
+    revision: e.streamRevision,
+    recordedAt: e.recordedAt,
+  };
+}
+
+export const keyReused = () =>
+  new ApiError(
+    422,
+    'IDEMPOTENCY_KEY_REUSED',
+    'this Idempotency-Key was used for a different request (another caller or another body)',
+  );
+
+export const keyExpired = (days: number) =>
+  new ApiError(
+    422,
+    'IDEMPOTENCY_KEY_EXPIRED',
+    `this Idempotency-Key was used more than ${days} days ago; send the request with a new key`,
+  );
+
+/**
+ * What identifies a client's request behind an Idempotency-Key: who sends it (role and id) and the command's type
+ * and data, without the seeds the edge adds (fresh CSPRNG bytes differ on every retry, the request does not). A key
+ * is bound to its caller: another caller's request never gets this answer.
+ */
+export function requestHashOf(command: TableCommand): string {
+  const { seed: _seed, nextSeed: _nextSeed, ...data } = command.data as Record<string, unknown>;
+  const { role, id } = command.meta.actor;
+  return createHash('sha256')
+    .update(JSON.stringify([command.type, role, id, data]))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * A time-ordered UUID (version 7: 48-bit Unix milliseconds, then random bits). Ids that grow with time keep the
+ * store's unique id index appending at its end instead of writing random pages (about a third of the durable
+ * write cost with random v4 ids, see docs/benchmarks.md).
+ */
+export function uuidv7(now = Date.now()): string {
+  // The random part comes from crypto.randomUUID (a v4 id from Node's buffered CSPRNG pool: one system call per
+  // 128 ids, where randomBytes(16) makes one per id); its first 48 bits and version nibble are replaced.
+  const random = randomUUID();
+  const ms = now.toString(16).padStart(12, '0');
+  return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${random.slice(15)}`;
+}
+
+/** A deterministic UUID (version 8 layout) for the i-th event of an idempotent command. */
+export function eventIdFor(tableId: string, key: string, index: number): string {
+  const h = createHash('sha256').update(`${tableId}\u0000${key}\u0000${index}`).digest();
+  h[6] = (h[6]! & 0x0f) | 0x80;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The keys recorded on each table, folded from the table streams: a local lookup, never the truth. Its watermark
+ * per table is the revision up to which every key (of the retention window) is in it, so a table session trusts a
+ * miss only once the index is complete up to the session's revision, and fills the gap from the stream otherwise.
+ */
+export interface KeyIndex {
+  get(tableId: string, key: string): StoredReply | undefined;
+  /** -1n when nothing of the table was indexed. */
+  watermark(tableId: string): bigint;
+  /** Adds entries; with `complete`, the index holds every key of the table up to that revision. */
+  record(tableId: string, entries: readonly KeyEntry[], complete: bigint | null): void;
+  /** Forgets keys recorded before this instant (ISO); answers how many. */
+  prune(before: string): number;
+  close(): void;
+}
+
+/**
+ * The key index in SQLite: a file in the data folder (rebuilt from the stream if lost: a lost tail only lowers
+ * the watermark), or `:memory:`. Several processes may share the file; each writes only keys it folded from the
+ * stream, and a watermark only ever moves forward.
+ */
+export class SqliteKeyIndex implements KeyIndex {
+  private readonly db: Database.Database;
+  private readonly stmts;
+  private readonly writeTx: (tableId: string, entries: readonly KeyEntry[], complete: bigint | null) => void;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // The stream is the truth: a crash may lose the newest rows together with the watermark that covers them.
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS idempotency_keys (
+        table_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        reply TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        recorded_at TEXT NOT NULL,
+        PRIMARY KEY (table_id, key)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS idempotency_keys_recorded_at ON idempotency_keys (recorded_at);
+      CREATE TABLE IF NOT EXISTS idempotency_watermarks (
+        table_id TEXT PRIMARY KEY,
+        revision INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `);
+    this.db.defaultSafeIntegers(true);
+    this.stmts = {
+      get: this.db.prepare<[string, string], { request_hash: string; reply: string }>(
+        'SELECT request_hash, reply FROM idempotency_keys WHERE table_id = ? AND key = ?',
+      ),
+      insert: this.db.prepare(
+        'INSERT OR IGNORE INTO idempotency_keys (table_id, key, request_hash, reply, revision, recorded_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      watermark: this.db.prepare<[string], { revision: bigint }>(
+        'SELECT revision FROM idempotency_watermarks WHERE table_id = ?',
+      ),
+      setWatermark: this.db.prepare(
+        `INSERT INTO idempotency_watermarks (table_id, revision) VALUES (?, ?)
+         ON CONFLICT (table_id) DO UPDATE SET revision = max(revision, excluded.revision)`,
+      ),
+      prune: this.db.prepare('DELETE FROM idempotency_keys WHERE recorded_at < ?'),
+    };
+    this.writeTx = this.db.transaction((t: string, e: readonly KeyEntry[], c: bigint | null) =>
+      this.write(t, e, c),
+    );
+  }
+
+  get(tableId: string, key: string): StoredReply | undefined {
+    const row = this.stmts.get.get(tableId, key);
+    return row ? { hash: row.request_hash, reply: JSON.parse(row.reply) as unknown } : undefined;
+  }
+
+  watermark(tableId: string): bigint {
+    return this.stmts.watermark.get(tableId)?.revision ?? -1n;
+  }
+
+  private write(tableId: string, entries: readonly KeyEntry[], complete: bigint | null): void {
+    for (const e of entries)
+      this.stmts.insert.run(
+        tableId,
+        e.key,
+        e.hash,
+        JSON.stringify(e.reply ?? null),
+        e.revision,
+        e.recordedAt,
+      );
+    if (complete !== null && complete >= 0n) this.stmts.setWatermark.run(tableId, complete);
+  }
+
+  record(tableId: string, entries: readonly KeyEntry[], complete: bigint | null): void {
+    if (entries.length === 0 && complete === null) return;
+    this.writeTx(tableId, entries, complete);
+  }
+
+  prune(before: string): number {
+    return Number(this.stmts.prune.run(before).changes);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,103 @@
+import {
+  evolve,
+  initialState,
+  tableStream,
+  type TableCommand,
+  type TableEvent,
+  type TableState,
+} from '@coup/table';
+import type { EventStore } from '@coup/event-store';
+import { keyEntryOf, type KeyEntry, type KeyIndex } from './idempotency';
+
+/** A command waiting in its table's queue, with the promise of its answer. */
+export interface Pending {
+  readonly command: TableCommand;
+  readonly key: string | null;
+  /** Identifies the caller and request behind `key` (empty without a key). */
+  readonly requestHash: string;
+  readonly correlationId: string | undefined;
+  readonly enqueuedAt: bigint;
+  readonly resolve: (reply: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** A table's state as the store acknowledged it, at the revision of its last event (-1n: no stream). */
+export interface TableAt {
+  readonly state: TableState;
+  readonly revision: bigint;
+}
+
+const noop = () => undefined;
+
+/**
+ * One table held in memory (ADR-14): its state, always a fold of its stream up to `revision`, and the revision is
+ * only ever one the store acknowledged (an append's answer, or an event read back). Everything that reads or changes
+ * it runs through `exclusive`, one at a time in arrival order: a batch of commands (catch up, decide, append), a
+ * read (catch up, answer). Nothing folds events into it while an append is in flight.
+ */
+export class TableSession {
+  state: TableState = initialState;
+  revision = -1n;
+  eventsSinceSnapshot = 0;
+  /** When this process last appended a snapshot of the table (ms since the epoch; 0: not yet). */
+  lastSnapshotAt = 0;
+  /** Every key of the table up to `revision` (within the retention) is in the key index. */
+  keysComplete = false;
+  /** Last use (ms since the epoch), for evicting idle sessions. */
+  lastUsed = 0;
+  readonly queue: Pending[] = [];
+  /** A batch is scheduled on `exclusive` and will take the queue. */
+  scheduled = false;
+  /** Operations scheduled or running on `exclusive`. */
+  private running = 0;
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(readonly tableId: string) {}
+
+  get at(): TableAt {
+    return { state: this.state, revision: this.revision };
+  }
+
+  /** Nothing queued, scheduled or running: the session may be evicted. */
+  get idle(): boolean {
+    return this.running === 0 && this.queue.length === 0 && !this.scheduled;
+  }
+
+  /** Runs `fn` when every operation scheduled before it has finished; nothing else touches the session meanwhile. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    this.running++;
+    const run = this.tail.then(fn);
+    this.tail = run.then(noop, noop).then(() => {
+      this.running--;
+    });
+    return run;
+  }
+
+  /**
+   * Folds every event after `revision` (written by this or another process) and indexes the keys they carry.
+   * Only call inside `exclusive` (or before the session is shared). Answers the number of events folded.
+   */
+  async catchUp(store: EventStore, keys: KeyIndex): Promise<number> {
+    let folded = 0;
+    let entries: KeyEntry[] | null = null;
+    for await (const e of store.readStream(tableStream(this.tableId), { fromRevision: this.revision + 1n })) {
+      this.state = evolve(this.state, { type: e.type, data: e.data } as TableEvent);
+      this.revision = e.streamRevision;
+      folded++;
+      const entry = keyEntryOf(e);
+      if (entry) (entries ??= []).push(entry);
+    }
+    if (folded > 0) {
+      this.eventsSinceSnapshot += folded;
+      keys.record(this.tableId, entries ?? [], this.keysComplete ? this.revision : null);
+    }
+    return folded;
+  }
+
+  /** Takes the outcome of an acknowledged append of `count` events: the stream is at `revision`. */
+  acknowledge(state: TableState, revision: bigint, count: number): void {
+    this.state = state;
+    this.revision = revision;
+    this.eventsSinceSnapshot += count;
+  }
+}
