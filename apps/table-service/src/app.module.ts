@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { QueriesModule } from './queries';
 import { ProjectionWorker, projectionWorkerAvailable } from './projection-worker';
 import type { ServiceConfig } from './config/config';
-import { AuthGuard, JWT_SECRET } from './common/auth';
+import { TokenVerifier } from '@coup/auth';
+import { AuthGuard, TOKEN_VERIFIER } from './common/auth';
 import { LiveGateway } from './live/live.gateway';
 import { AllExceptionsFilter } from './common/exception.filter';
 import { Metrics } from './common/metrics';
@@ -99,7 +100,10 @@ export class AppModule {
       controllers: [TablesController, OnlineController, OpsController],
       providers: [
         { provide: CONFIG, useValue: config },
-        { provide: JWT_SECRET, useValue: config.jwtSecret },
+        {
+          provide: TOKEN_VERIFIER,
+          useValue: new TokenVerifier(config.jwtSecret, { clockSkewSeconds: config.tokenClockSkewSeconds }),
+        },
         LiveGateway,
         { provide: Clock, useValue: overrides.clock ?? new Clock() },
         { provide: SeedSource, useValue: overrides.seeds ?? new SeedSource() },
@@ -126,8 +130,8 @@ export class AppModule {
         },
         {
           provide: APP_GUARD,
-          inject: [Reflector],
-          useFactory: (reflector: Reflector) => new AuthGuard(reflector, config.jwtSecret),
+          inject: [Reflector, TOKEN_VERIFIER],
+          useFactory: (reflector: Reflector, tokens: TokenVerifier) => new AuthGuard(reflector, tokens),
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         ...(inWorker && eventsFile

@@ -14,25 +14,21 @@ export const Roles = (...roles: Role[]) => SetMetadata(ROLES_KEY, roles);
 /** A route anyone may call without a token (health, metrics, docs). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);
 
-export const JWT_SECRET = Symbol('JWT_SECRET');
+/**
+ * The app's one TokenVerifier (the configured secret and clock skew), shared by the HTTP guard and the WebSocket:
+ * each token's signature is checked once, its exp, nbf and iat on every use.
+ */
+export const TOKEN_VERIFIER = Symbol('TOKEN_VERIFIER');
 
 type AuthedRequest = FastifyRequest & { principal?: Principal };
 
-/** One verifier per secret for the process: each token's signature is checked once (its expiry on every use). */
-const verifiers = new Map<string, TokenVerifier>();
-function verifierFor(secret: string): TokenVerifier {
-  let verifier = verifiers.get(secret);
-  if (!verifier) verifiers.set(secret, (verifier = new TokenVerifier(secret)));
-  return verifier;
-}
-
 /** Reads the bearer token from an Authorization header value; 401 with a reason when it is missing or bad. */
-export function principalFromHeader(secret: string, header: string | undefined): Principal {
+export function principalFromHeader(tokens: TokenVerifier, header: string | undefined): Principal {
   if (!header)
     throw new ApiError(401, 'UNAUTHENTICATED', 'a bearer token is required (Authorization: Bearer <token>)');
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new ApiError(401, 'UNAUTHENTICATED', 'the Authorization header must be "Bearer <token>"');
-  return verifierFor(secret).verify(match[1]!);
+  return tokens.verify(match[1]!);
 }
 
 /** May this caller act on this table? Dealers and supervisors may be limited to named tables. */
@@ -44,14 +40,14 @@ export function mayUseTable(principal: Principal, tableId: string | undefined): 
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly secret: string,
+    private readonly tokens: TokenVerifier,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthedRequest>();
-    const principal = principalFromHeader(this.secret, request.headers.authorization);
+    const principal = principalFromHeader(this.tokens, request.headers.authorization);
     request.principal = principal;
     // Parameters are checked before any authorization: a malformed table id is a 400 for every caller.
     const tableId = (request.params as Record<string, string> | undefined)?.['tableId'];

@@ -21,6 +21,8 @@ export interface ServiceConfig {
   readonly jwtSecret: string;
   /** True when the secret was generated into the data folder because none was configured (local use only). */
   readonly jwtSecretGenerated: boolean;
+  /** Seconds a token's `nbf` and `iat` may be ahead of this clock (COUP_TOKEN_CLOCK_SKEW_S); `exp` gets none. */
+  readonly tokenClockSkewSeconds: number;
   readonly logLevel: LogLevel;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimit: number;
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     eventStore,
     jwtSecret,
     jwtSecretGenerated,
+    tokenClockSkewSeconds: integer(env, 'COUP_TOKEN_CLOCK_SKEW_S', 30, 0, 300),
     logLevel,
     bodyLimit: integer(env, 'COUP_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
     snapshotEvery: integer(env, 'COUP_SNAPSHOT_EVERY', 500, 10, 1_000_000),

@@ -17,6 +17,7 @@ describe('configuration is validated at start', () => {
       logLevel: 'info',
       projectionCommitMs: 500,
       projectionMaxBatch: 10_000,
+      tokenClockSkewSeconds: 30,
     });
     expect(loadConfig({ COUP_DATA_DIR: d }).jwtSecret).toBe(c.jwtSecret);
   });
@@ -35,9 +36,18 @@ describe('configuration is validated at start', () => {
     [{ COUP_PROJECTION_MAX_BATCH: '0' }, /COUP_PROJECTION_MAX_BATCH/],
     [{ COUP_PROJECTION_MAX_BATCH: 'many' }, /COUP_PROJECTION_MAX_BATCH/],
     [{ COUP_PROJECTION_MAX_BATCH: '100001' }, /COUP_PROJECTION_MAX_BATCH/],
+    [{ COUP_TOKEN_CLOCK_SKEW_S: '-1' }, /COUP_TOKEN_CLOCK_SKEW_S/],
+    [{ COUP_TOKEN_CLOCK_SKEW_S: '301' }, /COUP_TOKEN_CLOCK_SKEW_S/],
+    [{ COUP_TOKEN_CLOCK_SKEW_S: '1m' }, /COUP_TOKEN_CLOCK_SKEW_S/],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);
+  });
+  it('takes the token clock skew in seconds, 0 included', () => {
+    expect(loadConfig({ COUP_DATA_DIR: dir(), COUP_TOKEN_CLOCK_SKEW_S: '0' }).tokenClockSkewSeconds).toBe(0);
+    expect(loadConfig({ COUP_DATA_DIR: dir(), COUP_TOKEN_CLOCK_SKEW_S: '300' }).tokenClockSkewSeconds).toBe(
+      300,
+    );
   });
   it('runs SQLite group commits inline when asked', () => {
     const d = dir();

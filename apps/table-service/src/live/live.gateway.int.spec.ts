@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
-import { signToken } from '@coup/auth';
+import { TokenVerifier, signToken } from '@coup/auth';
 import { createEventStore } from '@coup/event-store';
 import type { TableCommand } from '@coup/table';
 import { Metrics } from '../common/metrics';
@@ -41,7 +41,7 @@ describe('slow and stuck live clients', () => {
   it('a client that cannot keep up is dropped; the others get every event and the table keeps deciding', async () => {
     const handle = new EventStoreHandle(createEventStore({ kind: 'memory' }), 'memory');
     const tables = new TableProcessor(handle.store, new Metrics(false), { snapshotEvery: 1000 });
-    const gateway = new LiveGateway(handle, tables, SECRET);
+    const gateway = new LiveGateway(handle, tables, new TokenVerifier(SECRET));
     await tables.execute('S1', cmd('OpenTable', { tableId: 'S1', rules: { dealing: 'rng' } }));
     await tables.execute('S1', cmd('BuyIn', { playerId: 'p1', amount: 1_000_000 }));
     await tables.execute('S1', cmd('StartShoe', { seed: 'ab'.repeat(32) }, 'dealer'));

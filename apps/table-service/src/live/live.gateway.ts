@@ -2,10 +2,10 @@ import { Inject, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { WebSocketGateway, type OnGatewayConnection, type OnGatewayDisconnect } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { Principal } from '@coup/auth';
+import type { Principal, TokenVerifier } from '@coup/auth';
 import { redactEvent, tableView, type TableEvent } from '@coup/table';
 import type { RecordedEvent, Subscription } from '@coup/event-store';
-import { JWT_SECRET, mayUseTable, principalFromHeader } from '../common/auth';
+import { TOKEN_VERIFIER, mayUseTable, principalFromHeader } from '../common/auth';
 import { toErrorBody } from '../common/exception.filter';
 import { EventStoreHandle } from '../store/event-store.provider';
 import { TableProcessor, tableStream } from '../tables/table-processor';
@@ -47,7 +47,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
   constructor(
     @Inject(EventStoreHandle) private readonly handle: EventStoreHandle,
     @Inject(TableProcessor) private readonly tables: TableProcessor,
-    @Inject(JWT_SECRET) private readonly secret: string,
+    @Inject(TOKEN_VERIFIER) private readonly tokens: TokenVerifier,
   ) {}
 
   /** Follows the log from its current end; called once the app has started. */
@@ -69,7 +69,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
       const token = url.searchParams.get('token');
-      principal = principalFromHeader(this.secret, token ? `Bearer ${token}` : request.headers.authorization);
+      principal = principalFromHeader(this.tokens, token ? `Bearer ${token}` : request.headers.authorization);
     } catch (error) {
       const body = toErrorBody(error);
       socket.send(

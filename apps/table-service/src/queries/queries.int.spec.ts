@@ -8,7 +8,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
 import { Registry } from 'prom-client';
-import { type Role, signToken } from '@coup/auth';
+import { type Role, TokenVerifier, signToken } from '@coup/auth';
 import { type EventStore, createEventStore } from '@coup/event-store';
 import { ProjectionRunner, testing } from '@coup/projections';
 import type { Actor } from '@coup/table';
@@ -77,7 +77,7 @@ beforeAll(async () => {
       {
         provide: APP_GUARD,
         inject: [Reflector],
-        useFactory: (reflector: Reflector) => new AuthGuard(reflector, SECRET),
+        useFactory: (reflector: Reflector) => new AuthGuard(reflector, new TokenVerifier(SECRET)),
       },
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
     ],
