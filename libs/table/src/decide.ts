@@ -24,6 +24,7 @@ import {
 } from '@coup/engine';
 import { afterCoup, afterVoid, nextFor, returnsOf, settleRound } from './coup';
 import { type DomainError, type DomainErrorCode, domainError } from './errors';
+import { ownFields } from './own';
 import { chipUnit, normalizeRules } from './rules';
 import {
   NO_BETS,
@@ -1060,17 +1061,19 @@ function endShoe(ctx: OpenCtx): Verdict {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Reads the command by its own fields only (see ownFields): `data` is handed on as such a copy. */
 function envelope(
-  command: unknown,
+  raw: unknown,
 ): { type: TableCommandType; data: Data; meta: CommandMeta; atMs: number } | Refusal {
-  if (!isPlainObject(command))
-    return refuse('INVALID_COMMAND', 'A command is an object { type, data, meta }');
+  if (!isPlainObject(raw)) return refuse('INVALID_COMMAND', 'A command is an object { type, data, meta }');
+  const command = ownFields(raw);
   const type = command['type'];
   if (typeof type !== 'string' || !Object.hasOwn(DATA_FIELDS, type)) {
     return refuse('INVALID_COMMAND', `Unknown command type ${describe(type)}`, { field: 'type' });
   }
-  const data = command['data'] === undefined ? {} : command['data'];
-  if (!isPlainObject(data)) return refuse('INVALID_COMMAND', 'data must be an object', { field: 'data' });
+  const rawData = command['data'] === undefined ? {} : command['data'];
+  if (!isPlainObject(rawData)) return refuse('INVALID_COMMAND', 'data must be an object', { field: 'data' });
+  const data = ownFields(rawData);
   const allowed = DATA_FIELDS[type as TableCommandType];
   for (const key of Object.keys(data)) {
     if (!allowed.includes(key) && data[key] !== undefined) {
@@ -1083,11 +1086,12 @@ function envelope(
       );
     }
   }
-  const meta = command['meta'];
-  if (!isPlainObject(meta) || !isPlainObject(meta['actor'])) {
+  const rawMeta = command['meta'];
+  const meta = isPlainObject(rawMeta) ? ownFields(rawMeta) : null;
+  if (meta === null || !isPlainObject(meta['actor'])) {
     return refuse('INVALID_COMMAND', 'meta must be { actor: { id, role }, at }', { field: 'meta' });
   }
-  const actor = meta['actor'];
+  const actor = ownFields(meta['actor']);
   const id = actor['id'];
   const role = actor['role'];
   if (typeof id !== 'string' || id.length < 1 || id.length > 128) {

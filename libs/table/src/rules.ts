@@ -1,9 +1,11 @@
 /**
  * Table rules: the defaults, and `normalizeRules`, which validates a raw rules object (from the wire) and fills
- * the defaults. Unknown keys are refused; every failure is `INVALID_RULES` with `details.field`.
+ * the defaults. Only the input's own keys are read; unknown ones (`toString` and `constructor` as much as `foo`)
+ * are refused; every failure is `INVALID_RULES` with `details.field`.
  */
 import type { Result } from '@coup/engine';
 import { type DomainError, domainError } from './errors';
+import { ownFields } from './own';
 import type { Limit, TableRules } from './types';
 
 /** The largest limit or chip value accepted, in cents (ten billion dollars): keeps every payout a safe integer. */
@@ -108,12 +110,13 @@ function normalizeLimit(
     return { ok: true, value: fallback };
   }
   if (!isPlainObject(input)) return invalid(field, 'must be an object { min, max }', input);
-  for (const key of Object.keys(input)) {
+  const limit = ownFields(input);
+  for (const key of Object.keys(limit)) {
     if (key !== 'min' && key !== 'max')
-      return invalid(`${field}.${key}`, 'is not a limit field (min, max)', input[key]);
+      return invalid(`${field}.${key}`, 'is not a limit field (min, max)', limit[key]);
   }
-  const min = input['min'] === undefined ? fallback.min : input['min'];
-  const max = input['max'] === undefined ? fallback.max : input['max'];
+  const min = limit['min'] === undefined ? fallback.min : limit['min'];
+  const max = limit['max'] === undefined ? fallback.max : limit['max'];
   if (!isPositiveInt(min))
     return invalid(`${field}.min`, `must be a positive integer of cents up to ${MAX_LIMIT}`, min);
   if (!isPositiveInt(max))
@@ -138,9 +141,10 @@ function normalizeLimit(
  *
  * @returns the complete rules, or `INVALID_RULES` with `details.field` naming the first bad rule.
  */
-export function normalizeRules(input: unknown): Result<TableRules, DomainError> {
-  if (input === undefined) input = {};
-  if (!isPlainObject(input)) return invalid('rules', 'must be an object', input);
+export function normalizeRules(raw: unknown): Result<TableRules, DomainError> {
+  if (raw === undefined) raw = {};
+  if (!isPlainObject(raw)) return invalid('rules', 'must be an object', raw);
+  const input = ownFields(raw);
   for (const key of Object.keys(input)) {
     if (!(RULE_KEYS as readonly string[]).includes(key))
       return invalid(key, 'is not a table rule', input[key]);
@@ -165,7 +169,7 @@ export function normalizeRules(input: unknown): Result<TableRules, DomainError> 
     return invalid('chips', 'must be an array of 1 to 20 chip values in cents', chipsInput);
   }
   for (let i = 0; i < chipsInput.length; i++) {
-    const chip: unknown = chipsInput[i];
+    const chip: unknown = Object.hasOwn(chipsInput, i) ? chipsInput[i] : undefined;
     if (!isPositiveInt(chip))
       return invalid(`chips[${i}]`, `must be a positive integer of cents up to ${MAX_LIMIT}`, chip);
     if (i > 0 && chip <= (chipsInput[i - 1] as number)) {
@@ -179,7 +183,7 @@ export function normalizeRules(input: unknown): Result<TableRules, DomainError> 
   if (limitsInput !== undefined && !isPlainObject(limitsInput)) {
     return invalid('limits', 'must be an object { player, banker, tie }', limitsInput);
   }
-  const limitsObject = limitsInput ?? {};
+  const limitsObject = ownFields(limitsInput ?? {});
   for (const key of Object.keys(limitsObject)) {
     if (key !== 'player' && key !== 'banker' && key !== 'tie') {
       return invalid(`limits.${key}`, 'is not a spot (player, banker, tie)', limitsObject[key]);
