@@ -10,6 +10,16 @@ import { ApiError } from '../common/api-error';
  * table stream is the truth; the key index below is a local, rebuildable lookup folded from it.
  */
 
+/** The Idempotency-Key header as the OpenAPI document describes it (every command route takes one). */
+export const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'A retry with the same key, from the same caller with the same body, returns the first accepted answer and ' +
+    'records nothing new (for COUP_IDEMPOTENCY_DAYS, on any instance); another caller or body gets 422 ' +
+    'IDEMPOTENCY_KEY_REUSED; a refusal is not remembered: its retry is decided again',
+} as const;
+
 /** The answer a key was first accepted with, and the request (caller and body) it belongs to. */
 export interface StoredReply {
   readonly hash: string;

@@ -1,11 +1,12 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@coup/auth';
 import { tableView, type Actor } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
 import { AmountDto, ValidBody } from './dto';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
 import { TableCommands } from './table-commands';
 import { TableProcessor } from './table-processor';
 
@@ -38,6 +39,7 @@ export const onlineTableId = (playerId: string) => `online-${playerId}`;
  */
 @ApiTags('online')
 @ApiBearerAuth()
+@ApiHeader(IDEMPOTENCY_KEY_HEADER)
 @Controller('api/online/tables')
 export class OnlineController {
   constructor(
@@ -102,14 +104,19 @@ export class OnlineController {
   @HttpCode(200)
   @Roles('player')
   @ApiOperation({ summary: 'Buy chips on your online table (cents)' })
-  async buyIn(@Param('tableId') tableId: string, @ValidBody() body: AmountDto, @CurrentPrincipal() p: Caller) {
+  async buyIn(
+    @Param('tableId') tableId: string,
+    @ValidBody() body: AmountDto,
+    @CurrentPrincipal() p: Caller,
+    @Headers('idempotency-key') key?: string,
+  ) {
     await this.own(tableId, p);
     return this.commands.send(
       tableId,
       'BuyIn',
       { playerId: p.id, amount: body.amount },
       cashier(p),
-      undefined,
+      key,
       p.correlationId,
     );
   }
@@ -120,20 +127,25 @@ export class OnlineController {
   @ApiOperation({
     summary: 'Leave the game: cash out, refused while a coup is incomplete (bets on the layout)',
   })
-  async exit(@Param('tableId') tableId: string, @CurrentPrincipal() p: Caller) {
-    const view = await this.own(tableId, p);
-    const mine = view.players.find((x) => x.playerId === p.id);
-    if (!mine) throw new ApiError(409, 'NOT_SEATED', 'you have no chips on this table');
+  async exit(
+    @Param('tableId') tableId: string,
+    @CurrentPrincipal() p: Caller,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    await this.own(tableId, p);
     try {
+      // Decided on the table as the store has it (a keyed retry gets the first cash-out's answer).
       return await this.commands.send(
         tableId,
         'CashOut',
         { playerId: p.id },
         cashier(p),
-        undefined,
+        key,
         p.correlationId,
       );
     } catch (error) {
+      if ((error as ApiError).code === 'UNKNOWN_PLAYER')
+        throw new ApiError(409, 'NOT_SEATED', 'you have no chips on this table');
       if ((error as ApiError).code === 'BETS_IN_PLAY') {
         throw new ApiError(
           409,

@@ -5,6 +5,7 @@ import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
 import { checkId, roundNo, TableCommands, type CommandData } from './table-commands';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
 import {
   AmountDto,
   CardDto,
@@ -24,11 +25,7 @@ const READERS = ['admin', 'dealer', 'supervisor', 'player', 'compliance', 'analy
 
 @ApiTags('tables')
 @ApiBearerAuth()
-@ApiHeader({
-  name: 'Idempotency-Key',
-  required: false,
-  description: 'A retry with the same key returns the first answer and records nothing new',
-})
+@ApiHeader(IDEMPOTENCY_KEY_HEADER)
 @Controller('api/tables')
 export class TablesController {
   constructor(
