@@ -106,3 +106,51 @@ describe('loading a table', () => {
     expect((await base.streamHead(tableStream('L1')))!.revision).toBe(head + 1n);
   });
 });
+
+describe('table sessions are bounded', () => {
+  const open = (p: TableProcessor, id: string) =>
+    p.execute(id, cmd('OpenTable', { tableId: id, rules: { dealing: 'rng' } }));
+
+  it('given reads and commands for tables that do not exist, then no session is kept for any of them', async () => {
+    const p = new TableProcessor(createEventStore({ kind: 'memory' }), new Metrics(false), {
+      snapshotEvery: 500,
+    });
+    await open(p, 'REAL');
+    for (let i = 0; i < 200; i++) {
+      expect((await p.read(`ghost-${i}`)).revision).toBe(-1n);
+      await expect(
+        p.execute(`ghost-cmd-${i}`, cmd('BuyIn', { playerId: 'p1', amount: 100 })),
+      ).rejects.toMatchObject({
+        code: 'UNKNOWN_TABLE',
+      });
+    }
+    // A refused command's session is dropped right after its batch ends (microtasks): let them run.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(p.sessionCount).toBe(1);
+    await p.shutdown();
+  });
+
+  it('given more tables than maxSessions, then the least recently used idle ones are evicted and reload on use', async () => {
+    const store = createEventStore({ kind: 'memory' });
+    const p = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500, maxSessions: 3 });
+    for (let i = 0; i < 10; i++) await open(p, `T${i}`);
+    expect(p.sessionCount).toBeLessThanOrEqual(3);
+    // An evicted table reloads from the store, whole.
+    await p.execute('T0', cmd('BuyIn', { playerId: 'p1', amount: 500 }));
+    expect((await p.read('T0')).state).toEqual(await fullFold(store, 'T0'));
+    expect(p.sessionCount).toBeLessThanOrEqual(3);
+    await p.shutdown();
+  });
+
+  it('given sessions unused for sessionIdleMs, then the sweep evicts them', async () => {
+    const p = new TableProcessor(createEventStore({ kind: 'memory' }), new Metrics(false), {
+      snapshotEvery: 500,
+      sessionIdleMs: 20,
+    });
+    for (let i = 0; i < 5; i++) await open(p, `I${i}`);
+    expect(p.sessionCount).toBeGreaterThan(0);
+    while (p.sessionCount > 0) await new Promise((r) => setTimeout(r, 10));
+    expect((await p.read('I3')).revision).toBe(0n);
+    await p.shutdown();
+  });
+});

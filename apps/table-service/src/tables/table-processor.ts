@@ -231,23 +231,24 @@ export class TableProcessor {
   private schedule(session: TableSession): void {
     if (session.scheduled) return;
     session.scheduled = true;
-    void session.exclusive(async () => {
-      session.scheduled = false;
-      const batch = session.queue.splice(0, MAX_BATCH);
-      try {
-        await this.processBatch(session, batch);
-      } catch (error) {
-        // Never expected (processBatch answers every command); no command may wait forever.
-        this.log.error({
-          msg: 'batch failed',
-          tableId: session.tableId,
-          error: String((error as Error).message),
-        });
-        for (const p of batch) p.reject(error);
-      }
-      if (session.queue.length > 0) this.schedule(session);
-      else this.forgetIfUnknown(session);
-    });
+    void session
+      .exclusive(async () => {
+        session.scheduled = false;
+        const batch = session.queue.splice(0, MAX_BATCH);
+        try {
+          await this.processBatch(session, batch);
+        } catch (error) {
+          // Never expected (processBatch answers every command); no command may wait forever.
+          this.log.error({
+            msg: 'batch failed',
+            tableId: session.tableId,
+            error: String((error as Error).message),
+          });
+          for (const p of batch) p.reject(error);
+        }
+        if (session.queue.length > 0) this.schedule(session);
+      })
+      .then(() => this.forgetIfUnknown(session));
   }
 
   /**

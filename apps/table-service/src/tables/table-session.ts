@@ -66,10 +66,10 @@ export class TableSession {
   /** Runs `fn` when every operation scheduled before it has finished; nothing else touches the session meanwhile. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     this.running++;
-    const run = this.tail.then(fn);
-    this.tail = run.then(noop, noop).then(() => {
+    const run = this.tail.then(fn).finally(() => {
       this.running--;
     });
+    this.tail = run.then(noop, noop);
     return run;
   }
 
