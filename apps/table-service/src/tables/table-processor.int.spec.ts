@@ -6,7 +6,7 @@ import { createEventStore, type EventStore, type ReadStreamOptions } from '@coup
 import { evolve, initialState, type TableCommand, type TableEvent, type TableState } from '@coup/table';
 import { Metrics } from '../common/metrics';
 import { snapshotStream, tableStream } from '@coup/table';
-import { SNAPSHOT_MIN_INTERVAL_MS, SNAPSHOT_TAIL_LIMIT, snapshotDue } from './snapshots';
+import { SNAPSHOT_MIN_INTERVAL_MS, SNAPSHOT_TAIL_LIMIT, snapshotDue, snapshotEvent } from './snapshots';
 import { TableProcessor } from './table-processor';
 
 const cmd = (type: TableCommand['type'], data: object, role: 'admin' | 'dealer' = 'admin') =>
@@ -151,6 +151,70 @@ describe('table sessions are bounded', () => {
     expect(p.sessionCount).toBeGreaterThan(0);
     while (p.sessionCount > 0) await new Promise((r) => setTimeout(r, 10));
     expect((await p.read('I3')).revision).toBe(0n);
+    await p.shutdown();
+  });
+});
+
+describe('a snapshot that does not match its stream', () => {
+  async function table(store: EventStore): Promise<void> {
+    const p = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
+    await p.execute('S1', cmd('OpenTable', { tableId: 'S1', rules: { dealing: 'rng' } }));
+    await p.execute('S1', cmd('BuyIn', { playerId: 'p1', amount: 10_000 }));
+    await p.shutdown();
+  }
+  const inflated = (state: TableState) => ({
+    ...state,
+    players: state.players.map((pl) => ({ ...pl, chips: pl.chips + 999_999 })),
+  });
+
+  for (const [name, make] of [
+    [
+      'past the head',
+      (state: TableState, head: { revision: bigint; hash: string }) =>
+        snapshotEvent(inflated(state), head.revision + 3n, head.hash),
+    ],
+    [
+      'at a revision whose event has another hash',
+      (state: TableState, head: { revision: bigint; hash: string }) =>
+        snapshotEvent(inflated(state), head.revision, 'f'.repeat(64)),
+    ],
+    [
+      'in the old format (no hash)',
+      (state: TableState, head: { revision: bigint; hash: string }) => {
+        const e = snapshotEvent(inflated(state), head.revision, head.hash);
+        const { hash: _hash, snapshotVersion: _v, ...data } = e.data as Record<string, never>;
+        return { ...e, data };
+      },
+    ],
+  ] as const)
+    it(`given a snapshot ${name}, when the table loads, then it is discarded (counted) and the stream is folded`, async () => {
+      const store = createEventStore({ kind: 'memory' });
+      await table(store);
+      const head = (await store.streamHead(tableStream('S1')))!;
+      await store.appendToStream(snapshotStream('S1'), [make(await fullFold(store, 'S1'), head)], {
+        expectedRevision: 'any',
+      });
+      const metrics = new Metrics(false);
+      const p = new TableProcessor(store, metrics, { snapshotEvery: 500 });
+      const at = await p.read('S1');
+      expect(at).toEqual({ state: await fullFold(store, 'S1'), revision: head.revision });
+      expect((await metrics.snapshotsDiscarded.get()).values[0]?.value).toBe(1);
+      await p.shutdown();
+    });
+
+  it('given a matching snapshot, when the table loads, then it is used', async () => {
+    const store = createEventStore({ kind: 'memory' });
+    await table(store);
+    const head = (await store.streamHead(tableStream('S1')))!;
+    const marked = { ...(await fullFold(store, 'S1')), tableId: 'S1' };
+    await store.appendToStream(snapshotStream('S1'), [snapshotEvent(marked, head.revision, head.hash)], {
+      expectedRevision: 'any',
+    });
+    const { store: counted, read } = counting(store);
+    const p = new TableProcessor(counted, new Metrics(false), { snapshotEvery: 500 });
+    expect((await p.read('S1')).revision).toBe(head.revision);
+    // The snapshot's own event (its hash check) and the empty tail after it: not the history.
+    expect(read.get(tableStream('S1'))).toBe(1);
     await p.shutdown();
   });
 });
