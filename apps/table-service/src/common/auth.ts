@@ -50,7 +50,8 @@ export class AuthGuard implements CanActivate {
     const principal = principalFromHeader(this.tokens, request.headers.authorization);
     request.principal = principal;
     // Parameters are checked before any authorization: a malformed table id is a 400 for every caller.
-    const tableId = (request.params as Record<string, string> | undefined)?.['tableId'];
+    const params = request.params as Record<string, string> | undefined;
+    const tableId = params && Object.hasOwn(params, 'tableId') ? params['tableId'] : undefined;
     if (tableId !== undefined && !TABLE_ID_PATTERN.test(tableId)) {
       throw new ApiError(400, 'INVALID_PARAMETER', 'tableId must be 1 to 64 letters, digits, _ or -', {
         field: 'tableId',

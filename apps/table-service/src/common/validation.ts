@@ -1,4 +1,5 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { IsOptional } from 'class-validator';
 import { ApiError } from './api-error';
 
 function describeValidation(errors: ValidationError[], parent = ''): string[] {
@@ -11,6 +12,31 @@ function describeValidation(errors: ValidationError[], parent = ''): string[] {
     );
     return [...own, ...describeValidation(e.children ?? [], path)];
   });
+}
+
+/**
+ * Keys the stock pipeline drops without a word: Nest's proto-key stripping deletes `prototype` and `constructor`,
+ * and class-transformer skips every key its new object already has through the prototype (`toString`,
+ * `hasOwnProperty`, `valueOf`...). No DTO has a field by such a name.
+ */
+function shadowsPrototype(key: string): boolean {
+  return key === 'prototype' || Object.hasOwn(Object.prototype, key);
+}
+
+const RAW_FIELDS = Symbol('coup:raw-fields');
+
+/**
+ * A DTO property that is a free-form JSON object handed on as sent to its own parser (table rules to
+ * normalizeRules), which reads own keys only and refuses unknown ones. The pipe checks that it is an object and
+ * keeps it away from class-transformer, whose copy drops keys like `toString` and fails on a `constructor` key.
+ */
+export function RawObject(): PropertyDecorator {
+  return (target, property) => {
+    // Whitelisted for class-validator, which sees the property (undefined) on the new DTO without its value.
+    IsOptional()(target, property);
+    const fields = (Reflect.getOwnMetadata(RAW_FIELDS, target.constructor) ?? []) as string[];
+    Reflect.defineMetadata(RAW_FIELDS, [...fields, String(property)], target.constructor);
+  };
 }
 
 /** A DTO class and a check that accepts only bodies its class-validator rules accept. */
@@ -44,7 +70,48 @@ export class CoupValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && metatype) {
       const check = this.fast.get(metatype);
       if (check?.(value)) return Promise.resolve(Object.assign(new metatype(), value));
+      const raw = (Reflect.getOwnMetadata(RAW_FIELDS, metatype) ?? []) as string[];
+      if (raw.length > 0 && typeof value === 'object' && value !== null && !Array.isArray(value))
+        return this.withRawFields(value, raw, metadata);
     }
     return super.transform(value, metadata);
+  }
+
+  /** Validates the body without its raw fields, then puts them back as sent (each an object, or null as absent). */
+  private async withRawFields(body: object, fields: readonly string[], metadata: ArgumentMetadata) {
+    const rest: Record<string, unknown> = { ...body };
+    const raw: [string, unknown][] = [];
+    for (const field of fields) {
+      if (!Object.hasOwn(body, field)) continue;
+      raw.push([field, rest[field]]);
+      delete rest[field];
+    }
+    const entity = (await super.transform(rest, metadata)) as object;
+    const notObjects = raw.filter(([, v]) => v !== null && (typeof v !== 'object' || Array.isArray(v)));
+    if (notObjects.length > 0) {
+      const message = notObjects.map(([field]) => `${field} must be an object`).join('; ');
+      throw new ApiError(400, 'VALIDATION_FAILED', message);
+    }
+    for (const [field, value] of raw)
+      Object.defineProperty(entity, field, { value, enumerable: true, writable: true });
+    return entity;
+  }
+
+  /**
+   * Refuses what Nest's version deletes: a key named like a prototype member, at any depth, is an unknown field
+   * (400), never dropped as if unsent (nor left for class-transformer, which fails on a nested `constructor`). Raw
+   * fields never come here: their own parsers refuse such keys (table rules: INVALID_RULES). A loop, not recursion.
+   */
+  protected override stripProtoKeys(value: unknown): void {
+    const pending: [unknown, string][] = [[value, '']];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      const [node, path] = next;
+      if (typeof node !== 'object' || node === null) continue;
+      for (const key of Object.keys(node)) {
+        const at = path === '' ? key : `${path}.${key}`;
+        if (shadowsPrototype(key)) throw new ApiError(400, 'VALIDATION_FAILED', `unknown field '${at}'`);
+        pending.push([(node as Record<string, unknown>)[key], at]);
+      }
+    }
   }
 }

@@ -1,18 +1,7 @@
 import { Body } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CoupValidationPipe } from '../common/validation';
-import {
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { CoupValidationPipe, RawObject } from '../common/validation';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /** Largest amount of one request, in cents ($10,000,000,000): far above any table limit, far below 2^53. */
 export const MAX_AMOUNT = 1_000_000_000_000;
@@ -38,8 +27,7 @@ export class CreateTableDto {
       limits: { player: { min: 500, max: 500000 } },
     },
   })
-  @IsOptional()
-  @IsObject()
+  @RawObject()
   rules?: Record<string, unknown>;
 }
 
