@@ -218,3 +218,32 @@ describe('a snapshot that does not match its stream', () => {
     await p.shutdown();
   });
 });
+
+describe('decisions are linearizable across processes', () => {
+  it('given B loaded the table at round 1 and A opened round 2, when a bet on round 2 comes to B, then B decides it on the store as it is (accepted, not WRONG_ROUND)', async () => {
+    const store = createEventStore({ kind: 'memory' });
+    const a = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
+    const b = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
+    await a.execute('X1', cmd('OpenTable', { tableId: 'X1', rules: { dealing: 'rng' } }));
+    await a.execute('X1', cmd('BuyIn', { playerId: 'p1', amount: 100_000 }));
+    await a.execute('X1', cmd('StartShoe', { seed: 'ef'.repeat(32) }, 'dealer'));
+    await a.execute('X1', cmd('OpenBetting', {}, 'dealer'));
+    expect((await b.read('X1')).state.round?.roundNo).toBe(1);
+    await a.execute('X1', cmd('CloseBetting', { roundNo: 1 }, 'dealer'));
+    await a.execute('X1', cmd('Deal', { roundNo: 1 }, 'dealer'));
+    await a.execute('X1', cmd('OpenBetting', {}, 'dealer'));
+    // B's refusals too come from the store's head: a bet on round 2 is accepted, a bet on round 1 is WRONG_ROUND.
+    await expect(
+      b.execute('X1', cmd('PlaceBet', { roundNo: 2, playerId: 'p1', spot: 'banker', amount: 100 })),
+    ).resolves.toMatchObject({ roundNo: 2 });
+    await expect(
+      b.execute('X1', cmd('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 100 })),
+    ).rejects.toMatchObject({ code: 'WRONG_ROUND' });
+    // And A sees B's bet before it decides anything.
+    await expect(a.execute('X1', cmd('ClearBets', { roundNo: 2, playerId: 'p1' }))).resolves.toMatchObject({
+      returned: 100,
+    });
+    await a.shutdown();
+    await b.shutdown();
+  });
+});
