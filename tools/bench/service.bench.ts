@@ -5,6 +5,9 @@
  * Options (env): BENCH_SECONDS (default 8), BENCH_HISTORY_COUPS (default 100000), BENCH_PARTS (load,history),
  * BENCH_REPS (default 3), BENCH_LOADS (default `100,1000~1000,1000~3000,1000@3000`, see LOADS),
  * BENCH_SKIP_BARE=1, BENCH_BARE (default `stock,lean`), BENCH_SHOW_METRICS=1, BENCH_NODE_ARGS (e.g. `--cpu-prof`); COUP_* variables reach the service.
+ * BENCH_BASELINE=<another checkout, built>: that checkout's service is measured too, in the same repetitions, and the
+ * ratio to it printed (e.g. the code before a change). BENCH_KEYED=1: every flat-out or burst bet carries a fresh
+ * Idempotency-Key (paced loads send none).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -64,12 +67,16 @@ const SERVICE_FLAGS = (
 ).flags;
 const NODE_ARGS = [...SERVICE_FLAGS, ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
 
+const BASELINE = process.env['BENCH_BASELINE'] ? resolve(process.env['BENCH_BASELINE']) : null;
+const KEYED = process.env['BENCH_KEYED'] === '1';
+
 async function startCoup(
   dataDir: string,
   env: Record<string, string> = {},
+  checkout = root,
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...NODE_ARGS, join(root, 'apps/table-service/dist/main.js')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, join(checkout, 'apps/table-service/dist/main.js')], {
     env: {
       ...process.env,
       ...env,
@@ -193,6 +200,11 @@ function run(url: string, path: string, load: Load, reqs: readonly Req[]): Promi
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
   }));
   let n = 0;
+  const run = Date.now().toString(36);
+  const next = () => {
+    const r = prepared[n++ % prepared.length]!;
+    return KEYED ? { ...r, headers: { ...r.headers, 'idempotency-key': `${run}-${n}` } } : r;
+  };
   return new Promise<autocannon.Result>((res, rej) => {
     const instance = autocannon(
       {
@@ -201,7 +213,7 @@ function run(url: string, path: string, load: Load, reqs: readonly Req[]): Promi
         connections: load.connections,
         ...(load.overallRate ? { overallRate: load.overallRate } : {}),
         duration: SECONDS,
-        requests: [{ setupRequest: (req) => ({ ...req, ...prepared[n++ % prepared.length]! }) }],
+        requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
       },
       (err, result) => (err ? rej(err) : res(result)),
     );
@@ -391,8 +403,11 @@ async function projectionsIdle(url: string): Promise<void> {
  */
 async function loadPart(dir: string): Promise<void> {
   type Measured = Awaited<ReturnType<typeof measured>>;
-  const results = new Map<string, { coup: Measured[]; bare: Record<BareKind, Measured[]> }>();
-  for (const l of LOADS) results.set(loadName(l), { coup: [], bare: { stock: [], lean: [] } });
+  const results = new Map<
+    string,
+    { coup: Measured[]; baseline: Measured[]; bare: Record<BareKind, Measured[]> }
+  >();
+  for (const l of LOADS) results.set(loadName(l), { coup: [], baseline: [], bare: { stock: [], lean: [] } });
   for (let rep = 0; rep < REPS; rep++) {
     for (const kind of SKIP_BARE ? [] : BARE_KINDS) {
       const bare = await startBare(kind);
@@ -406,30 +421,34 @@ async function loadPart(dir: string): Promise<void> {
         await stop(bare.child);
       }
     }
-    const coup = await startCoup(dir);
-    try {
-      // Every run bets on a table of its own whose round opens empty: one round does not carry the bets of all runs.
-      const table = async (name: string) =>
-        `/api/tables/${name}/rounds/${await prepareTable(coup.url, name)}/bets`;
-      await run(coup.url, await table(`W${rep}`), { connections: 50 }, betRequests); // warm-up
-      for (const [i, l] of LOADS.entries()) {
-        const betPath = await table(`B${rep}x${i}`);
-        await projectionsIdle(coup.url);
-        results
-          .get(loadName(l))!
-          .coup.push(await measured(coup.child, () => run(coup.url, betPath, l, betRequests)));
-        if (process.env['BENCH_SHOW_METRICS'] === '1') {
-          const text = await (await fetch(`${coup.url}/metrics`)).text();
-          console.log(
-            text
-              .split('\n')
-              .filter((line) => /^coup_(append_batch|nodejs_eventloop_lag|nodejs_gc)/.test(line))
-              .join('\n'),
-          );
+    const variants: ['coup' | 'baseline', string][] = [['coup', root]];
+    if (BASELINE) variants.push(['baseline', BASELINE]);
+    for (const [which, checkout] of variants) {
+      const coup = await startCoup(which === 'coup' ? dir : `${dir}-baseline`, {}, checkout);
+      try {
+        // Every run bets on a table of its own whose round opens empty: one round does not carry the bets of all runs.
+        const table = async (name: string) =>
+          `/api/tables/${name}/rounds/${await prepareTable(coup.url, name)}/bets`;
+        await run(coup.url, await table(`W${rep}`), { connections: 50 }, betRequests); // warm-up
+        for (const [i, l] of LOADS.entries()) {
+          const betPath = await table(`B${rep}x${i}`);
+          await projectionsIdle(coup.url);
+          results
+            .get(loadName(l))!
+            [which].push(await measured(coup.child, () => run(coup.url, betPath, l, betRequests)));
+          if (process.env['BENCH_SHOW_METRICS'] === '1') {
+            const text = await (await fetch(`${coup.url}/metrics`)).text();
+            console.log(
+              text
+                .split('\n')
+                .filter((line) => /^coup_(append_batch|nodejs_eventloop_lag|nodejs_gc)/.test(line))
+                .join('\n'),
+            );
+          }
         }
+      } finally {
+        await stop(coup.child);
       }
-    } finally {
-      await stop(coup.child);
     }
     process.stderr.write(`repetition ${rep + 1} of ${REPS} done\n`);
   }
@@ -440,7 +459,9 @@ async function loadPart(dir: string): Promise<void> {
     cpu: median(xs.map((r) => r.cpuUsPerOk)),
   });
   const rows = [];
-  for (const [name, { coup, bare }] of results) {
+  const ratio = (coup: Measured[], other: Measured[]) =>
+    `${(median(coup.map((r) => r.okPerSec)) / median(other.map((r) => r.okPerSec))).toFixed(2)} (${coup.map((r, i) => (r.okPerSec / (other[i]?.okPerSec ?? NaN)).toFixed(2)).join(' ')})`;
+  for (const [name, { coup, baseline, bare }] of results) {
     const c = med(coup);
     const row: Record<string, string | number> = {
       load: name,
@@ -448,6 +469,13 @@ async function loadPart(dir: string): Promise<void> {
       'coup p50/p99 ms': `${c.p50} / ${c.p99}`,
       'coup CPU µs': c.cpu,
     };
+    if (BASELINE) {
+      const b = med(baseline);
+      row['baseline bets/s'] = b.ok;
+      row['baseline p50/p99 ms'] = `${b.p50} / ${b.p99}`;
+      row['baseline CPU µs'] = b.cpu;
+      row['ratio to baseline (per rep)'] = ratio(coup, baseline);
+    }
     for (const kind of BARE_KINDS) {
       const b = med(bare[kind]);
       row[`bare ${kind} req/s`] = b.ok;
@@ -484,6 +512,7 @@ async function main() {
   if (build.status !== 0) throw new Error('the service build failed');
   const dir = mkdtempSync(join(tmpdir(), 'coup-bench-service-'));
   if (PARTS.includes('load')) await loadPart(dir);
+  rmSync(`${dir}-baseline`, { recursive: true, force: true });
   if (!PARTS.includes('history')) {
     rmSync(dir, { recursive: true, force: true });
     return;
