@@ -5,7 +5,8 @@
  * error and no events.
  *
  * Checks run in this order, so a command that breaks several rules gets the first: the envelope
- * (INVALID_COMMAND) -> the table exists (UNKNOWN_TABLE) -> the role (FORBIDDEN) -> the table is open
+ * (INVALID_COMMAND) -> the table exists (UNKNOWN_TABLE) -> the role (FORBIDDEN) -> a personal table's own
+ * rule (PERSONAL_TABLE) -> the table is open
  * (TABLE_CLOSED; CashOut is still taken) -> the data's shape (400 codes) -> the dealing mode -> the phase -> the
  * round -> the rest.
  */
@@ -24,6 +25,7 @@ import {
 } from '@coup/engine';
 import { afterCoup, afterVoid, nextFor, returnsOf, settleRound } from './coup';
 import { type DomainError, type DomainErrorCode, domainError } from './errors';
+import { ONLINE_CROUPIER, personalTableOwner } from './online';
 import { ownFields } from './own';
 import { chipUnit, normalizeRules } from './rules';
 import {
@@ -220,6 +222,54 @@ function cardOf(v: unknown, field = 'card'): Card | Refusal {
 }
 
 // --- common state checks ---------------------------------------------------------------------------------------
+
+/** Commands a personal table takes from its player only, and those only its system croupier sends. */
+const PLAYERS_OWN: readonly TableCommandType[] = ['PlaceBet', 'ClearBets', 'Rebet', 'Deal'];
+const CROUPIERS: readonly TableCommandType[] = ['StartShoe', 'OpenBetting', 'CloseBetting'];
+
+/**
+ * A player's personal online table (`online-<playerId>`, ADR-10) is that player's alone: bets, clears, rebets and
+ * deals come from the player itself (no dealer acts for it there), only the player is bought in, and shoes and
+ * betting are run by the online croupier. The casino's other powers stay: closing, cashing out, voiding, ending
+ * a shoe.
+ */
+function personalTable(type: TableCommandType, ctx: Ctx): Refusal | null {
+  const owner = personalTableOwner(ctx.state.tableId);
+  if (owner === null) return null;
+  const { actor } = ctx;
+  const tableId = ctx.state.tableId;
+  if (PLAYERS_OWN.includes(type) && (actor.role !== 'player' || actor.id !== owner)) {
+    return refuse(
+      'PERSONAL_TABLE',
+      `${tableId} is ${owner}'s own table: only ${owner} bets and deals there`,
+      {
+        tableId,
+        owner,
+        actor: actor.id,
+      },
+    );
+  }
+  if (CROUPIERS.includes(type) && actor.id !== ONLINE_CROUPIER) {
+    return refuse('PERSONAL_TABLE', `${tableId} is ${owner}'s own table: the online game runs its coups`, {
+      tableId,
+      owner,
+      actor: actor.id,
+    });
+  }
+  const playerId = ctx.data['playerId'];
+  if (type === 'BuyIn' && typeof playerId === 'string' && playerId !== owner) {
+    return refuse(
+      'PERSONAL_TABLE',
+      `${tableId} is ${owner}'s own table: ${playerId} cannot be seated there`,
+      {
+        tableId,
+        owner,
+        playerId,
+      },
+    );
+  }
+  return null;
+}
 
 /** The player may act for `playerId`: staff and admins for anyone, a player only for itself. */
 function actFor(ctx: Ctx, playerId: string): Refusal | null {
@@ -501,6 +551,17 @@ function openTable(ctx: Ctx): Verdict {
   }
   const rules = normalizeRules(ctx.data['rules']);
   if (!rules.ok) return new Refusal(rules.error);
+  const owner = personalTableOwner(tableId);
+  if (owner !== null && rules.value.dealtBy !== 'player') {
+    return refuse(
+      'PERSONAL_TABLE',
+      `${tableId} would be ${owner}'s own online table: it must be player-dealt`,
+      {
+        tableId,
+        owner,
+      },
+    );
+  }
   if (ctx.state.phase !== 'none') {
     return refuse('TABLE_EXISTS', `Table ${ctx.state.tableId ?? tableId} already exists`, {
       tableId: ctx.state.tableId,
@@ -1139,6 +1200,8 @@ export function decide(command: TableCommand, state: TableState): Decision {
       }),
     };
   }
+  const personal = personalTable(type, ctx);
+  if (personal) return { ok: false, error: personal.error };
   if (type === 'PlaceBet' || type === 'ClearBets' || type === 'Rebet') {
     const playerId = data['playerId'];
     if (typeof playerId === 'string') {

@@ -40,7 +40,8 @@ export type DomainErrorCode =
   | 'INVALID_TABLE_ID'
   | 'INVALID_PLAYER_ID'
   | 'INVALID_SPOT'
-  | 'CORRECTION_CONFLICT';
+  | 'CORRECTION_CONFLICT'
+  | 'PERSONAL_TABLE';
 
 /** A refused command: `code` is stable (match on it), `message` is for people, `details` for programs. */
 export interface DomainError {
@@ -69,6 +70,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   PLAYER_AND_BANKER: 400, // player and banker together on a table that forbids it
   WRONG_DEALING_MODE: 400, // a command or field for another dealing/shuffle mode (Deal on live, firstCard on rng...)
   FORBIDDEN: 403, // the actor's role may not send this command (or a player acting for another)
+  PERSONAL_TABLE: 403, // a player's online table: bets and deals only from its player, operations only from its system actors
   UNKNOWN_TABLE: 404, // no table yet
   UNKNOWN_PLAYER: 404, // player not seated (never bought in, or cashed out)
   TABLE_EXISTS: 409,

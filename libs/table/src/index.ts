@@ -108,6 +108,7 @@ export {
   tableView,
 } from './view';
 export { type CoupReply, replyFor } from './reply';
+export { ONLINE_CROUPIER, onlineCashier, onlineTableId, personalTableOwner } from './online';
 export {
   SNAPSHOT_STREAM_PREFIX,
   TABLE_STREAM_PREFIX,

@@ -12,8 +12,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type HandSummary, type HandFilter, ReadModels, replayHand, verifyHand } from '@coup/projections';
 import type { Principal } from '@coup/auth';
+import { onlineTableId } from '@coup/table';
 import { CurrentPrincipal, Roles } from '../common/auth';
-import { onlineTableId } from '../tables/online.controller';
 import { ApiError } from '../common/api-error';
 import { type Cell, columns, toCsv, wantsCsv } from './csv';
 import { queryOf, optionalInt, positiveInt, tableIdParam, playerIdParam } from './params';

@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@coup/auth';
-import { tableView, type Actor } from '@coup/table';
+import { ONLINE_CROUPIER, onlineCashier, onlineTableId, tableView, type Actor } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
@@ -26,11 +26,12 @@ export const ONLINE_RULES = {
   },
 } as const;
 
-/** The system actors the online game uses on the player's behalf (recorded in the events as such). */
-const cashier = (p: Principal): Actor => ({ id: `online-cashier:${p.id}`, role: 'admin' });
-const croupier: Actor = { id: 'online-croupier', role: 'dealer' };
-
-export const onlineTableId = (playerId: string) => `online-${playerId}`;
+/**
+ * The system actors the online game uses on the player's behalf (recorded in the events as such). The decider
+ * holds the personal table to its player and these actors (PERSONAL_TABLE).
+ */
+const cashier = (p: Principal): Actor => ({ id: onlineCashier(p.id), role: 'admin' });
+const croupier: Actor = { id: ONLINE_CROUPIER, role: 'dealer' };
 
 /**
  * The online single-player game on the same backend: each player gets a personal table (created on first visit,
