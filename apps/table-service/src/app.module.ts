@@ -15,6 +15,7 @@ import type { ServiceConfig } from './config/config';
 import { TokenVerifier } from '@coup/auth';
 import { AuthGuard, TOKEN_VERIFIER } from './common/auth';
 import { LiveGateway } from './live/live.gateway';
+import { LIVE_LIMITS, liveLimitsOf } from './live/live.limits';
 import { AllExceptionsFilter } from './common/exception.filter';
 import { Metrics } from './common/metrics';
 import { OpsController } from './ops/ops.controller';
@@ -104,6 +105,7 @@ export class AppModule {
           provide: TOKEN_VERIFIER,
           useValue: new TokenVerifier(config.jwtSecret, { clockSkewSeconds: config.tokenClockSkewSeconds }),
         },
+        { provide: LIVE_LIMITS, useValue: liveLimitsOf(config) },
         LiveGateway,
         { provide: Clock, useValue: overrides.clock ?? new Clock() },
         { provide: SeedSource, useValue: overrides.seeds ?? new SeedSource() },

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { WsAdapter } from '@nestjs/platform-ws';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type AppOverrides } from './app.module';
+import { LiveWsAdapter } from './live/live.adapter';
+import { liveLimitsOf } from './live/live.limits';
 import { JsonLogger } from './common/logger';
 import { correlationIdFrom } from './common/request-context';
 import { installLeanAsyncResourceBind } from './common/async-resource-bind';
@@ -38,7 +39,7 @@ export async function createApp(
       abortOnError: false,
     },
   );
-  app.useWebSocketAdapter(new WsAdapter(app));
+  app.useWebSocketAdapter(new LiveWsAdapter(app, liveLimitsOf(config)));
   const doc = new DocumentBuilder()
     .setTitle('Coup table service')
     .setDescription(

@@ -41,6 +41,14 @@ export interface ServiceConfig {
    * this many events. The in-process runner keeps 2,000: there a commit holds the request thread up.
    */
   readonly projectionMaxBatch: number;
+  /** Largest WebSocket message the live push reads, in bytes (COUP_WS_MAX_FRAME_BYTES); larger: close 1009. */
+  readonly wsMaxFrameBytes: number;
+  /** Live sockets one token subject may hold open at once (COUP_WS_MAX_SOCKETS_PER_PRINCIPAL). */
+  readonly wsMaxSocketsPerPrincipal: number;
+  /** A live resume further behind than this many events gets a fresh view (COUP_WS_MAX_RESUME_EVENTS). */
+  readonly wsMaxResumeEvents: number;
+  /** Messages a live socket may send per second, after a burst of twice as many (COUP_WS_MESSAGES_PER_SECOND). */
+  readonly wsMessagesPerSecond: number;
   /** Serve the interactive OpenAPI page at /docs (the JSON document at /docs/openapi.json is always served). */
   readonly docsUi: boolean;
   /** Serve the dealer console's built files from this folder, if it exists. */
@@ -130,6 +138,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel,
     bodyLimit: integer(env, 'COUP_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
     snapshotEvery: integer(env, 'COUP_SNAPSHOT_EVERY', 500, 10, 1_000_000),
+    wsMaxFrameBytes: integer(env, 'COUP_WS_MAX_FRAME_BYTES', 4096, 256, 1024 * 1024),
+    wsMaxSocketsPerPrincipal: integer(env, 'COUP_WS_MAX_SOCKETS_PER_PRINCIPAL', 20, 1, 100_000),
+    wsMaxResumeEvents: integer(env, 'COUP_WS_MAX_RESUME_EVENTS', 2000, 0, 100_000),
+    wsMessagesPerSecond: integer(env, 'COUP_WS_MESSAGES_PER_SECOND', 20, 1, 10_000),
     docsUi: env['COUP_DOCS_UI'] !== 'false',
     projections: projectionsMode(env['COUP_PROJECTIONS']),
     projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 500, 0, 10_000),

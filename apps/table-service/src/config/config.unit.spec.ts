@@ -86,3 +86,42 @@ describe('structured logs', () => {
     });
   });
 });
+
+describe('live push limits', () => {
+  it('defaults: 4 kB frames, 20 sockets per subject, resumes of up to 2,000 events, 20 messages a second', () => {
+    expect(loadConfig({ COUP_DATA_DIR: dir() })).toMatchObject({
+      wsMaxFrameBytes: 4096,
+      wsMaxSocketsPerPrincipal: 20,
+      wsMaxResumeEvents: 2000,
+      wsMessagesPerSecond: 20,
+    });
+    expect(
+      loadConfig({
+        COUP_DATA_DIR: dir(),
+        COUP_WS_MAX_FRAME_BYTES: '256',
+        COUP_WS_MAX_SOCKETS_PER_PRINCIPAL: '1',
+        COUP_WS_MAX_RESUME_EVENTS: '0',
+        COUP_WS_MESSAGES_PER_SECOND: '10000',
+      }),
+    ).toMatchObject({
+      wsMaxFrameBytes: 256,
+      wsMaxSocketsPerPrincipal: 1,
+      wsMaxResumeEvents: 0,
+      wsMessagesPerSecond: 10_000,
+    });
+  });
+  it.each([
+    ['COUP_WS_MAX_FRAME_BYTES', '255'],
+    ['COUP_WS_MAX_FRAME_BYTES', '1048577'],
+    ['COUP_WS_MAX_FRAME_BYTES', '4k'],
+    ['COUP_WS_MAX_SOCKETS_PER_PRINCIPAL', '0'],
+    ['COUP_WS_MAX_SOCKETS_PER_PRINCIPAL', '-1'],
+    ['COUP_WS_MAX_RESUME_EVENTS', '100001'],
+    ['COUP_WS_MAX_RESUME_EVENTS', '1.5'],
+    ['COUP_WS_MESSAGES_PER_SECOND', '0'],
+    ['COUP_WS_MESSAGES_PER_SECOND', '10001'],
+  ])('%s=%s is refused naming the variable', (name, value) => {
+    expect(() => loadConfig({ COUP_DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ COUP_DATA_DIR: dir(), [name]: value })).toThrow(name);
+  });
+});
