@@ -13,25 +13,23 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type HandSummary, type HandFilter, ReadModels, replayHand, verifyHand } from '@coup/projections';
 import type { Principal } from '@coup/auth';
 import { onlineTableId } from '@coup/table';
+import { rolesFor } from '../common/access';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
 import { type Cell, columns, toCsv, wantsCsv } from './csv';
 import { queryOf, optionalInt, positiveInt, tableIdParam, playerIdParam } from './params';
 import { QUERIES_STORE, type QueriesStore, queryError, sendCsv } from './shared';
 
-/** Staff and auditors read hand histories, replays and verifications. */
-const AUDIT = ['compliance', 'analyst', 'supervisor', 'admin', 'dealer'] as const;
-/** Staff, plus a player on its own online table (`online-<playerId>`): its hands, replays and verifications. */
-const HAND_READERS = [...AUDIT, 'player'] as const;
-
-/** Called after the parameters are checked: a malformed request is a 400 for every caller, never a 403. */
+/**
+ * Staff and auditors read hand histories, replays and verifications; a player those of its own online table
+ * (`online-<playerId>`): the `own` of the access matrix, checked here after the parameters (a malformed request is
+ * a 400 for every caller, never a 403).
+ */
 function mayReadHands(principal: Principal, tableId: string): void {
   if (principal.role === 'player' && tableId !== onlineTableId(principal.id)) {
     throw new ApiError(403, 'FORBIDDEN', 'a player reads only the hands of its own online table');
   }
 }
-/** Roads are the table's public scoreboard: players read them too. */
-const ROADS = [...AUDIT, 'player'] as const;
 
 const HAND_COLUMNS = columns<HandSummary>([
   'tableId',
@@ -90,7 +88,7 @@ export class HandsController {
   }
 
   @Get(':tableId/hands')
-  @Roles(...HAND_READERS)
+  @Roles(...rolesFor('GET /api/tables/:tableId/hands'))
   @ApiOperation({
     summary: 'Hand history of a table (newest first), filtered, with cursor pagination',
     description: CSV_NOTE,
@@ -171,7 +169,7 @@ export class HandsController {
   }
 
   @Get(':tableId/hands/:roundNo')
-  @Roles(...HAND_READERS)
+  @Roles(...rolesFor('GET /api/tables/:tableId/hands/:roundNo'))
   @ApiOperation({
     summary:
       'One hand: every bet with who and when, every card with who entered it, result, settlements, void, event span and chain hashes',
@@ -294,7 +292,7 @@ export class HandsController {
   }
 
   @Get(':tableId/hands/:roundNo/replay')
-  @Roles(...HAND_READERS)
+  @Roles(...rolesFor('GET /api/tables/:tableId/hands/:roundNo/replay'))
   @ApiOperation({
     summary:
       "A hand's events and the table after each, folded with the table decider's own evolve from the state before the hand",
@@ -346,7 +344,7 @@ export class HandsController {
   }
 
   @Get(':tableId/hands/:roundNo/verify')
-  @Roles(...HAND_READERS)
+  @Roles(...rolesFor('GET /api/tables/:tableId/hands/:roundNo/verify'))
   @ApiOperation({
     summary: 'Verifies a hand: named checks with pass/fail/pending/skipped',
     description:
@@ -395,7 +393,7 @@ export class HandsController {
   }
 
   @Get(':tableId/roads')
-  @Roles(...ROADS)
+  @Roles(...rolesFor('GET /api/tables/:tableId/roads'))
   @ApiOperation({
     summary:
       'The roads of a shoe: bead plate, big road (ties, dragon tail), big eye boy, small road, cockroach pig',

@@ -12,15 +12,12 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@coup/auth';
 import { type LedgerEntry, ProjectionRunner, ReadModels, type StatsSummary } from '@coup/projections';
+import { rolesFor } from '../common/access';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
 import { type Cell, toCsv, wantsCsv } from './csv';
 import { optionalInt, playerIdParam, queryOf, tableIdParam } from './params';
 import { queryError, sendCsv } from './shared';
-
-const STATS = ['compliance', 'analyst', 'supervisor', 'admin'] as const;
-/** A player reads only its own ledger (checked in the handler). */
-const LEDGER = ['compliance', 'analyst', 'supervisor', 'admin', 'player'] as const;
 
 type StatsLine = StatsSummary & { scope: string; key: string };
 
@@ -85,7 +82,7 @@ export class ReportsController {
   ) {}
 
   @Get('stats')
-  @Roles(...STATS)
+  @Roles(...rolesFor('GET /api/stats'))
   @ApiOperation({
     summary:
       'Statistics: coups, outcome frequencies beside the exact odds for the decks, chi-square, naturals, handle, paid, commission, house result, hold beside the edge',
@@ -122,7 +119,8 @@ export class ReportsController {
   }
 
   @Get('players/:playerId/ledger')
-  @Roles(...LEDGER)
+  // A player reads only its own ledger (checked in the handler).
+  @Roles(...rolesFor('GET /api/players/:playerId/ledger'))
   @ApiOperation({
     summary:
       "A player's ledger: per table buy-ins, bets, results, commission owed and collected, cash-outs; and the entries (oldest first, paged)",
@@ -162,7 +160,7 @@ export class ReportsController {
   }
 
   @Get('projections')
-  @Roles('admin', 'compliance', 'analyst', 'supervisor')
+  @Roles(...rolesFor('GET /api/projections'))
   @ApiOperation({ summary: "Each projection's checkpoint and lag (events not yet in the read models)" })
   @ApiOkResponse({
     description:
