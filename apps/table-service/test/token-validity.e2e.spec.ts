@@ -14,7 +14,7 @@ const tokenWith = (role: Role, sub: string, claims: { now?: number; notBefore?: 
   signToken(SECRET, { sub, role, expiresInSeconds: 2 * YEAR, ...claims });
 
 /** The first frame the server sends on a socket opened with this token, and the close code. */
-async function wsGreeting(h: Harness, token: string): Promise<{ frame: any; closeCode: number | null }> {
+async function wsGreeting(h: Harness, token: string): Promise<{ frame: unknown; closeCode: number | null }> {
   const socket = new WebSocket(`${h.url.replace('http', 'ws')}/ws?token=${token}`);
   return new Promise((resolve, reject) => {
     let frame: unknown = null;
