@@ -12,7 +12,8 @@ RUN npm ci --no-audit --no-fund && NX_DAEMON=false npx nx run-many -t build && n
 
 FROM node:20.20-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production PORT=3000 COUP_DATA_DIR=/app/data
+# HOST=0.0.0.0: in a container the service must listen on every interface (the default, 127.0.0.1, is for local use).
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 COUP_DATA_DIR=/app/data
 COPY --from=build /app /app
 RUN useradd --system --uid 10001 coup && mkdir -p /app/data && chown coup /app/data
 USER coup

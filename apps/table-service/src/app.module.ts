@@ -19,6 +19,7 @@ import { LIVE_LIMITS, liveLimitsOf } from './live/live.limits';
 import { AllExceptionsFilter } from './common/exception.filter';
 import { Metrics } from './common/metrics';
 import { OpsController } from './ops/ops.controller';
+import { MetricsEndpoint } from './ops/metrics-endpoint';
 import { EventStoreHandle } from './store/event-store.provider';
 import { BettingTimer } from './tables/betting-timer';
 import { ExecuteTableCommandHandler } from './tables/commands';
@@ -110,6 +111,10 @@ export class AppModule {
         { provide: Clock, useValue: overrides.clock ?? new Clock() },
         { provide: SeedSource, useValue: overrides.seeds ?? new SeedSource() },
         { provide: Metrics, useValue: metrics },
+        {
+          provide: MetricsEndpoint,
+          useFactory: () => new MetricsEndpoint(metrics.registry, config.http, config.host),
+        },
         { provide: EventStoreHandle, useValue: handle },
         {
           provide: TableProcessor,

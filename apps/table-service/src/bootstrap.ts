@@ -6,24 +6,62 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type AppOverrides } from './app.module';
 import { LiveWsAdapter } from './live/live.adapter';
 import { liveLimitsOf } from './live/live.limits';
+import { Logger } from '@nestjs/common';
+import type { TokenVerifier } from '@coup/auth';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JsonLogger } from './common/logger';
 import { correlationIdFrom } from './common/request-context';
 import { installLeanAsyncResourceBind } from './common/async-resource-bind';
+import { TOKEN_VERIFIER } from './common/auth';
+import { Metrics } from './common/metrics';
+import { installJsonBodyParser } from './common/validation';
+import { capConnectionsPerIp, clientErrorHandler, installRequestLimits } from './ops/request-limits';
+import { installSecurityHeaders, SECURITY_HEADERS } from './ops/security-headers';
+import { toErrorBody } from './common/exception.filter';
 import type { ServiceConfig } from './config/config';
 
-/** Builds the service (not yet listening): Fastify, validation, the one error format, OpenAPI at /docs. */
+/**
+ * Builds the service (not yet listening): Fastify with the HTTP edge's limits (JSON depth and size, timeouts,
+ * connections, rate limits, security headers), validation, the one error format, OpenAPI at /docs.
+ */
 export async function createApp(
   config: ServiceConfig,
   overrides: AppOverrides = {},
 ): Promise<NestFastifyApplication> {
   installLeanAsyncResourceBind();
   const logger = new JsonLogger(config.logLevel);
+  const metrics = overrides.metrics ?? new Metrics();
+  const edge = config.http;
+  // Node's HTTP server answers 408 when a request's headers (headersTimeout) or all of it (requestTimeout) take too
+  // long; it looks for such connections every connectionsCheckingInterval (Node's default, 30 s, would let a slow
+  // client hold its connection for up to that much longer).
+  const checkEveryMs = Math.max(50, Math.min(1_000, Math.floor(edge.headersTimeoutMs / 4)));
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimit,
-    trustProxy: true,
+    trustProxy: edge.trustProxy as boolean | number | string[],
     forceCloseConnections: 'idle',
+    requestTimeout: edge.requestTimeoutMs,
+    http: {
+      requestTimeout: edge.requestTimeoutMs,
+      headersTimeout: edge.headersTimeoutMs,
+      connectionsCheckingInterval: checkEveryMs,
+    },
+    clientErrorHandler: clientErrorHandler(metrics),
+    // The router's own refusals (a malformed escape, a parameter over 100 characters) skip every hook: answered
+    // here in the error format, with the security headers.
+    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
+      const body = toErrorBody(error);
+      void reply
+        .code(body.statusCode)
+        .headers({ ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' })
+        .send(body);
+    },
   });
   const fastify = adapter.getInstance();
+  capConnectionsPerIp(fastify.server, edge.maxConnectionsPerIp, metrics);
+  // First of all hooks: every answer, whichever hook or handler gives it, carries the security headers.
+  installSecurityHeaders(fastify);
+  installJsonBodyParser(fastify, edge.jsonMaxDepth);
   fastify.decorateRequest('correlationId', '');
   fastify.addHook('onRequest', (request, reply, done) => {
     const correlationId = correlationIdFrom(request.headers['x-correlation-id']) ?? randomUUID();
@@ -32,13 +70,21 @@ export async function createApp(
     done();
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.register(config, overrides),
+    AppModule.register(config, { ...overrides, metrics }),
     adapter,
     {
       logger,
       abortOnError: false,
+      // The service's own parser only (installJsonBodyParser): no form or text bodies.
+      bodyParser: false,
     },
   );
+  await installRequestLimits(fastify, {
+    config: edge,
+    tokens: app.get<TokenVerifier>(TOKEN_VERIFIER),
+    metrics,
+    log: new Logger('limits'),
+  });
   app.useWebSocketAdapter(new LiveWsAdapter(app, liveLimitsOf(config)));
   const doc = new DocumentBuilder()
     .setTitle('Coup table service')

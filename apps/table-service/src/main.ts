@@ -1,7 +1,11 @@
+import { isIPv6 } from 'node:net';
 import { signToken, ROLES } from '@coup/auth';
 import { createApp } from './bootstrap';
 import { TableProcessor } from './tables/table-processor';
-import { ConfigError, loadConfig } from './config/config';
+import { ConfigError, loadConfig, type ServiceConfig } from './config/config';
+import { JsonLogger } from './common/logger';
+import { Metrics } from './common/metrics';
+import { installUnexpectedErrorHandlers } from './ops/unexpected-errors';
 
 /** Pending connections the kernel queues for the service (capped by net.core.somaxconn). */
 export const LISTEN_BACKLOG = 4096;
@@ -17,15 +21,21 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp(config);
+  const metrics = new Metrics();
+  const app = await createApp(config, { metrics });
   // A floor's players connect at once (a thousand sockets when a round opens): with Node's default listen backlog
   // of 511 the kernel drops the overflow's handshakes and each of those clients waits a full second to retry.
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
-  const url = `http://localhost:${config.port}`;
+  const url = `http://${displayHost(config.host)}:${config.port}`;
+  const metricsAt = config.http.metricsPort === null ? `${url}/metrics` : `port ${config.http.metricsPort}`;
   const lines = [
-    `Coup table service on ${url} (store: ${config.eventStore.kind}${config.eventStore.kind === 'sqlite' ? ` at ${config.eventStore.file}` : ''})`,
-    `  API docs: ${url}/docs   health: ${url}/health   metrics: ${url}/metrics${config.consoleDir ? `   console: ${url}/` : ''}`,
+    `Coup table service on ${url}, bound to ${config.host} (store: ${config.eventStore.kind}${config.eventStore.kind === 'sqlite' ? ` at ${config.eventStore.file}` : ''})`,
+    `  API docs: ${url}/docs   health: ${url}/health   metrics: ${metricsAt}${config.consoleDir ? `   console: ${url}/` : ''}`,
   ];
+  if (metricsExposed(config))
+    lines.push(
+      `  Metrics are readable by anyone who reaches ${config.host}: set COUP_METRICS_TOKEN or COUP_METRICS_PORT.`,
+    );
   if (config.jwtSecretGenerated) {
     lines.push(
       '  No COUP_JWT_SECRET set: a secret was generated in the data folder. Tokens for LOCAL USE ONLY:',
@@ -38,28 +48,44 @@ async function main(): Promise<void> {
     }
   }
   process.stderr.write(lines.join('\n') + '\n');
-  // Graceful shutdown: stop taking connections, finish the commands in flight, close the store, exit 0.
+  // Graceful shutdown: stop taking connections, finish the commands in flight, close the store, exit 0 (on a
+  // signal) or 1 (after an uncaught exception, for the supervisor to restart the service).
   let stopping = false;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      const force = setTimeout(() => process.exit(1), 15_000);
-      force.unref();
-      // Finish the commands in flight first (new ones get 503 SHUTTING_DOWN), then close the app and the store.
-      app
-        .get(TableProcessor)
-        .shutdown()
-        .then(() => app.close())
-        .then(
-          () => process.exit(0),
-          (error: unknown) => {
-            process.stderr.write(`coup: shutdown failed: ${String(error)}\n`);
-            process.exit(1);
-          },
-        );
-    });
-  }
+  const stop = (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    // Finish the commands in flight first (new ones get 503 SHUTTING_DOWN), then close the app and the store.
+    app
+      .get(TableProcessor)
+      .shutdown()
+      .then(() => app.close())
+      .then(
+        () => process.exit(exitCode),
+        (error: unknown) => {
+          process.stderr.write(`coup: shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(0));
+  installUnexpectedErrorHandlers(new JsonLogger(config.logLevel), metrics, stop);
 }
 
-void main();
+/** How to reach the bind address from this machine (a wildcard address is reached as localhost). */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return isIPv6(host) ? `[${host}]` : host;
+}
+
+/** Metrics readable without a token on an address other machines may reach. */
+function metricsExposed(config: ServiceConfig): boolean {
+  const loopback = config.host === 'localhost' || config.host === '::1' || config.host.startsWith('127.');
+  return !loopback && config.http.metricsToken === null && config.http.metricsPort === null;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`coup: the service could not start: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -9,6 +9,17 @@ import type { AppOverrides } from '../src/app.module';
 
 export const SECRET = 'e2e-secret-0123456789-0123456789-0123456789';
 
+/**
+ * Tests drive thousands of requests from one address and one token: the per-client limits are set far above that
+ * here (a test of a limit sets its own), the defaults stay those of a real floor.
+ */
+export const GENEROUS_LIMITS: Readonly<Record<string, string>> = {
+  COUP_RATE_LIMIT_PER_MINUTE: '100000000',
+  COUP_RATE_LIMIT_PER_IP_PER_MINUTE: '100000000',
+  COUP_AUTH_FAILURES_PER_MINUTE: '100000000',
+  COUP_MAX_CONNECTIONS_PER_IP: '0',
+};
+
 export interface Harness {
   readonly app: NestFastifyApplication;
   readonly url: string;
@@ -37,6 +48,7 @@ export async function startService(
     PORT: '0',
     COUP_DOCS_UI: 'false',
     COUP_CONSOLE_DIR: join(dir, 'no-console'),
+    ...GENEROUS_LIMITS,
     ...(process.env['E2E_STORE'] ? { COUP_EVENT_STORE: process.env['E2E_STORE'] } : {}),
     ...env,
   });

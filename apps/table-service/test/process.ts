@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { SECRET } from './harness';
+import { GENEROUS_LIMITS, SECRET } from './harness';
 
 export const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
@@ -38,6 +38,7 @@ export async function spawnService(
       COUP_DATA_DIR: dataDir,
       COUP_JWT_SECRET: SECRET,
       LOG_LEVEL: 'warn',
+      ...GENEROUS_LIMITS,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,8 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional } from '@nestjs/common';
 import { TokenError } from '@coup/auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorBody } from './api-error';
+import { Metrics } from './metrics';
 import { correlationIdOf } from './request-context';
 
 const FASTIFY_CODES: Readonly<Record<string, string>> = {
@@ -10,6 +11,8 @@ const FASTIFY_CODES: Readonly<Record<string, string>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_CONTENT_LENGTH',
+  FST_ERR_BAD_URL: 'INVALID_URL',
+  FST_ERR_MAX_PARAM_LENGTH: 'PARAMETER_TOO_LONG',
 };
 
 const HTTP_CODES: Readonly<Record<number, string>> = {
@@ -88,11 +91,18 @@ export function toErrorBody(error: unknown, log?: Logger, correlationId?: string
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly log = new Logger('errors');
 
+  constructor(@Optional() private readonly metrics?: Metrics) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') return;
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const body = toErrorBody(exception, this.log, correlationIdOf(http.getRequest<FastifyRequest>()));
+    // A 500 is a defect (logged by toErrorBody with its stack): counted with the process's other unexpected errors.
+    if (body.code === 'INTERNAL_ERROR') this.metrics?.unexpectedErrors.inc({ source: 'request' });
+    const retryAfter = body.details?.['retryAfterSeconds'];
+    if (body.statusCode === 429 && typeof retryAfter === 'number')
+      void reply.header('retry-after', String(retryAfter));
     void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

@@ -37,6 +37,35 @@ export class Metrics {
     help: 'Tables held in memory',
     registers: [this.registry],
   });
+  readonly authFailures = new Counter({
+    name: 'coup_auth_failures_total',
+    help: 'Requests with a missing or bad token, by transport and outcome (refused: 401; limited: 429, too many from the address)',
+    labelNames: ['transport', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly rateLimited = new Counter({
+    name: 'coup_rate_limited_total',
+    help: 'Commands refused with 429, by the limit they hit (principal or ip)',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+  readonly connectionsRefused = new Counter({
+    name: 'coup_connections_refused_total',
+    help: 'Connections closed at once: their client address already held COUP_MAX_CONNECTIONS_PER_IP',
+    registers: [this.registry],
+  });
+  readonly clientErrors = new Counter({
+    name: 'coup_http_client_errors_total',
+    help: 'Requests the HTTP server answered before the app saw them: timeout (408), header_overflow (431), malformed (400)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly unexpectedErrors = new Counter({
+    name: 'coup_unexpected_errors_total',
+    help: 'Errors no code expected, each logged with its context: request (answered 500), unhandled_rejection, uncaught_exception',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
 
   constructor(defaults = true) {
     if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'coup_' });

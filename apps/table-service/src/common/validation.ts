@@ -1,5 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { IsOptional } from 'class-validator';
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error';
 
 function describeValidation(errors: ValidationError[], parent = ''): string[] {
@@ -114,4 +115,56 @@ export class CoupValidationPipe extends ValidationPipe {
       }
     }
   }
+}
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max` (the outermost value is level 1). One pass over the
+ * characters with a counter, no recursion and no parse, so a hostile body costs its length and nothing more; exact
+ * for valid JSON (brackets inside strings, escaped quotes included, do not count), and invalid JSON is refused by
+ * the parser anyway.
+ */
+export function jsonDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A backslash escapes the next character, a quote ends the string.
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * The service's only body parser: `application/json` (any other media type is 415, as is a body without one). The
+ * depth is checked before the text is parsed, so nothing recursive (Nest's proto-key stripping, class-transformer,
+ * class-validator) ever sees a deep body: 400 JSON_TOO_DEEP. Then Fastify's own parser (secure-json-parse) parses
+ * it and refuses `__proto__` and `constructor.prototype` keys (400 INVALID_JSON); the body limit is the server's.
+ */
+export function installJsonBodyParser(fastify: FastifyInstance, maxDepth: number): void {
+  const parse = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (jsonDeeperThan(text, maxDepth)) {
+      done(
+        new ApiError(
+          400,
+          'JSON_TOO_DEEP',
+          `the JSON body nests arrays and objects deeper than ${maxDepth} levels`,
+        ),
+        undefined,
+      );
+      return;
+    }
+    parse(request, text, done);
+  });
 }

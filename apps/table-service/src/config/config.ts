@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -53,6 +54,8 @@ export interface ServiceConfig {
   readonly docsUi: boolean;
   /** Serve the dealer console's built files from this folder, if it exists. */
   readonly consoleDir: string | null;
+  /** The HTTP edge's limits, proxy trust and metrics exposure (see {@link HttpEdgeConfig}). */
+  readonly http: HttpEdgeConfig;
 }
 
 /** A configuration the service refuses to start with. The message names the variable and what it expects. */
@@ -77,7 +80,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 /** Reads and validates the configuration. Creates the data folder, and a local JWT secret if none is set. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServiceConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
-  const host = env['HOST'] || '0.0.0.0';
+  const host = bindAddress(env['HOST']);
   const dataDir = resolve(cwd, env['COUP_DATA_DIR'] || 'data');
   const kind = env['COUP_EVENT_STORE'] || 'sqlite';
   const logLevel = (env['LOG_LEVEL'] || 'info') as LogLevel;
@@ -147,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 500, 0, 10_000),
     projectionMaxBatch: integer(env, 'COUP_PROJECTION_MAX_BATCH', 10_000, 100, 100_000),
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
+    http: httpEdgeConfig(env),
   };
 }
 
@@ -159,4 +163,104 @@ function projectionsMode(value: string | undefined): ServiceConfig['projections'
 /** Where the local JWT secret lives when none is configured (the CLI's `token` command reads it too). */
 export function localSecretFile(dataDir: string): string {
   return join(dataDir, 'jwt-secret.local');
+}
+
+/**
+ * The HTTP edge: what a client may send and how often, how long it may take, and who sees the metrics. Each limit
+ * is per minute and per client address (`request.ip`: the socket's peer, or the forwarded client when
+ * COUP_TRUST_PROXY trusts the proxy) or per principal (a token's role and subject). 0 turns a limit off.
+ */
+export interface HttpEdgeConfig {
+  /** Deepest JSON body accepted, in nested arrays and objects (the body itself is level 1); deeper is 400. */
+  readonly jsonMaxDepth: number;
+  /** A request's headers and body must arrive within this many ms (408 otherwise). */
+  readonly requestTimeoutMs: number;
+  /** A request's headers must arrive within this many ms (408 otherwise); at most requestTimeoutMs. */
+  readonly headersTimeoutMs: number;
+  /** Open connections one client address may hold (more are closed at once); 0: no cap. */
+  readonly maxConnectionsPerIp: number;
+  /** Commands (POST, PUT, DELETE under /api) one principal may send per minute (429 beyond); 0: no limit. */
+  readonly commandsPerMinute: number;
+  /** Commands one client address may send per minute, all its principals together (429 beyond); 0: no limit. */
+  readonly commandsPerMinutePerIp: number;
+  /** Failed authentications one client address may make per minute; beyond, its bad tokens get 429; 0: no limit. */
+  readonly authFailuresPerMinute: number;
+  /** Fastify's trustProxy: false (default: X-Forwarded-For is ignored), true, a hop count, or trusted addresses. */
+  readonly trustProxy: boolean | number | readonly string[];
+  /** When set, /metrics answers only `Authorization: Bearer <this>`. */
+  readonly metricsToken: string | null;
+  /** When set, /metrics is served on this port (on HOST) and no longer on the API's port; 0: a free port. */
+  readonly metricsPort: number | null;
+}
+
+/** HOST: an IP address or a host name; 127.0.0.1 by default (local use: containers set 0.0.0.0). */
+function bindAddress(value: string | undefined): string {
+  if (value === undefined || value === '') return '127.0.0.1';
+  if (isIP(value) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(value))
+    throw new ConfigError(
+      `HOST must be an IP address or a host name (e.g. 127.0.0.1, 0.0.0.0), not '${value}'`,
+    );
+  return value;
+}
+
+const PROXY_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * COUP_TRUST_PROXY: unset or `false` (default), `true` (every hop: only when no client can reach the service
+ * except through the proxy), a hop count (1 to 10), or a comma-separated list of proxy addresses, CIDR ranges and
+ * the names loopback, linklocal, uniquelocal.
+ */
+function trustProxy(value: string | undefined): HttpEdgeConfig['trustProxy'] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops < 1 || hops > 10)
+      throw new ConfigError(`COUP_TRUST_PROXY as a hop count must be 1 to 10, not '${value}'`);
+    return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const prefixOk =
+      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.has(entry) && (family === 0 || !prefixOk || extra !== undefined)) {
+      throw new ConfigError(
+        `COUP_TRUST_PROXY must be false, true, a hop count, or addresses, CIDR ranges and loopback|linklocal|uniquelocal separated by commas; '${entry}' is none of these`,
+      );
+    }
+  }
+  return entries;
+}
+
+function httpEdgeConfig(env: NodeJS.ProcessEnv): HttpEdgeConfig {
+  const requestTimeoutMs = integer(env, 'COUP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersTimeoutMs = integer(
+    env,
+    'COUP_HEADERS_TIMEOUT_MS',
+    Math.min(10_000, requestTimeoutMs),
+    100,
+    3_600_000,
+  );
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new ConfigError(
+      `COUP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed COUP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
+  const metricsToken = env['COUP_METRICS_TOKEN'] || null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken))
+    throw new ConfigError('COUP_METRICS_TOKEN must be 16 to 256 visible ASCII characters');
+  const metricsPort = env['COUP_METRICS_PORT'] ? integer(env, 'COUP_METRICS_PORT', 0, 0, 65535) : null;
+  return {
+    jsonMaxDepth: integer(env, 'COUP_JSON_MAX_DEPTH', 32, 2, 256),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    maxConnectionsPerIp: integer(env, 'COUP_MAX_CONNECTIONS_PER_IP', 512, 0, 1_000_000),
+    commandsPerMinute: integer(env, 'COUP_RATE_LIMIT_PER_MINUTE', 600, 0, 100_000_000),
+    commandsPerMinutePerIp: integer(env, 'COUP_RATE_LIMIT_PER_IP_PER_MINUTE', 6_000, 0, 100_000_000),
+    authFailuresPerMinute: integer(env, 'COUP_AUTH_FAILURES_PER_MINUTE', 30, 0, 100_000_000),
+    trustProxy: trustProxy(env['COUP_TRUST_PROXY']),
+    metricsToken,
+    metricsPort,
+  };
 }

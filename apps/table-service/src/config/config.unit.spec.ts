@@ -39,6 +39,28 @@ describe('configuration is validated at start', () => {
     [{ COUP_TOKEN_CLOCK_SKEW_S: '-1' }, /COUP_TOKEN_CLOCK_SKEW_S/],
     [{ COUP_TOKEN_CLOCK_SKEW_S: '301' }, /COUP_TOKEN_CLOCK_SKEW_S/],
     [{ COUP_TOKEN_CLOCK_SKEW_S: '1m' }, /COUP_TOKEN_CLOCK_SKEW_S/],
+    [{ HOST: 'not a host' }, /HOST/],
+    [{ HOST: '-x' }, /HOST/],
+    [{ COUP_TRUST_PROXY: 'yes' }, /COUP_TRUST_PROXY/],
+    [{ COUP_TRUST_PROXY: '0' }, /COUP_TRUST_PROXY/],
+    [{ COUP_TRUST_PROXY: '11' }, /COUP_TRUST_PROXY/],
+    [{ COUP_TRUST_PROXY: '10.0.0.0/33' }, /COUP_TRUST_PROXY/],
+    [{ COUP_TRUST_PROXY: '10.0.0.1,' }, /COUP_TRUST_PROXY/],
+    [{ COUP_JSON_MAX_DEPTH: '1' }, /COUP_JSON_MAX_DEPTH/],
+    [{ COUP_JSON_MAX_DEPTH: '257' }, /COUP_JSON_MAX_DEPTH/],
+    [{ COUP_REQUEST_TIMEOUT_MS: '99' }, /COUP_REQUEST_TIMEOUT_MS/],
+    [{ COUP_REQUEST_TIMEOUT_MS: 'soon' }, /COUP_REQUEST_TIMEOUT_MS/],
+    [
+      { COUP_HEADERS_TIMEOUT_MS: '40000' },
+      /COUP_HEADERS_TIMEOUT_MS .* must not exceed COUP_REQUEST_TIMEOUT_MS/,
+    ],
+    [{ COUP_MAX_CONNECTIONS_PER_IP: '-1' }, /COUP_MAX_CONNECTIONS_PER_IP/],
+    [{ COUP_RATE_LIMIT_PER_MINUTE: '1.5' }, /COUP_RATE_LIMIT_PER_MINUTE/],
+    [{ COUP_RATE_LIMIT_PER_IP_PER_MINUTE: 'lots' }, /COUP_RATE_LIMIT_PER_IP_PER_MINUTE/],
+    [{ COUP_AUTH_FAILURES_PER_MINUTE: '1e3' }, /COUP_AUTH_FAILURES_PER_MINUTE/],
+    [{ COUP_METRICS_TOKEN: 'short' }, /COUP_METRICS_TOKEN/],
+    [{ COUP_METRICS_TOKEN: 'has spaces in the token' }, /COUP_METRICS_TOKEN/],
+    [{ COUP_METRICS_PORT: '70000' }, /COUP_METRICS_PORT/],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);
@@ -123,5 +145,67 @@ describe('live push limits', () => {
   ])('%s=%s is refused naming the variable', (name, value) => {
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ COUP_DATA_DIR: dir(), [name]: value })).toThrow(name);
+  });
+});
+
+describe('the HTTP edge', () => {
+  it('defaults: bound to 127.0.0.1, no proxy trusted, limits for a real floor, metrics on the API port', () => {
+    const c = loadConfig({ COUP_DATA_DIR: dir() });
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.http).toEqual({
+      jsonMaxDepth: 32,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      maxConnectionsPerIp: 512,
+      commandsPerMinute: 600,
+      commandsPerMinutePerIp: 6_000,
+      authFailuresPerMinute: 30,
+      trustProxy: false,
+      metricsToken: null,
+      metricsPort: null,
+    });
+  });
+  it('takes each limit from its variable, 0 turning a limit off', () => {
+    const c = loadConfig({
+      COUP_DATA_DIR: dir(),
+      HOST: '0.0.0.0',
+      COUP_JSON_MAX_DEPTH: '8',
+      COUP_REQUEST_TIMEOUT_MS: '5000',
+      COUP_HEADERS_TIMEOUT_MS: '5000',
+      COUP_MAX_CONNECTIONS_PER_IP: '0',
+      COUP_RATE_LIMIT_PER_MINUTE: '0',
+      COUP_RATE_LIMIT_PER_IP_PER_MINUTE: '100',
+      COUP_AUTH_FAILURES_PER_MINUTE: '5',
+      COUP_METRICS_TOKEN: 'a-metrics-token-of-24-ch',
+      COUP_METRICS_PORT: '9100',
+    });
+    expect(c.host).toBe('0.0.0.0');
+    expect(c.http).toEqual({
+      jsonMaxDepth: 8,
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 5000,
+      maxConnectionsPerIp: 0,
+      commandsPerMinute: 0,
+      commandsPerMinutePerIp: 100,
+      authFailuresPerMinute: 5,
+      trustProxy: false,
+      metricsToken: 'a-metrics-token-of-24-ch',
+      metricsPort: 9100,
+    });
+    // A short request timeout shortens the default headers timeout with it.
+    expect(
+      loadConfig({ COUP_DATA_DIR: dir(), COUP_REQUEST_TIMEOUT_MS: '2000' }).http.headersTimeoutMs,
+    ).toBe(2000);
+  });
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.1, 10.1.0.0/16,fd00::/8', ['10.0.0.1', '10.1.0.0/16', 'fd00::/8']],
+  ])('COUP_TRUST_PROXY=%p is %p', (value, expected) => {
+    expect(loadConfig({ COUP_DATA_DIR: dir(), COUP_TRUST_PROXY: value }).http.trustProxy).toEqual(
+      expected,
+    );
   });
 });

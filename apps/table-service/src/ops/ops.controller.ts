@@ -1,9 +1,11 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { EventStoreHandle } from '../store/event-store.provider';
+import { ApiError } from '../common/api-error';
 import { Public } from '../common/auth';
 import { Metrics } from '../common/metrics';
+import { MetricsEndpoint } from './metrics-endpoint';
 
 @ApiTags('operations')
 @Controller()
@@ -11,6 +13,7 @@ export class OpsController {
   constructor(
     private readonly store: EventStoreHandle,
     private readonly metrics: Metrics,
+    private readonly endpoint: MetricsEndpoint,
   ) {}
 
   @Get('health')
@@ -35,8 +38,15 @@ export class OpsController {
   @Get('metrics')
   @Public()
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics' })
-  metricsText() {
+  @ApiOperation({
+    summary:
+      'Prometheus metrics (with COUP_METRICS_TOKEN: Authorization: Bearer <that token>; with COUP_METRICS_PORT: on that port only)',
+  })
+  metricsText(@Headers('authorization') authorization?: string) {
+    if (!this.endpoint.onApiPort)
+      throw new ApiError(404, 'NOT_FOUND', 'the metrics are served on their own port');
+    if (!this.endpoint.allows(authorization))
+      throw new ApiError(401, 'UNAUTHENTICATED', 'the metrics need their bearer token (COUP_METRICS_TOKEN)');
     return this.metrics.registry.metrics();
   }
 }

@@ -1,0 +1,238 @@
+import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import rateLimit, { type CreateRateLimitOptions } from '@fastify/rate-limit';
+import type { Logger } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal, TokenVerifier } from '@coup/auth';
+import { ApiError } from '../common/api-error';
+import { principalFromHeader } from '../common/auth';
+import { toErrorBody } from '../common/exception.filter';
+import type { Metrics } from '../common/metrics';
+import type { HttpEdgeConfig } from '../config/config';
+import { SECURITY_HEADERS } from './security-headers';
+
+const MINUTE_MS = 60_000;
+/** Keys each limiter remembers (least recently used forgotten first): a floor's players and addresses. */
+const LIMITER_KEYS = 50_000;
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `role:id` of the request's verified principal, for the per-principal command limit. */
+    coupPrincipalKey: string;
+  }
+}
+
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+type Verdict = Awaited<ReturnType<Limiter>>;
+type Exceeded = Extract<Verdict, { isAllowed: false }>;
+
+function limiter(
+  fastify: FastifyInstance,
+  max: number,
+  options: CreateRateLimitOptions = {},
+): Limiter | null {
+  if (max === 0) return null;
+  // `cache` sizes the limiter's own LRU (the plugin reads it from the merged options).
+  return fastify.createRateLimit({
+    max,
+    timeWindow: MINUTE_MS,
+    ...options,
+    cache: LIMITER_KEYS,
+  } as CreateRateLimitOptions);
+}
+
+const exceeded = (v: Verdict | null): v is Exceeded => v !== null && !v.isAllowed && v.isExceeded;
+
+/**
+ * Per-client limits at the front of every API request, before its body is read (@fastify/rate-limit's counters, a
+ * fixed one-minute window each):
+ * - failed authentications per client address: every missing or bad token on an /api route is counted
+ *   (`coup_auth_failures_total`) and logged without the token; past COUP_AUTH_FAILURES_PER_MINUTE the address's
+ *   bad tokens get 429 TOO_MANY_AUTH_FAILURES instead of 401, logged once per window. A valid token still
+ *   passes, so one sloppy client behind a shared address does not lock its neighbours out;
+ * - commands (POST, PUT, DELETE under /api) per principal and per client address: 429 RATE_LIMITED beyond.
+ * Each 429 carries Retry-After (seconds until the window ends). Every /api route needs a token (the guard's
+ * rule; the OpenAPI fuzz test holds every operation to it), so the hook knows a protected route by its path.
+ */
+export async function installRequestLimits(
+  fastify: FastifyInstance,
+  options: {
+    readonly config: HttpEdgeConfig;
+    readonly tokens: TokenVerifier;
+    readonly metrics: Metrics;
+    readonly log: Logger;
+  },
+): Promise<void> {
+  const { config, tokens, metrics, log } = options;
+  await fastify.register(rateLimit, { global: false });
+  fastify.decorateRequest('coupPrincipalKey', '');
+  const authFailures = limiter(fastify, config.authFailuresPerMinute);
+  const byIp = limiter(fastify, config.commandsPerMinutePerIp);
+  const byPrincipal = limiter(fastify, config.commandsPerMinute, {
+    keyGenerator: (request) => request.coupPrincipalKey,
+  });
+  // At most one log line per key and window for a client that keeps hitting a limit.
+  const logOnce = limiter(fastify, 1, {
+    keyGenerator: (request) => `${request.ip}|${request.coupPrincipalKey}`,
+  });
+  const shouldLog = async (request: FastifyRequest) => !logOnce || !exceeded(await logOnce(request));
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (route === undefined || !route.startsWith('/api/')) return;
+    let principal: Principal;
+    try {
+      principal = principalFromHeader(tokens, request.headers.authorization);
+    } catch (error) {
+      const verdict = authFailures ? await authFailures(request) : null;
+      const limited = exceeded(verdict);
+      metrics.authFailures.inc({ transport: 'http', outcome: limited ? 'limited' : 'refused' });
+      if (!limited || (await shouldLog(request))) {
+        log.warn({
+          msg: limited
+            ? 'authentication failures over the limit: refusing with 429'
+            : 'authentication failed',
+          reason: String((error as Error).message).slice(0, 200),
+          code: (error as { code?: unknown }).code,
+          ip: request.ip,
+          method: request.method,
+          route,
+          correlationId: request.correlationId,
+        });
+      }
+      // Under the limit the guard answers 401 with the reason, as for any caller.
+      if (limited)
+        return tooMany(
+          request,
+          reply,
+          verdict,
+          'TOO_MANY_AUTH_FAILURES',
+          'too many failed authentications from this address',
+        );
+      return;
+    }
+    if (READ_METHODS.has(request.method)) return;
+    request.coupPrincipalKey = `${principal.role}:${principal.id}`;
+    const [ip, own] = await Promise.all([byIp?.(request) ?? null, byPrincipal?.(request) ?? null]);
+    const hit = exceeded(own) ? own : exceeded(ip) ? ip : null;
+    if (!hit) return;
+    const limit = hit === own ? 'principal' : 'ip';
+    metrics.rateLimited.inc({ limit });
+    if (await shouldLog(request))
+      log.warn({
+        msg: 'command rate limit reached',
+        limit,
+        ip: request.ip,
+        principal: request.coupPrincipalKey,
+        route,
+      });
+    return tooMany(
+      request,
+      reply,
+      hit,
+      'RATE_LIMITED',
+      limit === 'principal' ? 'too many commands from this caller' : 'too many commands from this address',
+    );
+  });
+}
+
+function tooMany(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  verdict: Exceeded,
+  code: string,
+  what: string,
+): FastifyReply {
+  const seconds = Math.max(1, verdict.ttlInSeconds);
+  const error = new ApiError(429, code, `${what}: at most ${verdict.max} a minute; retry in ${seconds} s`, {
+    retryAfterSeconds: seconds,
+  });
+  return reply
+    .code(429)
+    .header('retry-after', String(seconds))
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(toErrorBody(error, undefined, request.correlationId));
+}
+
+/** The normalized client address of a socket (an IPv4 peer seen through an IPv6 socket as its IPv4 form). */
+const peerOf = (socket: Socket) =>
+  (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+
+/**
+ * At most `max` open connections per client address (the TCP peer: behind a proxy, the proxy; size it for the
+ * proxy's pool or turn it off with 0). One over is closed at once, before any byte is read, and counted in
+ * `coup_connections_refused_total`. WebSocket connections count too: they are the same server's connections.
+ */
+export function capConnectionsPerIp(server: Server, max: number, metrics: Metrics): void {
+  if (max === 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const peer = peerOf(socket);
+    const count = (open.get(peer) ?? 0) + 1;
+    if (count > max) {
+      metrics.connectionsRefused.inc();
+      socket.destroy();
+      return;
+    }
+    open.set(peer, count);
+    socket.once('close', () => {
+      const left = (open.get(peer) ?? 1) - 1;
+      if (left === 0) open.delete(peer);
+      else open.set(peer, left);
+    });
+  });
+}
+
+const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string, string, string]>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'REQUEST_TIMEOUT',
+    'the request (headers and body) did not arrive in time',
+    'timeout',
+  ],
+  HPE_HEADER_OVERFLOW: [431, 'HEADERS_TOO_LARGE', 'the request headers are too large', 'header_overflow'],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: a request the HTTP server itself refuses before the app sees it (Node's
+ * requestTimeout and headersTimeout, oversized headers, malformed HTTP) is answered in the service's error format
+ * with the security headers, and the connection closed. Counted in `coup_http_client_errors_total`.
+ */
+export function clientErrorHandler(
+  metrics: Metrics,
+): (error: Error & { code?: string }, socket: Socket) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, code, message, kind] = CLIENT_ERRORS[error.code ?? ''] ?? [
+      400,
+      'BAD_REQUEST',
+      'the request is not valid HTTP',
+      'malformed',
+    ];
+    metrics.clientErrors.inc({ kind });
+    // A response already under way on this socket cannot be replaced: only close it.
+    const busy = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent;
+    if (socket.writable && !busy) {
+      const body = JSON.stringify({ statusCode: status, code, message });
+      const headers = Object.entries({
+        ...SECURITY_HEADERS,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+      })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      socket.write(`HTTP/1.1 ${status} ${httpStatusText(status)}\r\n${headers}\r\n${body}`);
+    }
+    socket.destroy(error);
+  };
+}
+
+function httpStatusText(status: number): string {
+  return status === 408
+    ? 'Request Timeout'
+    : status === 431
+      ? 'Request Header Fields Too Large'
+      : 'Bad Request';
+}
