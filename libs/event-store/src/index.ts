@@ -35,6 +35,17 @@ export {
   type EventStoreOptions,
   SQLITE_FILE_NAME,
 } from './factory';
+export { makePrivate, preparePrivateSqliteFile, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files';
+export {
+  FieldSealer,
+  parseSealKeys,
+  SEALED_PREFIX,
+  SealedEventStore,
+  type SealedFields,
+  SealError,
+  type SealErrorCode,
+  SealKeys,
+} from './sealed';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './memory';
 export { SQLITE_SCHEMA, SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
 export { EventStoreDbEventStore, type EventStoreDbConfig } from './eventstoredb';

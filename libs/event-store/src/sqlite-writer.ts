@@ -1,8 +1,6 @@
 // The SQLite store's write side: one connection that runs group commits. It runs either in the store's own
 // thread (`writer: 'inline'`) or alone in a worker thread (`writer: 'worker'`, see sqlite-writer.worker.ts), so
 // that the thread answering requests never waits for an fsync. Both run exactly this code.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { appendCore, type Head, lastOf, type NewRow, type StoredRow, type SyncBackend } from './core';
 import {
@@ -13,6 +11,7 @@ import {
   WrongExpectedVersionError,
 } from './errors';
 import type { AppendResult, ExpectedRevision } from './types';
+import { preparePrivateSqliteFile } from './private-files';
 import type { PreparedEvent } from './validation';
 
 const MAX_CACHED_HEADS = 10_000;
@@ -51,7 +50,8 @@ export interface ConnectionOptions {
 export function openConnection(options: ConnectionOptions): Database.Database {
   let db: Database.Database;
   try {
-    if (!options.readonly) mkdirSync(dirname(options.file), { recursive: true });
+    // owner-only, whatever the umask: the file (and so its WAL and shared-memory files) 0600, a new folder 0700
+    if (!options.readonly) preparePrivateSqliteFile(options.file);
     db = new Database(options.file, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,

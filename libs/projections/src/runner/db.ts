@@ -2,9 +2,8 @@
  * The read-model SQLite file: schema creation from the projections' table definitions, the checkpoint table,
  * and compiled write statements. One file for every projection; each projection's tables carry its prefix.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { preparePrivateSqliteFile } from '@coup/event-store';
 import type { AnyProjection, Row, SqlValue, TableDef, Write } from '../models/types';
 
 export type Db = Database.Database;
@@ -18,9 +17,12 @@ export const stateTable = (prefix: string): string => `${prefix}_state`;
 /** Prefix of the tables a rebuild builds before swapping them in. */
 export const REBUILD_PREFIX = 'rb_';
 
-/** Opens (and creates) the read-model file: WAL, NORMAL sync (read models are rebuildable), busy timeout. */
+/**
+ * Opens (and creates) the read-model file: WAL, NORMAL sync (read models are rebuildable), busy timeout. The file
+ * and its WAL are owner-only (0600) whatever the umask.
+ */
 export function openReadModelDb(file: string, options: { readonly?: boolean } = {}): Db {
-  if (file !== ':memory:' && !options.readonly) mkdirSync(dirname(file), { recursive: true });
+  if (!options.readonly) preparePrivateSqliteFile(file);
   const db = new Database(file, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
