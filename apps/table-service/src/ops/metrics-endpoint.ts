@@ -81,6 +81,10 @@ export class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShu
       server.once('error', reject);
       server.listen(port, this.host, () => {
         server.off('error', reject);
+        // A server error after the start (e.g. too many open files on accept) is logged, never thrown at the process.
+        server.on('error', (error) =>
+          this.log.error({ msg: 'metrics server error', error: String(error.message) }),
+        );
         resolve();
       });
     });
