@@ -1,5 +1,8 @@
-# The Coup table service. Build: docker build -t coup .   Run: docker run -p 3000:3000 -v coup-data:/app/data coup
-# (see docker-compose.yml to run it against EventStoreDB).
+# The Coup table service. Build: docker build -t coup .
+# Run: docker run -p 3000:3000 -v coup-data:/app/data -e COUP_SEED_KEY=<64 hex> coup
+# (see docker-compose.yml to run it against EventStoreDB). The seed key (COUP_SEED_KEY, or COUP_SEED_KEY_FILE naming
+# a mounted secret file) seals unrevealed shuffle seeds at rest: keep it outside the data volume and its backups, and
+# keep it for as long as the data: `openssl rand -hex 32` makes one.
 FROM node:20.20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -15,7 +18,7 @@ WORKDIR /app
 # HOST=0.0.0.0: in a container the service must listen on every interface (the default, 127.0.0.1, is for local use).
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 COUP_DATA_DIR=/app/data
 COPY --from=build /app /app
-RUN useradd --system --uid 10001 coup && mkdir -p /app/data && chown coup /app/data
+RUN useradd --system --uid 10001 coup && mkdir -p /app/data && chown coup /app/data && chmod 700 /app/data
 USER coup
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

@@ -96,6 +96,7 @@ async function startCoup(
       HOST: '127.0.0.1',
       COUP_DATA_DIR: dataDir,
       COUP_JWT_SECRET: SECRET,
+      COUP_SEED_KEY: 'be'.repeat(32),
       LOG_LEVEL: 'error',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

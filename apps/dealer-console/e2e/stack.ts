@@ -63,6 +63,7 @@ export async function startStack(): Promise<Stack> {
         HOST: '127.0.0.1',
         COUP_DATA_DIR: dataDir,
         COUP_JWT_SECRET: SECRET,
+        COUP_SEED_KEY: '5e'.repeat(32),
         COUP_CONSOLE_DIR: consoleDir,
         LOG_LEVEL: 'warn',
       },

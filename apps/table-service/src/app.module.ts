@@ -121,7 +121,8 @@ export class AppModule {
           inject: [EventStoreHandle, Metrics, Clock],
           useFactory: (handle: EventStoreHandle, metrics: Metrics, clock: Clock) => {
             let timer: BettingTimer | null = null;
-            const processor = new TableProcessor(handle.store, metrics, {
+            // the one reader of unrevealed seeds: its store seals them on append and opens them on read
+            const processor = new TableProcessor(handle.processorStore, metrics, {
               snapshotEvery: config.snapshotEvery,
               onStateChanged: (tableId, state) => timer?.onStateChanged(tableId, state),
             });

@@ -8,6 +8,8 @@ import { loadConfig, type ServiceConfig } from '../src/config/config';
 import type { AppOverrides } from '../src/app.module';
 
 export const SECRET = 'e2e-secret-0123456789-0123456789-0123456789';
+/** The key that seals unrevealed seeds in the tests' data folders (COUP_SEED_KEY). */
+export const SEED_KEY = '5e'.repeat(32);
 
 /**
  * Tests drive thousands of requests from one address and one token: the per-client limits are set far above that
@@ -44,6 +46,7 @@ export async function startService(
   const config = loadConfig({
     COUP_DATA_DIR: dir,
     COUP_JWT_SECRET: SECRET,
+    COUP_SEED_KEY: SEED_KEY,
     LOG_LEVEL: 'error',
     PORT: '0',
     COUP_DOCS_UI: 'false',

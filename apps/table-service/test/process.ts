@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { GENEROUS_LIMITS, SECRET } from './harness';
+import { GENEROUS_LIMITS, SECRET, SEED_KEY } from './harness';
 
 export const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
@@ -37,6 +37,7 @@ export async function spawnService(
       HOST: '127.0.0.1',
       COUP_DATA_DIR: dataDir,
       COUP_JWT_SECRET: SECRET,
+      COUP_SEED_KEY: SEED_KEY,
       LOG_LEVEL: 'warn',
       ...GENEROUS_LIMITS,
       ...env,

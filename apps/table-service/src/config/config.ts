@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { isIP } from 'node:net';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { makePrivate, parseSealKeys, PRIVATE_DIR_MODE, SealKeys } from '@coup/event-store';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -22,6 +32,11 @@ export interface ServiceConfig {
   readonly jwtSecret: string;
   /** True when the secret was generated into the data folder because none was configured (local use only). */
   readonly jwtSecretGenerated: boolean;
+  /**
+   * The keys that seal unrevealed shuffle seeds at rest (COUP_SEED_KEY or COUP_SEED_KEY_FILE, kept outside the data
+   * folder): the first seals, every one opens. The memory store, which keeps nothing, gets a key of its own.
+   */
+  readonly seedKeys: SealKeys;
   /** Seconds a token's `nbf` and `iat` may be ahead of this clock (COUP_TOKEN_CLOCK_SKEW_S); `exp` gets none. */
   readonly tokenClockSkewSeconds: number;
   readonly logLevel: LogLevel;
@@ -77,7 +92,10 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return Number(raw);
 }
 
-/** Reads and validates the configuration. Creates the data folder, and a local JWT secret if none is set. */
+/**
+ * Reads and validates the configuration. Creates the data folder (owner-only), and a local JWT secret in it if none
+ * is set; reads the seed keys.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServiceConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = bindAddress(env['HOST']);
@@ -112,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`COUP_EVENT_STORE must be 'sqlite' (the default) or 'eventstoredb', not '${kind}'`);
   }
 
-  mkdirSync(dataDir, { recursive: true });
+  privateDataFolder(dataDir);
   let jwtSecret = env['COUP_JWT_SECRET'] ?? '';
   let jwtSecretGenerated = false;
   if (jwtSecret === '') {
@@ -151,7 +169,77 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     projectionMaxBatch: integer(env, 'COUP_PROJECTION_MAX_BATCH', 10_000, 100, 100_000),
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
     http: httpEdgeConfig(env),
+    seedKeys: seedKeysOf(env, kind, dataDir, cwd),
   };
+}
+
+/**
+ * The data folder, owner-only whatever the umask: created 0700 (an existing one made 0700), and any file in it that
+ * others could read made 0600 (the stores create theirs 0600). Refuses a folder whose mode cannot be set.
+ */
+function privateDataFolder(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    if ((statSync(dataDir).mode & 0o077) !== 0) chmodSync(dataDir, PRIVATE_DIR_MODE);
+    for (const entry of readdirSync(dataDir, { withFileTypes: true }))
+      if (entry.isFile()) makePrivate(join(dataDir, entry.name));
+  } catch (error) {
+    throw new ConfigError(
+      `COUP_DATA_DIR (${dataDir}) must be a folder only the service may read (0700, its files 0600): ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
+ * COUP_SEED_KEY (the keys) or COUP_SEED_KEY_FILE (a file holding them, outside the data folder): 64 hex characters
+ * or base64 of 32 bytes each, separated by commas or lines; the first seals. Required with a store that outlives
+ * the process: without the key, a copy of the data folder (or of EventStoreDB) holds no unrevealed seed.
+ */
+function seedKeysOf(env: NodeJS.ProcessEnv, kind: string, dataDir: string, cwd: string): SealKeys {
+  const inline = env['COUP_SEED_KEY'] ?? '';
+  const fileName = env['COUP_SEED_KEY_FILE'] ?? '';
+  if (inline !== '' && fileName !== '')
+    throw new ConfigError('set COUP_SEED_KEY or COUP_SEED_KEY_FILE, not both');
+  if (inline === '' && fileName === '') {
+    if (kind === 'memory') return SealKeys.ephemeral();
+    throw new ConfigError(
+      'COUP_SEED_KEY or COUP_SEED_KEY_FILE is required: unrevealed shuffle seeds are encrypted at rest with this key, ' +
+        'kept outside the data folder (make one with `openssl rand -hex 32`; `npm start` makes ./seed-key.local)',
+    );
+  }
+  const keys = (name: string, text: string): SealKeys => {
+    try {
+      return new SealKeys(parseSealKeys(text), name);
+    } catch (error) {
+      throw new ConfigError(`${name}: ${(error as Error).message}`);
+    }
+  };
+  if (inline !== '') return keys('COUP_SEED_KEY', inline);
+  const file = resolve(cwd, fileName);
+  if (isInside(dataDir, file))
+    throw new ConfigError(
+      `COUP_SEED_KEY_FILE (${file}) must be outside the data folder ${dataDir}: a copy of the folder must not carry the key`,
+    );
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`COUP_SEED_KEY_FILE (${file}) cannot be read: ${(error as Error).message}`);
+  }
+  return keys(`COUP_SEED_KEY_FILE (${file})`, text);
+}
+
+/** Is `path` the folder `dir` or inside it (symbolic links resolved where they exist)? */
+function isInside(dir: string, path: string): boolean {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const rel = relative(real(dir), real(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 function projectionsMode(value: string | undefined): ServiceConfig['projections'] {

@@ -1,15 +1,18 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FieldSealer } from '@coup/event-store';
 import { JsonLogger } from '../common/logger';
 import { ConfigError, loadConfig } from './config';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'coup-config-'));
+/** A seed key (required with a store that outlives the process; see the seed key tests). */
+const KEY = { COUP_SEED_KEY: '5e'.repeat(32) };
 
 describe('configuration is validated at start', () => {
   it('defaults: port 3000, sqlite in the data folder, a generated local secret', () => {
     const d = dir();
-    const c = loadConfig({ COUP_DATA_DIR: d });
+    const c = loadConfig({ ...KEY, COUP_DATA_DIR: d });
     expect(c).toMatchObject({
       port: 3000,
       eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite'), writer: 'worker' },
@@ -19,7 +22,7 @@ describe('configuration is validated at start', () => {
       projectionMaxBatch: 10_000,
       tokenClockSkewSeconds: 30,
     });
-    expect(loadConfig({ COUP_DATA_DIR: d }).jwtSecret).toBe(c.jwtSecret);
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: d }).jwtSecret).toBe(c.jwtSecret);
   });
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
@@ -62,18 +65,20 @@ describe('configuration is validated at start', () => {
     [{ COUP_METRICS_TOKEN: 'has spaces in the token' }, /COUP_METRICS_TOKEN/],
     [{ COUP_METRICS_PORT: '70000' }, /COUP_METRICS_PORT/],
   ])('%p is refused naming the variable', (env, message) => {
-    expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
-    expect(() => loadConfig({ COUP_DATA_DIR: dir(), ...env })).toThrow(message);
+    expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env })).toThrow(message);
   });
   it('takes the token clock skew in seconds, 0 included', () => {
-    expect(loadConfig({ COUP_DATA_DIR: dir(), COUP_TOKEN_CLOCK_SKEW_S: '0' }).tokenClockSkewSeconds).toBe(0);
-    expect(loadConfig({ COUP_DATA_DIR: dir(), COUP_TOKEN_CLOCK_SKEW_S: '300' }).tokenClockSkewSeconds).toBe(
-      300,
-    );
+    expect(
+      loadConfig({ ...KEY, COUP_DATA_DIR: dir(), COUP_TOKEN_CLOCK_SKEW_S: '0' }).tokenClockSkewSeconds,
+    ).toBe(0);
+    expect(
+      loadConfig({ ...KEY, COUP_DATA_DIR: dir(), COUP_TOKEN_CLOCK_SKEW_S: '300' }).tokenClockSkewSeconds,
+    ).toBe(300);
   });
   it('runs SQLite group commits inline when asked', () => {
     const d = dir();
-    expect(loadConfig({ COUP_DATA_DIR: d, COUP_SQLITE_WRITER: 'inline' }).eventStore).toEqual({
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: d, COUP_SQLITE_WRITER: 'inline' }).eventStore).toEqual({
       kind: 'sqlite',
       file: join(d, 'events.sqlite'),
       writer: 'inline',
@@ -81,6 +86,7 @@ describe('configuration is validated at start', () => {
   });
   it('accepts EventStoreDB with a connection string', () => {
     const c = loadConfig({
+      ...KEY,
       COUP_DATA_DIR: dir(),
       COUP_EVENT_STORE: 'eventstoredb',
       EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false',
@@ -111,7 +117,7 @@ describe('structured logs', () => {
 
 describe('live push limits', () => {
   it('defaults: 4 kB frames, 20 sockets per subject, resumes of up to 2,000 events, 20 messages a second', () => {
-    expect(loadConfig({ COUP_DATA_DIR: dir() })).toMatchObject({
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir() })).toMatchObject({
       wsMaxFrameBytes: 4096,
       wsMaxSocketsPerPrincipal: 20,
       wsMaxResumeEvents: 2000,
@@ -119,6 +125,7 @@ describe('live push limits', () => {
     });
     expect(
       loadConfig({
+        ...KEY,
         COUP_DATA_DIR: dir(),
         COUP_WS_MAX_FRAME_BYTES: '256',
         COUP_WS_MAX_SOCKETS_PER_PRINCIPAL: '1',
@@ -143,14 +150,14 @@ describe('live push limits', () => {
     ['COUP_WS_MESSAGES_PER_SECOND', '0'],
     ['COUP_WS_MESSAGES_PER_SECOND', '10001'],
   ])('%s=%s is refused naming the variable', (name, value) => {
-    expect(() => loadConfig({ COUP_DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ COUP_DATA_DIR: dir(), [name]: value })).toThrow(name);
+    expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), [name]: value })).toThrow(name);
   });
 });
 
 describe('the HTTP edge', () => {
   it('defaults: bound to 127.0.0.1, no proxy trusted, limits for a real floor, metrics on the API port', () => {
-    const c = loadConfig({ COUP_DATA_DIR: dir() });
+    const c = loadConfig({ ...KEY, COUP_DATA_DIR: dir() });
     expect(c.host).toBe('127.0.0.1');
     expect(c.http).toEqual({
       jsonMaxDepth: 32,
@@ -167,6 +174,7 @@ describe('the HTTP edge', () => {
   });
   it('takes each limit from its variable, 0 turning a limit off', () => {
     const c = loadConfig({
+      ...KEY,
       COUP_DATA_DIR: dir(),
       HOST: '0.0.0.0',
       COUP_JSON_MAX_DEPTH: '8',
@@ -194,7 +202,7 @@ describe('the HTTP edge', () => {
     });
     // A short request timeout shortens the default headers timeout with it.
     expect(
-      loadConfig({ COUP_DATA_DIR: dir(), COUP_REQUEST_TIMEOUT_MS: '2000' }).http.headersTimeoutMs,
+      loadConfig({ ...KEY, COUP_DATA_DIR: dir(), COUP_REQUEST_TIMEOUT_MS: '2000' }).http.headersTimeoutMs,
     ).toBe(2000);
   });
   it.each([
@@ -204,8 +212,101 @@ describe('the HTTP edge', () => {
     ['loopback', ['loopback']],
     ['10.0.0.1, 10.1.0.0/16,fd00::/8', ['10.0.0.1', '10.1.0.0/16', 'fd00::/8']],
   ])('COUP_TRUST_PROXY=%p is %p', (value, expected) => {
-    expect(loadConfig({ COUP_DATA_DIR: dir(), COUP_TRUST_PROXY: value }).http.trustProxy).toEqual(
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir(), COUP_TRUST_PROXY: value }).http.trustProxy).toEqual(
       expected,
     );
+  });
+});
+
+describe('secrets at rest', () => {
+  const mode = (path: string) => statSync(path).mode & 0o777;
+  const seal = (keys: ReturnType<typeof loadConfig>['seedKeys']) =>
+    new FieldSealer(keys, { S: [['seed']] }).seal({ id: 'e1', type: 'S', data: { seed: 'x' } });
+
+  it('the data folder is made 0700, and files in it that others could read 0600', () => {
+    const d = join(dir(), 'data');
+    mkdirSync(d, { mode: 0o755 });
+    chmodSync(d, 0o755);
+    writeFileSync(join(d, 'events.sqlite-wal'), '');
+    chmodSync(join(d, 'events.sqlite-wal'), 0o644);
+    const c = loadConfig({ ...KEY, COUP_DATA_DIR: d });
+    expect(mode(d)).toBe(0o700);
+    expect(mode(join(d, 'events.sqlite-wal'))).toBe(0o600);
+    expect(mode(join(d, 'jwt-secret.local'))).toBe(0o600);
+    expect(c.jwtSecretGenerated).toBe(true);
+    // a new folder, however deep
+    const deep = join(dir(), 'a', 'b');
+    loadConfig({ ...KEY, COUP_DATA_DIR: deep });
+    expect(mode(deep)).toBe(0o700);
+  });
+
+  it('the seed key is required with a store that outlives the process, and never quoted', () => {
+    expect(() => loadConfig({ COUP_DATA_DIR: dir() })).toThrow(
+      /COUP_SEED_KEY or COUP_SEED_KEY_FILE is required/,
+    );
+    expect(() =>
+      loadConfig({
+        COUP_DATA_DIR: dir(),
+        COUP_EVENT_STORE: 'eventstoredb',
+        EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false',
+      }),
+    ).toThrow(/COUP_SEED_KEY/);
+    // the memory store keeps nothing: a key of its own
+    expect(seal(loadConfig({ COUP_DATA_DIR: dir(), COUP_EVENT_STORE: 'memory' }).seedKeys).data).not.toEqual({
+      seed: 'x',
+    });
+    const bad = 'ab'.repeat(31);
+    expect(() => loadConfig({ COUP_DATA_DIR: dir(), COUP_SEED_KEY: bad })).toThrow(
+      /^COUP_SEED_KEY: key 1 is not/,
+    );
+    try {
+      loadConfig({ COUP_DATA_DIR: dir(), COUP_SEED_KEY: bad });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(bad);
+    }
+  });
+
+  it('reads the key as hex or base64, or several (the first seals): the same key seals the same', () => {
+    const hex = '5e'.repeat(32);
+    const base64 = Buffer.from(hex, 'hex').toString('base64');
+    const a = loadConfig({ COUP_DATA_DIR: dir(), COUP_SEED_KEY: hex }).seedKeys;
+    const b = loadConfig({ COUP_DATA_DIR: dir(), COUP_SEED_KEY: base64 }).seedKeys;
+    expect(a.ids).toEqual(b.ids);
+    expect(seal(a)).toEqual(seal(b));
+    const rotated = loadConfig({ COUP_DATA_DIR: dir(), COUP_SEED_KEY: `${'11'.repeat(32)},${hex}` }).seedKeys;
+    expect(rotated.ids).toHaveLength(2);
+    expect(rotated.ids[1]).toBe(a.ids[0]);
+  });
+
+  it('reads the key from COUP_SEED_KEY_FILE, which must be outside the data folder', () => {
+    const outside = join(dir(), 'seed.key');
+    writeFileSync(outside, '# coup seed key\n' + '5e'.repeat(32) + '\n', { mode: 0o600 });
+    const d = dir();
+    expect(loadConfig({ COUP_DATA_DIR: d, COUP_SEED_KEY_FILE: outside }).seedKeys.ids).toEqual(
+      loadConfig({ ...KEY, COUP_DATA_DIR: d }).seedKeys.ids,
+    );
+    const inside = join(d, 'seed.key');
+    writeFileSync(inside, '5e'.repeat(32));
+    expect(() => loadConfig({ COUP_DATA_DIR: d, COUP_SEED_KEY_FILE: inside })).toThrow(
+      /COUP_SEED_KEY_FILE .* must be outside the data folder/,
+    );
+    expect(() =>
+      loadConfig({ COUP_DATA_DIR: d, COUP_SEED_KEY_FILE: join(d, 'sub', '..', 'seed.key') }),
+    ).toThrow(/outside the data folder/);
+    expect(() => loadConfig({ COUP_DATA_DIR: dir(), COUP_SEED_KEY_FILE: join(dir(), 'missing') })).toThrow(
+      /COUP_SEED_KEY_FILE .* cannot be read/,
+    );
+    const empty = join(dir(), 'empty.key');
+    writeFileSync(empty, '\n');
+    expect(() => loadConfig({ COUP_DATA_DIR: dir(), COUP_SEED_KEY_FILE: empty })).toThrow(
+      /COUP_SEED_KEY_FILE/,
+    );
+    expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), COUP_SEED_KEY_FILE: outside })).toThrow(
+      /not both/,
+    );
+  });
+
+  it('checks the seed key after every other variable, so a bad value elsewhere is named first', () => {
+    expect(() => loadConfig({ COUP_DATA_DIR: dir(), PORT: 'eighty' })).toThrow(/PORT/);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { RecordedEvent } from '@coup/event-store';
+import { preparePrivateSqliteFile, type RecordedEvent } from '@coup/event-store';
 import type { TableCommand } from '@coup/table';
 import { ApiError } from '../common/api-error';
 
@@ -132,6 +132,7 @@ export class SqliteKeyIndex implements KeyIndex {
   private readonly writeTx: (tableId: string, entries: readonly KeyEntry[], complete: bigint | null) => void;
 
   constructor(file: string) {
+    preparePrivateSqliteFile(file); // owner-only (0600, and so its WAL), whatever the umask (ADR-18)
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // The stream is the truth: a crash may lose the newest rows together with the watermark that covers them.
