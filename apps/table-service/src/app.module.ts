@@ -125,6 +125,12 @@ export class AppModule {
             const processor = new TableProcessor(handle.processorStore, metrics, {
               snapshotEvery: config.snapshotEvery,
               onStateChanged: (tableId, state) => timer?.onStateChanged(tableId, state),
+              // The key index is local to the data folder and rebuilt from the stream where it is behind (ADR-14).
+              keyIndexFile:
+                config.eventStore.kind === 'memory' ? ':memory:' : join(config.dataDir, 'idempotency.sqlite'),
+              idempotencyDays: config.idempotencyDays,
+              maxSessions: config.tableSessionsMax,
+              sessionIdleMs: config.tableSessionIdleMs,
             });
             timer = new BettingTimer(processor, clock);
             return processor;

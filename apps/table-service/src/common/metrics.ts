@@ -32,6 +32,11 @@ export class Metrics {
     help: 'Appends refused because another writer moved the stream first (retried)',
     registers: [this.registry],
   });
+  readonly snapshotsDiscarded = new Counter({
+    name: 'coup_snapshots_discarded_total',
+    help: 'Table snapshots not used on load because they did not match their stream (logged)',
+    registers: [this.registry],
+  });
   readonly tablesLoaded = new Gauge({
     name: 'coup_tables_loaded',
     help: 'Tables held in memory',

@@ -57,6 +57,12 @@ export interface ServiceConfig {
    * this many events. The in-process runner keeps 2,000: there a commit holds the request thread up.
    */
   readonly projectionMaxBatch: number;
+  /** A key's first accepted answer is returned for at least this many days (COUP_IDEMPOTENCY_DAYS). */
+  readonly idempotencyDays: number;
+  /** Most table sessions held in memory; idle ones beyond are evicted (COUP_TABLE_SESSIONS_MAX). */
+  readonly tableSessionsMax: number;
+  /** A table session unused this long is evicted, and reloads from its snapshot (COUP_TABLE_SESSION_IDLE_MS). */
+  readonly tableSessionIdleMs: number;
   /** Largest WebSocket message the live push reads, in bytes (COUP_WS_MAX_FRAME_BYTES); larger: close 1009. */
   readonly wsMaxFrameBytes: number;
   /** Live sockets one token subject may hold open at once (COUP_WS_MAX_SOCKETS_PER_PRINCIPAL). */
@@ -159,6 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel,
     bodyLimit: integer(env, 'COUP_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
     snapshotEvery: integer(env, 'COUP_SNAPSHOT_EVERY', 500, 10, 1_000_000),
+    idempotencyDays: integer(env, 'COUP_IDEMPOTENCY_DAYS', 7, 1, 3_650),
+    tableSessionsMax: integer(env, 'COUP_TABLE_SESSIONS_MAX', 10_000, 10, 1_000_000),
+    tableSessionIdleMs: integer(env, 'COUP_TABLE_SESSION_IDLE_MS', 600_000, 1_000, 86_400_000),
     wsMaxFrameBytes: integer(env, 'COUP_WS_MAX_FRAME_BYTES', 4096, 256, 1024 * 1024),
     wsMaxSocketsPerPrincipal: integer(env, 'COUP_WS_MAX_SOCKETS_PER_PRINCIPAL', 20, 1, 100_000),
     wsMaxResumeEvents: integer(env, 'COUP_WS_MAX_RESUME_EVENTS', 2000, 0, 100_000),

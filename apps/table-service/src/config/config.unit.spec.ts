@@ -39,6 +39,10 @@ describe('configuration is validated at start', () => {
     [{ COUP_PROJECTION_MAX_BATCH: '0' }, /COUP_PROJECTION_MAX_BATCH/],
     [{ COUP_PROJECTION_MAX_BATCH: 'many' }, /COUP_PROJECTION_MAX_BATCH/],
     [{ COUP_PROJECTION_MAX_BATCH: '100001' }, /COUP_PROJECTION_MAX_BATCH/],
+    [{ COUP_IDEMPOTENCY_DAYS: '0' }, /COUP_IDEMPOTENCY_DAYS/],
+    [{ COUP_IDEMPOTENCY_DAYS: 'week' }, /COUP_IDEMPOTENCY_DAYS/],
+    [{ COUP_TABLE_SESSIONS_MAX: '9' }, /COUP_TABLE_SESSIONS_MAX/],
+    [{ COUP_TABLE_SESSION_IDLE_MS: '999' }, /COUP_TABLE_SESSION_IDLE_MS/],
     [{ COUP_TOKEN_CLOCK_SKEW_S: '-1' }, /COUP_TOKEN_CLOCK_SKEW_S/],
     [{ COUP_TOKEN_CLOCK_SKEW_S: '301' }, /COUP_TOKEN_CLOCK_SKEW_S/],
     [{ COUP_TOKEN_CLOCK_SKEW_S: '1m' }, /COUP_TOKEN_CLOCK_SKEW_S/],
@@ -67,6 +71,22 @@ describe('configuration is validated at start', () => {
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env })).toThrow(message);
+  });
+  it('keeps keys 7 days and at most 10,000 tables in memory, idle ones 10 minutes, unless told', () => {
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir() })).toMatchObject({
+      idempotencyDays: 7,
+      tableSessionsMax: 10_000,
+      tableSessionIdleMs: 600_000,
+    });
+    expect(
+      loadConfig({
+        ...KEY,
+        COUP_DATA_DIR: dir(),
+        COUP_IDEMPOTENCY_DAYS: '30',
+        COUP_TABLE_SESSIONS_MAX: '50',
+        COUP_TABLE_SESSION_IDLE_MS: '1000',
+      }),
+    ).toMatchObject({ idempotencyDays: 30, tableSessionsMax: 50, tableSessionIdleMs: 1000 });
   });
   it('takes the token clock skew in seconds, 0 included', () => {
     expect(
