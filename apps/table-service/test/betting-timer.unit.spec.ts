@@ -3,7 +3,7 @@
  * it must read only the phase and the round's deadline from the state (never build a view of every player).
  */
 import { initialState, type PlayerState, type RoundState, type TableState } from '@coup/table';
-import { BettingTimer, TIMER_ACTOR } from '../src/tables/betting-timer';
+import { BettingTimer, TIMER_ACTOR, TIMER_RETRY_MS } from '../src/tables/betting-timer';
 import type { TableProcessor } from '../src/tables/table-processor';
 import type { Clock } from '../src/tables/edge-inputs';
 
@@ -113,5 +113,30 @@ describe('BettingTimer.onStateChanged', () => {
         },
       },
     ]);
+  });
+
+  it('when closing fails for a reason that is not the table refusing (the store unreachable), then it tries again after TIMER_RETRY_MS', async () => {
+    jest.useFakeTimers();
+    try {
+      const { processor, timers, executed } = fakeProcessor();
+      let failures = 1;
+      const execute = processor.execute.bind(processor);
+      processor.execute = ((tableId: string, command: never) =>
+        failures-- > 0
+          ? (executed.push({ tableId, command }),
+            Promise.reject(Object.assign(new Error('store down'), { code: 'STORE_UNAVAILABLE' })))
+          : execute(tableId, command)) as TableProcessor['execute'];
+      new BettingTimer(processor, clock).onStateChanged('T1', state('betting', round(7, DEADLINE)));
+      timers[0]!.fire();
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(timers).toHaveLength(1);
+      jest.advanceTimersByTime(TIMER_RETRY_MS);
+      expect(timers).toHaveLength(2);
+      timers[1]!.fire();
+      expect(executed.map((e) => e.tableId)).toEqual(['T1', 'T1']);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

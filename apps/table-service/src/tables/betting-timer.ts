@@ -3,6 +3,9 @@ import type { TableState } from '@coup/table';
 import type { TableProcessor } from './table-processor';
 import type { Clock } from './edge-inputs';
 
+/** After a failed attempt that was not the table's refusal, the timer tries to close betting again this much later. */
+export const TIMER_RETRY_MS = 1_000;
+
 /** The actor the service uses for the betting timer's automatic "no more bets". */
 export const TIMER_ACTOR = { id: 'betting-timer', role: 'dealer' } as const;
 
@@ -49,7 +52,16 @@ export class BettingTimer {
             error.code !== 'WRONG_PHASE' &&
             error.code !== 'WRONG_ROUND'
           ) {
-            this.log.warn({ msg: 'timer could not close betting', tableId, roundNo, code: error.code });
+            // Not the table's answer (the store unreachable, the service shutting down): try again shortly, so a
+            // round never stays open past its deadline because of one failed attempt.
+            this.log.warn({
+              msg: 'timer could not close betting; retrying',
+              tableId,
+              roundNo,
+              code: error.code,
+            });
+            const retry = setTimeout(() => this.onStateChanged(tableId, state), TIMER_RETRY_MS);
+            retry.unref?.();
           }
         });
     });

@@ -248,7 +248,14 @@ export class TableProcessor {
         }
         if (session.queue.length > 0) this.schedule(session);
       })
-      .then(() => this.forgetIfUnknown(session));
+      .then(() => this.forgetIfUnknown(session))
+      .catch((error: unknown) =>
+        this.log.error({
+          msg: 'table lane failed',
+          tableId: session.tableId,
+          error: String((error as Error).message),
+        }),
+      );
   }
 
   /**
