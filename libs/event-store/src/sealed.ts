@@ -131,6 +131,15 @@ export class SealKeys {
   get(id: string): DerivedKey | undefined {
     return this.byId.get(id);
   }
+
+  /** Logged or serialized (e.g. with the configuration), the keys show their ids only. */
+  toJSON(): { ids: string[]; source: string } {
+    return { ids: this.ids, source: this.source };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `SealKeys(${this.ids.join(', ')} from ${this.source})`;
+  }
 }
 
 /** Per event type, the paths (property names from the event's `data`) of the fields to seal. */

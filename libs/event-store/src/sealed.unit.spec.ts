@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
 import { FakeEsdbClient } from '../test/fakes/fake-esdb-client';
 import { EventStoreDbEventStore } from './eventstoredb';
 import { computeEventHash } from './hash';
@@ -231,6 +232,15 @@ describe('seal keys as text', () => {
       parseSealKeys(text);
     } catch (error) {
       if (text.length > 8) expect((error as Error).message).not.toContain(text);
+    }
+  });
+  it('logged or serialized, keys show their ids, never key bytes', () => {
+    const keys = new SealKeys([keyA, keyB], 'COUP_SEED_KEY');
+    const shown = [JSON.stringify({ keys }), inspect({ keys }, { depth: 9, showHidden: true })];
+    for (const text of shown) {
+      expect(text).toContain(keys.ids[0]);
+      expect(text).toContain('COUP_SEED_KEY');
+      expect(text).not.toMatch(/Buffer|cipher|<Buffer|data/);
     }
   });
   it('key ids depend on the key only', () => {
