@@ -35,6 +35,38 @@ export function HelpPanel({ rules, onClose }: { readonly rules: TableRules; read
         layout: DEAL or CLEAR first.
       </p>
       <h4>Third card</h4>
+      <ThirdCardTables />
+      <p className="muted">
+        When the player stands on two cards (6 or 7), the banker draws on 0–5 and stands on 6–7. (A ten or
+        face as the player&apos;s third card counts 0: a banker 3 draws on it.)
+      </p>
+      <Payouts rules={rules} />
+      <h4>Keyboard shortcuts</h4>
+      <ShortcutList />
+      <h4>Fair shuffle</h4>
+      <p>
+        Before you bet, the table publishes the sha256 commitment of the coming shuffle&apos;s seed. After the
+        deal the seed is revealed; your history checks sha256(seed) against the commitment in your browser.
+      </p>
+    </section>
+  );
+}
+
+/** Banker's two-card total: the player's third cards it draws on, and those it stands on. */
+const BANKER_DRAWS: readonly (readonly [string, string, string])[] = [
+  ['0–2', 'always draws', '–'],
+  ['3', '0 1 2 3 4 5 6 7 9', '8'],
+  ['4', '2 3 4 5 6 7', '0 1 8 9'],
+  ['5', '4 5 6 7', '0 1 2 3 8 9'],
+  ['6', '6 7', '0 1 2 3 4 5 8 9'],
+  ['7', '–', 'always stands'],
+  ['8–9', '–', 'natural: stands'],
+];
+
+/** The third-card rule: the player's, then the banker's. */
+function ThirdCardTables() {
+  return (
+    <>
       <table className="help-table">
         <thead>
           <tr>
@@ -66,47 +98,22 @@ export function HelpPanel({ rules, onClose }: { readonly rules: TableRules; read
           </tr>
         </thead>
         <tbody>
-          <tr>
-            <td>0–2</td>
-            <td>always draws</td>
-            <td>–</td>
-          </tr>
-          <tr>
-            <td>3</td>
-            <td>0 1 2 3 4 5 6 7 9</td>
-            <td>8</td>
-          </tr>
-          <tr>
-            <td>4</td>
-            <td>2 3 4 5 6 7</td>
-            <td>0 1 8 9</td>
-          </tr>
-          <tr>
-            <td>5</td>
-            <td>4 5 6 7</td>
-            <td>0 1 2 3 8 9</td>
-          </tr>
-          <tr>
-            <td>6</td>
-            <td>6 7</td>
-            <td>0 1 2 3 4 5 8 9</td>
-          </tr>
-          <tr>
-            <td>7</td>
-            <td>–</td>
-            <td>always stands</td>
-          </tr>
-          <tr>
-            <td>8–9</td>
-            <td>–</td>
-            <td>natural: stands</td>
-          </tr>
+          {BANKER_DRAWS.map(([total, draws, stands]) => (
+            <tr key={total}>
+              <td>{total}</td>
+              <td>{draws}</td>
+              <td>{stands}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
-      <p className="muted">
-        When the player stands on two cards (6 or 7), the banker draws on 0–5 and stands on 6–7. (A ten or
-        face as the player&apos;s third card counts 0: a banker 3 draws on it.)
-      </p>
+    </>
+  );
+}
+
+function Payouts({ rules }: { readonly rules: TableRules }) {
+  return (
+    <>
       <h4>Payouts</h4>
       <ul>
         <li>Player: 1:1</li>
@@ -120,22 +127,21 @@ export function HelpPanel({ rules, onClose }: { readonly rules: TableRules; read
         Limits: Player and Banker {money(rules.limits.player.min)} to {money(rules.limits.player.max)}, Tie{' '}
         {money(rules.limits.tie.min)} to {money(rules.limits.tie.max)}.
       </p>
-      <h4>Keyboard shortcuts</h4>
-      <dl className="shortcuts">
-        {SHORTCUTS.map(([k, what]) => (
-          <div key={k}>
-            <dt>
-              <kbd>{k}</kbd>
-            </dt>
-            <dd>{what}</dd>
-          </div>
-        ))}
-      </dl>
-      <h4>Fair shuffle</h4>
-      <p>
-        Before you bet, the table publishes the sha256 commitment of the coming shuffle&apos;s seed. After the
-        deal the seed is revealed; your history checks sha256(seed) against the commitment in your browser.
-      </p>
-    </section>
+    </>
+  );
+}
+
+function ShortcutList() {
+  return (
+    <dl className="shortcuts">
+      {SHORTCUTS.map(([k, what]) => (
+        <div key={k}>
+          <dt>
+            <kbd>{k}</kbd>
+          </dt>
+          <dd>{what}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -21,18 +21,7 @@ export function History({
   return (
     <section className="panel player-history" aria-label="history">
       <h3>Your hands</h3>
-      {account && (
-        <p className="ledger-summary" data-testid="ledger-summary">
-          Ledger (it may lag a moment): bought in {money(account.bought_in)},{' '}
-          {account.bets === 1 ? '1 bet placement' : `${account.bets} bet placements`}; bets settled:{' '}
-          {account.wins} won, {account.losses} lost, {account.pushes} pushed; net{' '}
-          <strong>
-            {account.net_result > 0 ? '+' : ''}
-            {money(account.net_result)}
-          </strong>
-          , commission {money(account.commission_deducted)}, cashed out {money(account.cashed_out)}.
-        </p>
-      )}
+      {account && <LedgerSummary account={account} />}
       {error && <p className="error-text">The history could not be read: {error}</p>}
       {entries === null ? (
         <p className="muted">Loading…</p>
@@ -50,64 +39,9 @@ export function History({
             </tr>
           </thead>
           <tbody>
-            {entries.slice(0, SHOWN).map((h) => {
-              const net = h.settlements.reduce((n, s) => n + settlementLine(s).net, 0);
-              return (
-                <tr key={h.roundNo} data-testid={`history-${h.roundNo}`}>
-                  <td>
-                    <a href={`#/tables/${encodeURIComponent(tableId)}/hands/${h.roundNo}`}>
-                      #{h.roundNo} replay
-                    </a>
-                  </td>
-                  <td className="facts history-cards">
-                    <span>
-                      P{' '}
-                      {h.playerCards.map((c, i) => (
-                        <PlayingCard key={i} card={c} />
-                      ))}
-                    </span>
-                    <span>
-                      B{' '}
-                      {h.bankerCards.map((c, i) => (
-                        <PlayingCard key={i} card={c} />
-                      ))}
-                    </span>
-                  </td>
-                  <td>
-                    {outcomeLabel(h.outcome)} {h.playerTotal}–{h.bankerTotal}
-                  </td>
-                  <td>
-                    {h.settlements.map((s) => (
-                      <div key={s.spot}>
-                        {SPOT_LABEL[s.spot]} {money(s.amount)} {s.result}
-                        {s.commission > 0 ? ` (commission ${money(s.commission)})` : ''}
-                      </div>
-                    ))}
-                    <strong>
-                      {net > 0 ? '+' : ''}
-                      {money(net)}
-                    </strong>
-                  </td>
-                  <td className="shuffle-check">
-                    <div>
-                      commitment <code title={h.commitment ?? ''}>{short(h.commitment)}</code>
-                    </div>
-                    <div>
-                      seed <code title={h.seed ?? ''}>{short(h.seed)}</code>
-                    </div>
-                    {h.verified === null ? (
-                      <span className="muted">seed not revealed yet</span>
-                    ) : h.verified ? (
-                      <span className="verified-ok">
-                        ✓ sha256(seed) = commitment, published before your bet
-                      </span>
-                    ) : (
-                      <span className="verified-bad">✗ sha256(seed) ≠ commitment</span>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
+            {entries.slice(0, SHOWN).map((h) => (
+              <HistoryRow key={h.roundNo} tableId={tableId} h={h} />
+            ))}
           </tbody>
         </table>
       )}
@@ -124,3 +58,81 @@ export function History({
 const SHOWN = 50;
 
 const short = (hex: string | null) => (hex === null ? '–' : `${hex.slice(0, 12)}…`);
+
+function LedgerSummary({ account }: { readonly account: LedgerAccount }) {
+  return (
+    <p className="ledger-summary" data-testid="ledger-summary">
+      Ledger (it may lag a moment): bought in {money(account.bought_in)},{' '}
+      {account.bets === 1 ? '1 bet placement' : `${account.bets} bet placements`}; bets settled:{' '}
+      {account.wins} won, {account.losses} lost, {account.pushes} pushed; net{' '}
+      <strong>
+        {account.net_result > 0 ? '+' : ''}
+        {money(account.net_result)}
+      </strong>
+      , commission {money(account.commission_deducted)}, cashed out {money(account.cashed_out)}.
+    </p>
+  );
+}
+
+/** One hand: its replay link, the cards, the result, the player's bets and net, and the shuffle check. */
+function HistoryRow({ tableId, h }: { readonly tableId: string; readonly h: HistoryEntry }) {
+  const net = h.settlements.reduce((n, s) => n + settlementLine(s).net, 0);
+  return (
+    <tr data-testid={`history-${h.roundNo}`}>
+      <td>
+        <a href={`#/tables/${encodeURIComponent(tableId)}/hands/${h.roundNo}`}>#{h.roundNo} replay</a>
+      </td>
+      <td className="facts history-cards">
+        <span>
+          P{' '}
+          {h.playerCards.map((c, i) => (
+            <PlayingCard key={i} card={c} />
+          ))}
+        </span>
+        <span>
+          B{' '}
+          {h.bankerCards.map((c, i) => (
+            <PlayingCard key={i} card={c} />
+          ))}
+        </span>
+      </td>
+      <td>
+        {outcomeLabel(h.outcome)} {h.playerTotal}–{h.bankerTotal}
+      </td>
+      <td>
+        {h.settlements.map((s) => (
+          <div key={s.spot}>
+            {SPOT_LABEL[s.spot]} {money(s.amount)} {s.result}
+            {s.commission > 0 ? ` (commission ${money(s.commission)})` : ''}
+          </div>
+        ))}
+        <strong>
+          {net > 0 ? '+' : ''}
+          {money(net)}
+        </strong>
+      </td>
+      <ShuffleCheck h={h} />
+    </tr>
+  );
+}
+
+/** The shuffle's commitment (published before the bets) checked against its revealed seed. */
+function ShuffleCheck({ h }: { readonly h: HistoryEntry }) {
+  return (
+    <td className="shuffle-check">
+      <div>
+        commitment <code title={h.commitment ?? ''}>{short(h.commitment)}</code>
+      </div>
+      <div>
+        seed <code title={h.seed ?? ''}>{short(h.seed)}</code>
+      </div>
+      {h.verified === null ? (
+        <span className="muted">seed not revealed yet</span>
+      ) : h.verified ? (
+        <span className="verified-ok">✓ sha256(seed) = commitment, published before your bet</span>
+      ) : (
+        <span className="verified-bad">✗ sha256(seed) ≠ commitment</span>
+      )}
+    </td>
+  );
+}

@@ -1,0 +1,36 @@
+/** The buy-in form, shown while the player holds no seat (first visit, or after an exit). */
+export function BuyInForm({
+  amount,
+  busy,
+  onAmount,
+  onSubmit,
+}: {
+  /** Whole dollars, as typed. */
+  readonly amount: string;
+  readonly busy: boolean;
+  readonly onAmount: (amount: string) => void;
+  readonly onSubmit: () => void;
+}) {
+  return (
+    <form
+      className="panel buy-in"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <h3>Buy chips</h3>
+      <label htmlFor="buy-in-amount">Amount in dollars</label>{' '}
+      <input
+        id="buy-in-amount"
+        inputMode="numeric"
+        value={amount}
+        onChange={(e) => onAmount(e.target.value)}
+        size={8}
+      />{' '}
+      <button type="submit" disabled={busy}>
+        Buy in
+      </button>
+    </form>
+  );
+}
