@@ -3,7 +3,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { GENEROUS_LIMITS, SECRET, SEED_KEY } from './harness';
 
-export const MAIN = join(__dirname, '..', 'dist', 'main.js');
+/** The built service; COUP_SERVICE_MAIN runs another build (e.g. an older one, to reproduce a defect). */
+export const MAIN = process.env['COUP_SERVICE_MAIN'] || join(__dirname, '..', 'dist', 'main.js');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
