@@ -14,7 +14,7 @@ import {
   settleBet,
 } from '@coup/engine';
 import type { DealtCard } from './state';
-import { type Returned, SPOTS, type Settlement, type SpotAmounts, type TableRules } from './types';
+import { type Returned, SPOTS, type Settlement, type SpotAmounts, type TableRules } from './vocabulary';
 
 let fullOneDeck: ShoeCounts | null = null;
 

@@ -15,7 +15,7 @@ import {
   initialState,
   seatOf,
 } from './state';
-import type { EventData, SpotAmounts, TableEvent } from './types';
+import type { EventData, SpotAmounts, TableEvent } from './vocabulary';
 
 /**
  * The state with one player updated (seated first if new; removed if `update` returns null). Copies the players

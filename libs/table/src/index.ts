@@ -50,8 +50,8 @@
 export {
   type Actor,
   type Card,
-  type CommandData,
   type CommandMeta,
+  type CoupResolvedData,
   EVENT_SCHEMA_VERSION,
   type EventData,
   type Limit,
@@ -63,23 +63,45 @@ export {
   SPOTS,
   type Settlement,
   type ShoeEndReason,
+  type ShoeStartedData,
   type Slot,
   type Spot,
   type SpotAmounts,
-  type TableCommand,
-  type TableCommandType,
   type TableEvent,
   type TableEventType,
   type TableRules,
-} from './types';
-export {
   type DomainError,
   type DomainErrorCode,
   ERROR_HTTP_STATUS,
   type Result,
   domainError,
   isDomainError,
-} from './errors';
+  ACTOR_ID_MAX_LENGTH,
+  ISO_INSTANT_PATTERN,
+  PLAYER_ID_PATTERN,
+  SEED_PATTERN,
+  TABLE_ID_PATTERN,
+  ONLINE_CROUPIER,
+  ONLINE_RULES,
+  onlineCashier,
+  onlineTableId,
+  personalTableOwner,
+  SNAPSHOT_STREAM_PREFIX,
+  TABLE_STREAM_PREFIX,
+  snapshotStream,
+  tableIdOf,
+  tableStream,
+} from './vocabulary';
+export {
+  COMMAND_FIELDS,
+  COMMAND_ROLES,
+  COMMAND_SEEDS,
+  COMMAND_SPECS,
+  type CommandData,
+  type CommandReply,
+  type TableCommand,
+  type TableCommandType,
+} from './commands';
 export { DEFAULT_RULES, MAX_LIMIT, MIN_CUT_CARD, chipUnit, normalizeRules } from './rules';
 export {
   type CoupSummary,
@@ -96,7 +118,7 @@ export {
   seatOf,
   stakesOnLayout,
 } from './state';
-export { COMMAND_ROLES, type Decision, PLAYER_ID_PATTERN, TABLE_ID_PATTERN, decide } from './decide';
+export { type Decision, decide } from './decide';
 export { evolve, fold } from './evolve';
 export {
   type PlayerBetsView,
@@ -108,14 +130,6 @@ export {
   tableView,
 } from './view';
 export { type CoupReply, replyFor } from './reply';
-export { ONLINE_CROUPIER, onlineCashier, onlineTableId, personalTableOwner } from './online';
-export {
-  SNAPSHOT_STREAM_PREFIX,
-  TABLE_STREAM_PREFIX,
-  snapshotStream,
-  tableIdOf,
-  tableStream,
-} from './streams';
 
 import { decide } from './decide';
 import { evolve } from './evolve';

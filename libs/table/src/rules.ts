@@ -4,9 +4,9 @@
  * are refused; every failure is `INVALID_RULES` with `details.field`.
  */
 import type { Result } from '@coup/engine';
-import { type DomainError, domainError } from './errors';
-import { ownFields } from './own';
-import type { Limit, TableRules } from './types';
+import { type DomainError, domainError } from './vocabulary';
+import { ownFields } from './kernel/fields';
+import type { Limit, TableRules } from './vocabulary';
 
 /** The largest limit or chip value accepted, in cents (ten billion dollars): keeps every payout a safe integer. */
 export const MAX_LIMIT = 1_000_000_000_000;

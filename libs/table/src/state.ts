@@ -5,7 +5,7 @@
  * REBET), the last resolved coup. Never a list of past rounds.
  */
 import type { Card, CoupResult, ShoeCounts, ShoeProgress } from '@coup/engine';
-import type { Role, Settlement, ShoeEndReason, Slot, SpotAmounts, TableRules } from './types';
+import type { Role, Settlement, ShoeEndReason, Slot, SpotAmounts, TableRules } from './vocabulary';
 
 /** Bump when the state's shape changes (a snapshot of another version must be rebuilt from the events). */
 export const STATE_VERSION = 1;

@@ -16,7 +16,7 @@ import type {
   SpotAmounts,
   TableEvent,
   TableRules,
-} from './types';
+} from './vocabulary';
 
 /** The shoe as shown. `seed` is null until revealed. */
 export interface ShoeView {

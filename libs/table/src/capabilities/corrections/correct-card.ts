@@ -1,0 +1,104 @@
+/**
+ * CorrectCard (live tables, supervisor): replaces a mis-entered card (0-based index in dealing order) before the
+ * coup resolves. The whole corrected sequence is re-validated: a correction that completes the coup before the
+ * last dealt card is refused (the supervisor voids the round); one that completes it exactly resolves it.
+ */
+import { removeCard, resolveCoup } from '@coup/engine';
+import { nextFor } from '../../coup';
+import {
+  type Command,
+  type CommandSpec,
+  type CoupReply,
+  Refusal,
+  by,
+  coupReply,
+  currentRound,
+  describe,
+  find,
+  handDealt,
+  readCard,
+  readRoundNo,
+  refuse,
+  resolution,
+  shoeIn,
+} from '../../kernel';
+import type { Card, NextPosition, TableEvent } from '../../vocabulary';
+
+type Data = { readonly roundNo: number; readonly index: number; readonly card: string };
+export type CorrectCard = Command<'CorrectCard', Data>;
+type Parsed = { readonly roundNo: number; readonly index: number; readonly card: Card };
+type CardReply = { roundNo: number; index: number; oldCard: Card; newCard: Card; next: NextPosition };
+
+export const correctCard: CommandSpec<'CorrectCard', Parsed, CoupReply | CardReply> = {
+  type: 'CorrectCard',
+  roles: ['supervisor'],
+  fields: ['roundNo', 'index', 'card'],
+  seeds: [],
+  actsForPlayer: false,
+  closedTable: false,
+  personal: null,
+  parse(data) {
+    const roundNo = readRoundNo(data['roundNo']);
+    if (roundNo instanceof Refusal) return roundNo;
+    const index = data['index'];
+    if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) {
+      return refuse('INVALID_INDEX', `index must be a whole number from 0, got ${describe(index)}`, {
+        field: 'index',
+      });
+    }
+    const card = readCard(data['card']);
+    return card instanceof Refusal ? card : { roundNo, index, card };
+  },
+  decide({ roundNo, index, card }, ctx) {
+    if (ctx.rules.dealing !== 'live') {
+      return refuse('WRONG_DEALING_MODE', 'Cards are corrected on live tables only', {
+        dealing: ctx.rules.dealing,
+      });
+    }
+    const round = currentRound(ctx, roundNo, ['dealing']);
+    if (round instanceof Refusal) return round;
+    const cards = round.cards.map((c) => c.card);
+    const oldCard = cards[index];
+    if (index >= cards.length || oldCard === undefined) {
+      return refuse('INVALID_INDEX', `Card ${index} has not been dealt (${cards.length} dealt)`, {
+        index,
+        cardsDealt: cards.length,
+      });
+    }
+    if (oldCard === card) {
+      return refuse('CORRECTION_CONFLICT', `Card ${index} is already ${card}`, { index, card });
+    }
+    const shoe = shoeIn(ctx);
+    if (shoe instanceof Refusal) return shoe;
+    const remaining = handDealt(shoe);
+    if (remaining instanceof Refusal) return remaining;
+    if (!removeCard({ ...remaining, [oldCard]: remaining[oldCard] + 1 }, card).ok) {
+      return refuse('CARD_NOT_IN_SHOE', `The shoe holds no more ${card}: check the card`, {
+        card,
+        decks: shoe.decks,
+      });
+    }
+    const corrected = cards.map((c, i) => (i === index ? card : c));
+    for (let i = 1; i < corrected.length; i++) {
+      if (nextFor(corrected.slice(0, i)).to === 'complete') {
+        return refuse(
+          'CORRECTION_CONFLICT',
+          `With ${card} as card ${index} the coup is complete after ${i} cards, but ${corrected.length} were dealt: void the round instead`,
+          { index, card, cardsNeeded: i, cardsDealt: corrected.length },
+        );
+      }
+    }
+    const next = nextFor(corrected);
+    const events: TableEvent[] = [
+      { type: 'CardCorrected', data: { roundNo, index, oldCard, newCard: card, next, ...by(ctx) } },
+    ];
+    if (next.to === 'complete') events.push(...resolution(ctx, shoe, round, resolveCoup(corrected)).events);
+    return events;
+  },
+  reply(events) {
+    const coup = coupReply(events);
+    if (coup) return coup;
+    const d = find(events, 'CardCorrected');
+    return d && { roundNo: d.roundNo, index: d.index, oldCard: d.oldCard, newCard: d.newCard, next: d.next };
+  },
+};

@@ -1,0 +1,89 @@
+/**
+ * Field readers. Client objects (commands, rules) are read by their own properties only: a field the client did
+ * not send reads as undefined, never as something inherited (from a polluted Object.prototype, or an object made
+ * with a prototype). Each reader checks one field's shape and refuses with its 400 code.
+ */
+import { isCard } from '@coup/engine';
+import { type Card, PLAYER_ID_PATTERN, SEED_PATTERN, SPOTS, type Spot } from '../vocabulary';
+import { Refusal, describe, refuse } from './refusal';
+
+/** A command's data, read by its own fields (an object without a prototype). */
+export type Data = Record<string, unknown>;
+
+/** The own enumerable fields of `value`, copied into an object without a prototype. */
+export function ownFields(value: object): Record<string, unknown> {
+  const fields = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value)) fields[key] = (value as Record<string, unknown>)[key];
+  return fields;
+}
+
+/** Objects (plain or DTO class instances), not arrays or null. */
+export function isPlainObject(value: unknown): value is Data {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function readRoundNo(v: unknown): number | Refusal {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) {
+    return refuse('INVALID_COMMAND', `roundNo must be a positive integer, got ${describe(v)}`, {
+      field: 'roundNo',
+    });
+  }
+  return v;
+}
+
+export function readPlayerId(v: unknown): string | Refusal {
+  if (typeof v !== 'string' || !PLAYER_ID_PATTERN.test(v)) {
+    return refuse(
+      'INVALID_PLAYER_ID',
+      `playerId must be 1 to 64 characters of letters, digits and _ . : @ + - (starting with a letter or digit), got ${describe(v)}`,
+      { field: 'playerId' },
+    );
+  }
+  return v;
+}
+
+export function readAmount(v: unknown, field = 'amount'): number | Refusal {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) {
+    return refuse('INVALID_AMOUNT', `${field} must be a positive whole number of cents, got ${describe(v)}`, {
+      field,
+      amount: v,
+    });
+  }
+  return v;
+}
+
+/** An optional seed, lowercased. */
+export function readSeed(v: unknown, field: string): string | undefined | Refusal {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !SEED_PATTERN.test(v)) {
+    return refuse(
+      'INVALID_SEED',
+      `${field} must be 64 hexadecimal characters (32 bytes), got ${describe(v)}`,
+      {
+        field,
+      },
+    );
+  }
+  return v.toLowerCase();
+}
+
+export function readCard(v: unknown, field = 'card'): Card | Refusal {
+  if (!isCard(v)) {
+    return refuse(
+      'INVALID_CARD',
+      `${field} must be a card: a rank (A 2 3 4 5 6 7 8 9 T J Q K) then a suit (c d h s), e.g. 'Ah', 'Td', got ${describe(v)}`,
+      { field, card: v },
+    );
+  }
+  return v;
+}
+
+export function readSpot(v: unknown): Spot | Refusal {
+  if (typeof v !== 'string' || !(SPOTS as readonly string[]).includes(v)) {
+    return refuse('INVALID_SPOT', `spot must be player, banker or tie, got ${describe(v)}`, {
+      field: 'spot',
+    });
+  }
+  return v as Spot;
+}
+
