@@ -129,6 +129,31 @@ export default [
     rules: pureRules,
   },
   {
+    // The decider's capabilities (libs/table/src/capabilities/<capability>/<command>.ts) import the kernel, the
+    // vocabulary and the table's model, never another capability nor the registry of commands (ADR on the layout).
+    files: ['libs/table/src/capabilities/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: pureRules['no-restricted-imports'][1].paths,
+          patterns: [
+            ...pureRules['no-restricted-imports'][1].patterns,
+            {
+              regex: '^\\.\\./(?!\\.\\./)|(^|/)capabilities/',
+              message: 'A capability may not import another capability: share through the kernel or the vocabulary.',
+            },
+            {
+              regex: '^\\.\\./\\.\\./(commands|decide|reply|index)$',
+              message: 'A capability may not import the registry of commands (it imports the capabilities).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Browser tests run in Node beside the browser app: they start the service and sign tokens.
     files: ['apps/*/e2e/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },

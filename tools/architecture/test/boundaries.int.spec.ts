@@ -54,6 +54,24 @@ const probes = {
       code: "import * as t from '@coup/table';\nimport * as s from '@coup/event-store';\nexport const x = [t, s];\n",
     },
   ],
+  capabilityToCapability: [
+    {
+      filePath: 'libs/table/src/capabilities/betting/probe.ts',
+      code: "import { deal } from '../dealing/deal';\nimport { buyIn } from '../../capabilities/tables-and-players/buy-in';\nimport { COMMAND_SPECS } from '../../commands';\nexport const x = [deal, buyIn, COMMAND_SPECS];\n",
+    },
+  ],
+  capabilityToKernel: [
+    {
+      filePath: 'libs/table/src/capabilities/betting/probe.ts',
+      code: "import { refuse } from '../../kernel';\nimport { SPOTS } from '../../vocabulary';\nimport { playerOf } from '../../state';\nimport { checkStakes } from './stakes';\nexport const x = [refuse, SPOTS, playerOf, checkStakes];\n",
+    },
+  ],
+  capabilityNodeBuiltin: [
+    {
+      filePath: 'libs/table/src/capabilities/betting/probe.ts',
+      code: "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
+    },
+  ],
 };
 type Group = keyof typeof probes;
 let errors: Record<Group, string[][]>;
@@ -123,5 +141,20 @@ describe('module boundaries between projects', () => {
 
   it('the service may import every library', () => {
     expect(boundaryErrors(errors.serviceToAll[0]!)).toEqual([]);
+  });
+});
+
+describe('capabilities of the table decider', () => {
+  it('a capability may not import another capability or the registry of commands', () => {
+    const list = errors.capabilityToCapability[0]!.filter((e) => e.startsWith('no-restricted-imports'));
+    expect(list).toHaveLength(3);
+  });
+
+  it('a capability imports the kernel, the vocabulary, the model and its own files', () => {
+    expect(errors.capabilityToKernel[0]!).toEqual([]);
+  });
+
+  it('a capability stays pure', () => {
+    expect(errors.capabilityNodeBuiltin[0]!.filter((e) => e.startsWith('no-restricted-imports'))).toHaveLength(1);
   });
 });
