@@ -124,9 +124,33 @@ export default [
   },
   {
     // Pure code: the engine, the table decider, and the projections' folds. Specs may use Node (fs, timers).
-    files: ['libs/engine/src/**/*.ts', 'libs/table/src/**/*.ts', 'libs/projections/src/models/**/*.ts'],
+    files: ['libs/engine/src/**/*.ts', 'libs/table/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: pureRules,
+  },
+  {
+    // The read models' pure parts: the kernel, each read model's folder but its `sqlite/` (the runner's: storage
+    // layout and queries), and every `wire.ts` (the API's types, imported by the browser). They may not import
+    // a `sqlite/` folder either; a read model's index.ts (its public face) may, to attach the storage.
+    files: ['libs/projections/src/read-models/**/*.ts', 'libs/projections/src/**/wire.ts'],
+    ignores: ['**/*.spec.ts', 'libs/projections/src/read-models/*/sqlite/**'],
+    rules: {
+      ...pureRules,
+      'no-restricted-imports': [
+        'error',
+        {
+          ...pureRules['no-restricted-imports'][1],
+          patterns: [
+            ...pureRules['no-restricted-imports'][1].patterns,
+            { group: ['**/sqlite', '**/sqlite/**'], message: 'A fold does no I/O: SQLite code stays in sqlite/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['libs/projections/src/read-models/*/index.ts'],
+    rules: { 'no-restricted-imports': pureRules['no-restricted-imports'] },
   },
   {
     // The decider's capabilities (libs/table/src/capabilities/<capability>/<command>.ts) import the kernel, the

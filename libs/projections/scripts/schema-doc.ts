@@ -3,6 +3,6 @@
  * the README: `node --import tsx libs/projections/scripts/schema-doc.ts`. A unit test checks the README holds
  * exactly this text, so the documentation cannot drift from the code.
  */
-import { schemaMarkdown } from '../src/models/schema-doc';
+import { schemaMarkdown } from '../src/read-models/schema-doc';
 
 process.stdout.write(schemaMarkdown());

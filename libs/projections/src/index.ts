@@ -3,7 +3,7 @@
  * (`runner`), replay and verification of hands (`replay`), and the queries the service answers from the read
  * models (`read`).
  */
-export * from './models';
+export * from './read-models';
 export * from './runner';
 export * from './read';
 export * from './replay';

@@ -5,7 +5,14 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const pure = ['libs/engine/src/probe.ts', 'libs/table/src/probe.ts', 'libs/projections/src/models/probe.ts'];
+const pure = [
+  'libs/engine/src/probe.ts',
+  'libs/table/src/probe.ts',
+  'libs/projections/src/read-models/kernel/probe.ts',
+  'libs/projections/src/read-models/hand-history/probe.ts',
+  'libs/projections/src/read-models/probe.ts',
+  'libs/projections/src/replay/wire.ts',
+];
 
 const probes = {
   clean: pure.map((filePath) => ({ filePath, code: 'export const x = [1, 2].map((n) => n * 2);\n' })),
@@ -46,6 +53,28 @@ const probes = {
     {
       filePath: 'apps/dealer-console/src/probe.ts',
       code: "import * as s from '@coup/event-store';\nexport const x = s;\n",
+    },
+  ],
+  foldToSqlite: [
+    {
+      filePath: 'libs/projections/src/read-models/hand-history/probe.ts',
+      code: "import { handHistoryStorage } from './sqlite/storage';\nexport const x = handHistoryStorage;\n",
+    },
+  ],
+  sqliteFolder: [
+    {
+      filePath: 'libs/projections/src/read-models/hand-history/sqlite/probe.ts',
+      code: "import Database from 'better-sqlite3';\nimport { join } from 'node:path';\nexport const x = [Database, join];\n",
+    },
+  ],
+  browserToProjections: [
+    {
+      filePath: 'apps/dealer-console/src/probe.ts',
+      code: "import type { HandSummary } from '@coup/projections/wire';\nexport type X = HandSummary;\n",
+    },
+    {
+      filePath: 'apps/dealer-console/src/probe.ts',
+      code: "import type { ReadModels } from '@coup/projections';\nexport type X = ReadModels;\n",
     },
   ],
   serviceToAll: [
@@ -120,6 +149,12 @@ describe('pure libraries stay pure', () => {
     }
   });
 
+  it("a read model's fold may not import its sqlite/ folder, which alone may use SQLite and Node", () => {
+    expect(errors.foldToSqlite[0]!.filter((e) => e.startsWith('no-restricted-imports'))).toHaveLength(1);
+    expect(joined(errors.foldToSqlite[0]!)).toMatch(/SQLite code stays in sqlite/);
+    expect(errors.sqliteFolder[0]!.filter((e) => e.startsWith('no-restricted-'))).toEqual([]);
+  });
+
   it('a thrown string is blocked', () => {
     expect(joined(errors.thrownString[0]!)).toMatch(/never strings/);
   });
@@ -137,6 +172,11 @@ describe('module boundaries between projects', () => {
   it('the browser app may import pure libraries only', () => {
     expect(boundaryErrors(errors.browserToPure[0]!)).toEqual([]);
     expect(boundaryErrors(errors.browserToStore[0]!)).toHaveLength(1);
+  });
+
+  it("the browser app may import the projections' wire types only", () => {
+    expect(boundaryErrors(errors.browserToProjections[0]!)).toEqual([]);
+    expect(boundaryErrors(errors.browserToProjections[1]!)).toHaveLength(1);
   });
 
   it('the service may import every library', () => {

@@ -17,7 +17,7 @@ import {
   type StatsCounters,
   type StatsSummary,
   summarize,
-} from '../models';
+} from '../read-models';
 import type { Settlement } from '@coup/table';
 import { type Db, openReadModelDb } from '../runner/db';
 

@@ -45,7 +45,7 @@ import {
   redactEvent,
   tableView,
 } from '@coup/table';
-import { withoutSecrets } from '../models/secrets';
+import { withoutSecrets } from '../read-models/kernel/secrets';
 import type { HandRecord, ReadModels, ShoeRecordView } from '../read/read-models';
 import type { RawEvent, RawEventReader } from '../runner/sqlite-store';
 

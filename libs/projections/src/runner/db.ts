@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { preparePrivateSqliteFile } from '@coup/event-store';
-import type { AnyProjection, Row, SqlValue, TableDef, Write } from '../models/types';
+import type { AnyProjection, Row, SqlValue, TableDef, Write } from '../read-models/kernel/types';
 
 export type Db = Database.Database;
 

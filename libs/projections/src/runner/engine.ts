@@ -6,7 +6,13 @@
  */
 import type { RecordedEvent } from '@coup/event-store';
 import type { TableEvent } from '@coup/table';
-import type { AnyProjection, PositionedState, ProjectionEvent, Row, Write } from '../models/types';
+import type {
+  AnyProjection,
+  PositionedState,
+  ProjectionEvent,
+  Row,
+  Write,
+} from '../read-models/kernel/types';
 import {
   CHECKPOINTS,
   type Db,

@@ -5,8 +5,8 @@
  * A runner in another process notices the new generation at its next commit and resumes from there.
  */
 import type { EventStore, RecordedEvent } from '@coup/event-store';
-import { PROJECTIONS } from '../models';
-import type { AnyProjection } from '../models/types';
+import { PROJECTIONS } from '../read-models';
+import type { AnyProjection } from '../read-models/kernel/types';
 import {
   CHECKPOINTS,
   type Db,

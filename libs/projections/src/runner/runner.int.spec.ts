@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EventStore, MemoryEventStore, createEventStore } from '@coup/event-store';
-import { PROJECTIONS, ledgerProjection } from '../models';
+import { PROJECTIONS, ledgerProjection } from '../read-models';
 import { dumpMemory, dumpSqlite } from '../testing/compare';
 import { TableDriver } from '../testing/driver';
 import { appendTable, allEvents } from '../testing/store';

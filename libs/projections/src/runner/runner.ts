@@ -5,8 +5,8 @@
  * the stored checkpoints; a rebuild by another process (the CLI) is noticed at the next commit and resumed from.
  */
 import type { EventStore, RecordedEvent, Subscription } from '@coup/event-store';
-import { PROJECTIONS } from '../models';
-import type { AnyProjection } from '../models/types';
+import { PROJECTIONS } from '../read-models';
+import type { AnyProjection } from '../read-models/kernel/types';
 import {
   CHECKPOINTS,
   type Db,

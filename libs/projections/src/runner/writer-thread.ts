@@ -11,7 +11,7 @@
  * from `dist/`.
  */
 import { Worker } from 'node:worker_threads';
-import type { SqlValue } from '../models/types';
+import type { SqlValue } from '../read-models/kernel/types';
 import type { StatementSink } from './db';
 
 const THREAD = `

@@ -1,6 +1,6 @@
 /** Test helpers: read-model tables as comparable data (SQLite file vs. an in-memory fold). */
 import type { Db } from '../runner/db';
-import { type AnyProjection, MemoryProjection, type ProjectionEvent, type Row } from '../models';
+import { type AnyProjection, MemoryProjection, type ProjectionEvent, type Row } from '../read-models';
 import { toProjectionEvent } from '../runner/engine';
 import type { RecordedEvent } from '@coup/event-store';
 

@@ -16,7 +16,7 @@ import {
   onlineCashier,
   onlineTableId,
 } from '@coup/table';
-import { PROJECTIONS } from '../models';
+import { PROJECTIONS } from '../read-models';
 import { ReadModels } from '../read';
 import { type Db, ensureProjection, projectionTables } from '../runner/db';
 import { ProjectionEngine } from '../runner/engine';

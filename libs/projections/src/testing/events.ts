@@ -1,6 +1,6 @@
 /** Test helpers: table events as recorded projection events (positions, revisions and stand-in hashes). */
 import type { TableEvent } from '@coup/table';
-import type { ProjectionEvent } from '../models/types';
+import type { ProjectionEvent } from '../read-models/kernel/types';
 
 /** A numbered stand-in hash (tests of the folds do not check the chain). */
 export const fakeHash = (n: number): string => n.toString(16).padStart(64, '0');

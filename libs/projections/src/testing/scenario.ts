@@ -11,7 +11,7 @@ import {
   type ProjectionEvent,
   type Row,
   type Write,
-} from '../models';
+} from '../read-models';
 import { type DriverOptions, TableDriver } from './driver';
 import { Recorder } from './events';
 

@@ -16,7 +16,7 @@ import {
   int,
   only,
   text,
-} from './types';
+} from '../kernel/types';
 
 export const PL_ACCOUNTS = 'pl_accounts';
 export const PL_ENTRIES = 'pl_entries';

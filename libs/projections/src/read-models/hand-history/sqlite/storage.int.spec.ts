@@ -10,15 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEventStore, type RecordedEvent } from '@coup/event-store';
 import type { TableEvent } from '@coup/table';
-import { HH_HANDS, HH_OPEN_BETS, INLINE_CHUNKS, PROJECTIONS, handHistoryProjection } from '../models';
-import type { AnyProjection } from '../models/types';
-import { ReadModels } from '../read';
-import { dumpMemory, dumpSqlite } from '../testing/compare';
-import { TableDriver } from '../testing/driver';
-import { appendTable, allEvents } from '../testing/store';
-import { type Db, ensureProjection, openReadModelDb, stateTable } from './db';
-import { ProjectionEngine } from './engine';
-import { rebuildProjections } from './rebuild';
+import { HH_HANDS, HH_OPEN_BETS, INLINE_CHUNKS, PROJECTIONS, handHistoryProjection } from '../..';
+import type { AnyProjection } from '../../kernel/types';
+import { ReadModels } from '../../../read';
+import { dumpMemory, dumpSqlite } from '../../../testing/compare';
+import { TableDriver } from '../../../testing/driver';
+import { appendTable, allEvents } from '../../../testing/store';
+import { type Db, ensureProjection, openReadModelDb, stateTable } from '../../../runner/db';
+import { ProjectionEngine } from '../../../runner/engine';
+import { rebuildProjections } from '../../../runner/rebuild';
 
 /** The hand history as it was before the storage: whole rows and whole states, once per batch. */
 const WHOLE: AnyProjection = { ...handHistoryProjection, storage: undefined };

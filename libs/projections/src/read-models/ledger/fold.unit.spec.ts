@@ -1,6 +1,6 @@
 import type { Actor, TableEvent } from '@coup/table';
-import { Scenario } from '../testing/scenario';
-import { type LedgerState, PL_ACCOUNTS, PL_ENTRIES, ledgerProjection } from './ledger';
+import { Scenario } from '../../testing/scenario';
+import { type LedgerState, PL_ACCOUNTS, PL_ENTRIES, ledgerProjection } from './fold';
 
 const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };

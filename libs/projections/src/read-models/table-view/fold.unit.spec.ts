@@ -1,6 +1,6 @@
 import type { Actor, TableEvent } from '@coup/table';
-import { Scenario } from '../testing/scenario';
-import { TV_PLAYERS, TV_TABLES, type TableViewState, tableViewProjection } from './table-view';
+import { Scenario } from '../../testing/scenario';
+import { TV_PLAYERS, TV_TABLES, type TableViewState, tableViewProjection } from './fold';
 
 const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };

@@ -31,7 +31,7 @@ import {
   int,
   once,
   text,
-} from './types';
+} from '../kernel/types';
 
 export const RD_ROADS = 'rd_roads';
 

@@ -1,6 +1,6 @@
 import type { Actor, Outcome } from '@coup/table';
-import { Scenario } from '../testing/scenario';
-import { type Bead, RD_ROADS, type RoadsState, computeRoads, derivedMarks, roadsProjection } from './roads';
+import { Scenario } from '../../testing/scenario';
+import { type Bead, RD_ROADS, type RoadsState, computeRoads, derivedMarks, roadsProjection } from './fold';
 
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 

@@ -1,5 +1,5 @@
 import type { Actor, TableState } from '@coup/table';
-import { Scenario } from '../testing/scenario';
+import { Scenario } from '../../testing/scenario';
 import {
   HH_HANDS,
   HH_HAND_PLAYERS,
@@ -7,7 +7,7 @@ import {
   HH_SHOES,
   type HandHistoryState,
   handHistoryProjection,
-} from './hand-history';
+} from '.';
 
 const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };

@@ -3,9 +3,9 @@ import { TableDriver } from '../testing/driver';
 import { Recorder } from '../testing/events';
 import { PROJECTIONS } from '.';
 import { handHistoryProjection } from './hand-history';
-import { tableAfter } from './table-fold';
-import { tableViewProjection } from './table-view';
-import type { AnyProjection, PositionedState, ProjectionEvent } from './types';
+import { tableAfter } from './kernel/table-fold';
+import { tableViewProjection } from './table-view/fold';
+import type { AnyProjection, PositionedState, ProjectionEvent } from './kernel/types';
 
 const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };

@@ -4,8 +4,8 @@
  * `materialize`.
  */
 import type { Actor, TableEvent } from '@coup/table';
-import { TableDriver } from '../testing/driver';
-import { Recorder } from '../testing/events';
+import { TableDriver } from '../../../testing/driver';
+import { Recorder } from '../../../testing/events';
 import {
   HH_HANDS,
   HH_OPEN_BETS,
@@ -13,9 +13,9 @@ import {
   INLINE_CHUNKS,
   handHistoryProjection,
   handHistoryStorage,
-} from './hand-history';
-import { MemoryTables } from './memory';
-import type { Write } from './types';
+} from '..';
+import { MemoryTables } from '../../kernel/memory';
+import type { Write } from '../../kernel/types';
 
 const size = (ws: readonly Write[]): number => JSON.stringify(ws).length;
 

@@ -3,8 +3,8 @@
  * flat list, the fold must stay pure, and a state stored before (flat `bets`) must still load.
  */
 import type { TableEvent } from '@coup/table';
-import { Recorder } from '../testing/events';
-import { TableDriver } from '../testing/driver';
+import { Recorder } from '../../testing/events';
+import { TableDriver } from '../../testing/driver';
 import {
   type BetEntry,
   type BetLog,
@@ -13,9 +13,9 @@ import {
   type HandHistoryState,
   type OpenHand,
   handHistoryProjection,
-} from './hand-history';
-import { MemoryProjection } from './memory';
-import type { ProjectionEvent, Row } from './types';
+} from '.';
+import { MemoryProjection } from '../kernel/memory';
+import type { ProjectionEvent, Row } from '../kernel/types';
 
 const flat = (log: BetLog): BetEntry[] => [...log.chunks.flat(), ...log.tail];
 

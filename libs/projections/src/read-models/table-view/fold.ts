@@ -4,7 +4,7 @@
  * `tableView` of that state: an unrevealed seed is never written.
  */
 import { type TableState, initialState, tableView } from '@coup/table';
-import { tableAfter } from './table-fold';
+import { tableAfter } from '../kernel/table-fold';
 import {
   type Evolution,
   type ProjectionEvent,
@@ -15,7 +15,7 @@ import {
   int,
   only,
   text,
-} from './types';
+} from '../kernel/types';
 
 export interface TableViewState {
   readonly position: number;

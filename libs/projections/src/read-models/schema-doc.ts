@@ -1,6 +1,6 @@
 /** The read-model schema as Markdown, generated from the projections' table definitions (for the README). */
 import { PROJECTIONS } from './index';
-import type { TableDef } from './types';
+import type { TableDef } from './kernel/types';
 
 const STATE_TABLE: TableDef = {
   name: '<prefix>_state',

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEventStore } from '@coup/event-store';
 import type { TableEvent } from '@coup/table';
-import { PROJECTIONS } from '../models';
-import { dumpMemory, dumpSqlite } from '../testing/compare';
-import { TableDriver } from '../testing/driver';
-import { appendTable, allEvents } from '../testing/store';
-import { ensureProjection, openReadModelDb, stateTable } from './db';
-import { ProjectionEngine } from './engine';
+import { PROJECTIONS } from '../..';
+import { dumpMemory, dumpSqlite } from '../../../testing/compare';
+import { TableDriver } from '../../../testing/driver';
+import { appendTable, allEvents } from '../../../testing/store';
+import { ensureProjection, openReadModelDb, stateTable } from '../../../runner/db';
+import { ProjectionEngine } from '../../../runner/engine';
 
 let dir: string;
 beforeEach(() => {

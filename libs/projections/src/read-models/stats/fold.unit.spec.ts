@@ -1,6 +1,6 @@
 import { exactOdds } from '@coup/engine';
 import type { Actor, TableEvent } from '@coup/table';
-import { Scenario } from '../testing/scenario';
+import { Scenario } from '../../testing/scenario';
 import {
   ST_DAILY,
   ST_SHOES,
@@ -10,7 +10,7 @@ import {
   chiSquare,
   statsProjection,
   summarize,
-} from './stats';
+} from './fold';
 
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 const P1: Actor = { id: 'p1', role: 'player' };

@@ -16,7 +16,7 @@ import {
   int,
   once,
   text,
-} from './types';
+} from '../kernel/types';
 
 export const ST_DAILY = 'st_daily';
 export const ST_SHOES = 'st_shoes';

@@ -1,0 +1,211 @@
+/** The hand history's rows: a shoe's, a hand's (open or finished) and its players'. */
+import type { Card, Settlement } from '@coup/table';
+import type { Row, Write } from '../kernel/types';
+import { betsOfLog, stakesOfLog } from './bet-log';
+import { HH_HAND_PLAYERS, HH_HANDS, HH_SHOES } from './schema';
+import type { HandHistoryState, OpenHand, ShoeRecord, SpanEnd } from './state';
+import type { BetEntry } from './wire';
+
+export const json = (v: unknown): string => JSON.stringify(v);
+
+export function shoeRow(tableId: string, s: ShoeRecord): Write {
+  return {
+    kind: 'upsert',
+    table: HH_SHOES,
+    row: {
+      table_id: tableId,
+      shoe_no: s.shoeNo,
+      dealing: s.dealing,
+      shuffle: s.shuffle,
+      decks: s.decks,
+      length: s.length,
+      commitment: s.commitment,
+      seed: s.seed,
+      burn_card: s.burnCard,
+      burn_count: s.burnCount,
+      first_coup_index: s.firstCoupIndex,
+      cut_card: s.cutCard,
+      started_at: s.startedAt,
+      started_by: s.startedBy,
+      started_position: s.startedPosition,
+      started_revision: s.startedRevision,
+      started_prev_hash: s.startedPrevHash,
+      started_hash: s.startedHash,
+      ended_at: s.endedAt,
+      end_reason: s.endReason,
+      ended_position: s.endedPosition,
+      ended_revision: s.endedRevision,
+      ended_prev_hash: s.endedPrevHash,
+      ended_hash: s.endedHash,
+      coups: s.coups,
+      voids: s.voids,
+      first_round: s.firstRound,
+      last_round: s.lastRound,
+    },
+  };
+}
+
+export interface Ending {
+  readonly status: 'resolved' | 'voided';
+  readonly at: string;
+  readonly outcome: string | null;
+  readonly natural: boolean | null;
+  readonly playerCards: readonly Card[] | null;
+  readonly bankerCards: readonly Card[] | null;
+  readonly playerTotal: number | null;
+  readonly bankerTotal: number | null;
+  readonly settlements: readonly Settlement[];
+  readonly commissionMode: 'deducted' | 'box' | null;
+  readonly void: {
+    readonly reason: string;
+    readonly by: string;
+    readonly returned: readonly { playerId: string; amount: number }[];
+  } | null;
+}
+
+/** Stakes per player in play, from the hand's own bets (a clear takes back all of a player's stakes). */
+function stakesOf(bets: readonly BetEntry[]): Map<string, number> {
+  const stakes = new Map<string, number>();
+  for (const b of bets) {
+    if (b.kind === 'bet') stakes.set(b.playerId, (stakes.get(b.playerId) ?? 0) + b.amount);
+    else stakes.delete(b.playerId);
+  }
+  return new Map([...stakes].filter(([, v]) => v > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** A hand's money: stakes, paid back, commission, and what the house won (0 while open). */
+function moneyOf(stakes: Map<string, number>, ending: Ending | null) {
+  let staked = 0;
+  for (const v of stakes.values()) staked += v;
+  let paid = 0;
+  let commission = 0;
+  if (ending?.void) for (const r of ending.void.returned) paid += r.amount;
+  for (const s of ending?.settlements ?? []) {
+    paid += s.paid;
+    commission += s.commission;
+  }
+  const settledStaked =
+    ending?.status === 'resolved' ? ending.settlements.reduce((a, s) => a + s.amount, 0) : staked;
+  const box = ending?.commissionMode === 'box' ? commission : 0;
+  return {
+    settledStaked,
+    paid: ending === null ? 0 : paid,
+    commission,
+    house: ending === null ? 0 : settledStaked - paid + box,
+  };
+}
+
+/**
+ * The hh_hands row of a hand, open (ending null) or finished. `betsJson` is the JSON of the hand's bets
+ * flattened (`betsOfLog`; null: the open hand's bets are in hh_open_bets, see `handHistoryStorage` in
+ * sqlite/storage.ts), `stakes` the stakes in play and `betCount` the bets placed: once per row written, never
+ * per bet.
+ */
+function handRow(
+  tableId: string,
+  h: OpenHand,
+  end: SpanEnd,
+  betsJson: string | null,
+  stakes: Map<string, number>,
+  betCount: number,
+  ending: Ending | null,
+): Row {
+  const money = moneyOf(stakes, ending);
+  return {
+    table_id: tableId,
+    round_no: h.roundNo,
+    shoe_no: h.shoeNo,
+    status: ending?.status ?? h.status,
+    opened_at: h.openedAt,
+    opened_by: h.openedBy,
+    deadline: h.deadline,
+    closed_at: h.closedAt,
+    closed_how: h.closedHow,
+    closed_by: h.closedBy,
+    dealer: h.dealer ?? h.openedBy,
+    resolved_at: ending?.at ?? null,
+    outcome: ending?.outcome ?? null,
+    natural: ending?.natural === null || ending === null ? null : ending.natural ? 1 : 0,
+    player_cards: ending?.playerCards ? ending.playerCards.join(' ') : null,
+    banker_cards: ending?.bankerCards ? ending.bankerCards.join(' ') : null,
+    player_total: ending?.playerTotal ?? null,
+    banker_total: ending?.bankerTotal ?? null,
+    cards_json: json(h.cards),
+    corrections_json: json(h.corrections),
+    bets_json: betsJson,
+    settlements_json: json(ending?.settlements ?? []),
+    players: [...stakes.keys()].join(','),
+    bet_count: betCount,
+    total_staked: money.settledStaked,
+    total_paid: money.paid,
+    commission: money.commission,
+    commission_mode: ending?.commissionMode ?? null,
+    house_result: money.house,
+    void_reason: ending?.void?.reason ?? null,
+    voided_by: ending?.void?.by ?? null,
+    returned_json: ending?.void ? json(ending.void.returned) : null,
+    first_position: h.firstPosition,
+    last_position: end.position,
+    first_revision: h.firstRevision,
+    last_revision: end.revision,
+    event_count: end.count,
+    first_prev_hash: h.firstPrevHash,
+    last_hash: end.hash,
+    replay_round: h.replayRound,
+    replay_revision: h.replayRevision,
+  };
+}
+
+const betCountOf = (bets: readonly BetEntry[]): number =>
+  bets.reduce((n, b) => (b.kind === 'bet' ? n + 1 : n), 0);
+
+/**
+ * The row of the open hand (not finished), e.g. once per batch: with the JSON of all its bets, or (`inline`
+ * false) without (bets_json NULL: the bets are in hh_open_bets); players, bet count and stakes from the log's
+ * summary and tail either way.
+ */
+export function openHandRow(tableId: string, h: OpenHand, end: SpanEnd, inline = true): Row {
+  const { stakes, bets } = stakesOfLog(h.betLog);
+  return handRow(tableId, h, end, inline ? json(betsOfLog(h.betLog)) : null, stakes, bets, null);
+}
+
+export function finish(s: HandHistoryState, h: OpenHand, end: SpanEnd, ending: Ending): Write[] {
+  const bets = betsOfLog(h.betLog);
+  const stakes = stakesOf(bets);
+  const writes: Write[] = [
+    {
+      kind: 'upsert',
+      table: HH_HANDS,
+      row: handRow(s.tableId, h, end, json(bets), stakes, betCountOf(bets), ending),
+    },
+  ];
+  const perPlayer = new Map<string, { staked: number; paid: number; commission: number }>();
+  for (const [playerId, staked] of stakes) perPlayer.set(playerId, { staked, paid: 0, commission: 0 });
+  const entry = (playerId: string) => {
+    let p = perPlayer.get(playerId);
+    if (!p) perPlayer.set(playerId, (p = { staked: 0, paid: 0, commission: 0 }));
+    return p;
+  };
+  for (const st of ending.settlements) {
+    const p = entry(st.playerId);
+    p.paid += st.paid;
+    p.commission += st.commission;
+  }
+  for (const r of ending.void?.returned ?? []) entry(r.playerId).paid += r.amount;
+  for (const [playerId, p] of perPlayer) {
+    writes.push({
+      kind: 'upsert',
+      table: HH_HAND_PLAYERS,
+      row: {
+        table_id: s.tableId,
+        round_no: h.roundNo,
+        player_id: playerId,
+        staked: p.staked,
+        paid: p.paid,
+        commission: p.commission,
+        net: p.paid - p.staked,
+      },
+    });
+  }
+  return writes;
+}

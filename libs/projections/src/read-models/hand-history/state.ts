@@ -1,0 +1,124 @@
+/** The hand history's fold state: the open hand, its span so far, the current shoe, the last stored state. */
+import type { Card, TableState } from '@coup/table';
+import type { ProjectionEvent } from '../kernel/types';
+import type { BetLog } from './bet-log';
+import type { CardEntry, CorrectionEntry } from './wire';
+
+/** A hand being built (betting or dealing). */
+export interface OpenHand {
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly status: 'betting' | 'dealing';
+  readonly openedAt: string;
+  readonly openedBy: string;
+  readonly deadline: string | null;
+  readonly closedAt: string | null;
+  readonly closedHow: 'dealer' | 'timer' | 'player' | null;
+  readonly closedBy: string | null;
+  readonly dealer: string | null;
+  /** Bets and clears in order (chunked: see {@link BetLog}; {@link betsOfLog} flattens them). */
+  readonly betLog: BetLog;
+  readonly cards: readonly CardEntry[];
+  readonly corrections: readonly CorrectionEntry[];
+  readonly firstPosition: number;
+  readonly firstRevision: number;
+  readonly firstPrevHash: string;
+  /** The hand whose stored state a replay of this hand starts from, and its first revision. */
+  readonly replayRound: number;
+  readonly replayRevision: number;
+}
+
+/**
+ * `h` with some fields replaced, written out field by field in the order of {@link OpenHand} (a spread of the
+ * 18 fields, once per bet and card, measured as one of the costliest lines of a rebuild).
+ */
+export function handWith(
+  h: OpenHand,
+  c: {
+    readonly status?: OpenHand['status'];
+    readonly closedAt?: string | null;
+    readonly closedHow?: OpenHand['closedHow'];
+    readonly closedBy?: string | null;
+    readonly dealer?: string | null;
+    readonly betLog?: BetLog;
+    readonly cards?: readonly CardEntry[];
+    readonly corrections?: readonly CorrectionEntry[];
+  },
+): OpenHand {
+  return {
+    roundNo: h.roundNo,
+    shoeNo: h.shoeNo,
+    status: c.status ?? h.status,
+    openedAt: h.openedAt,
+    openedBy: h.openedBy,
+    deadline: h.deadline,
+    closedAt: c.closedAt !== undefined ? c.closedAt : h.closedAt,
+    closedHow: c.closedHow !== undefined ? c.closedHow : h.closedHow,
+    closedBy: c.closedBy !== undefined ? c.closedBy : h.closedBy,
+    dealer: c.dealer !== undefined ? c.dealer : h.dealer,
+    betLog: c.betLog ?? h.betLog,
+    cards: c.cards ?? h.cards,
+    corrections: c.corrections ?? h.corrections,
+    firstPosition: h.firstPosition,
+    firstRevision: h.firstRevision,
+    firstPrevHash: h.firstPrevHash,
+    replayRound: h.replayRound,
+    replayRevision: h.replayRevision,
+  };
+}
+
+export interface ShoeRecord {
+  readonly shoeNo: number;
+  readonly dealing: 'rng' | 'live';
+  readonly shuffle: 'shoe' | 'every-coup';
+  readonly decks: number;
+  readonly length: number;
+  readonly commitment: string | null;
+  /** Only once revealed (ShoeEnded). */
+  readonly seed: string | null;
+  readonly burnCard: Card | null;
+  readonly burnCount: number;
+  readonly firstCoupIndex: number;
+  readonly cutCard: number | null;
+  readonly startedAt: string;
+  readonly startedBy: string;
+  readonly startedPosition: number;
+  readonly startedRevision: number;
+  readonly startedPrevHash: string;
+  readonly startedHash: string;
+  readonly endedAt: string | null;
+  readonly endReason: string | null;
+  readonly endedPosition: number | null;
+  readonly endedRevision: number | null;
+  readonly endedPrevHash: string | null;
+  readonly endedHash: string | null;
+  readonly coups: number;
+  readonly voids: number;
+  readonly firstRound: number | null;
+  readonly lastRound: number | null;
+}
+
+/** Where the open hand's span ends so far (kept apart from the hand: it moves with every event). */
+export interface SpanEnd {
+  readonly position: number;
+  readonly revision: number;
+  readonly hash: string;
+  readonly count: number;
+}
+
+export interface HandHistoryState {
+  readonly position: number;
+  readonly tableId: string;
+  /** The table folded with @coup/table's evolve, seed removed until revealed. */
+  readonly table: TableState;
+  readonly hand: OpenHand | null;
+  readonly handEnd: SpanEnd | null;
+  readonly shoe: ShoeRecord | null;
+  /** The last hand whose state before it was stored, and its first revision. */
+  readonly snapshot: { readonly roundNo: number; readonly revision: number } | null;
+}
+
+/** The span of the open hand ending at `e`, `count` events long. */
+export function endAt(e: ProjectionEvent, count: number): SpanEnd {
+  return { position: e.position, revision: e.revision, hash: e.hash, count };
+}

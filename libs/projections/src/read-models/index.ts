@@ -1,0 +1,23 @@
+/** The read models: each in its folder (fold, schema, wire types; SQLite code in its `sqlite/`), on the kernel. */
+export * from './kernel';
+export * from './table-view/fold';
+export * from './hand-history';
+export * from './roads/fold';
+export * from './stats/fold';
+export * from './ledger/fold';
+
+import { handHistoryProjection } from './hand-history';
+import type { AnyProjection } from './kernel/types';
+import { ledgerProjection } from './ledger/fold';
+import { roadsProjection } from './roads/fold';
+import { statsProjection } from './stats/fold';
+import { tableViewProjection } from './table-view/fold';
+
+/** Every projection, in the order the runner applies them. */
+export const PROJECTIONS: readonly AnyProjection[] = [
+  tableViewProjection,
+  handHistoryProjection,
+  roadsProjection,
+  statsProjection,
+  ledgerProjection,
+];
