@@ -10,6 +10,7 @@ import {
   type TableCommand,
   type TableEvent,
   type TableState,
+  COMMAND_SPECS,
   decide,
   fold,
 } from '../src';
@@ -32,16 +33,20 @@ export function player(id: string): Actor {
 
 type DataOf<T extends TableCommand['type']> = Extract<TableCommand, { type: T }>['data'];
 
-/** Builds a command: `cmd('PlaceBet', {...}, actor, at)`. Defaults: a dealer at T0 (admin for admin commands). */
+/** The default sender of a command, from its spec's roles: a dealer if it may, else a supervisor, else an admin. */
+export function defaultActor(type: TableCommand['type']): Actor {
+  const roles = COMMAND_SPECS[type].roles;
+  return roles.includes('dealer') ? dealer : roles.includes('supervisor') ? supervisor : admin;
+}
+
+/** Builds a command: `cmd('PlaceBet', {...}, actor, at)`. Defaults: {@link defaultActor} at T0. */
 export function cmd<T extends TableCommand['type']>(
   type: T,
   data: DataOf<T>,
   actor?: Actor,
   when = T0,
 ): TableCommand {
-  const adminOnly = ['OpenTable', 'CloseTable', 'BuyIn', 'CashOut'].includes(type);
-  const supervisorOnly = ['VoidRound', 'CorrectCard', 'EndShoe'].includes(type);
-  const who = actor ?? (adminOnly ? admin : supervisorOnly ? supervisor : dealer);
+  const who = actor ?? defaultActor(type);
   return { type, data, meta: { actor: who, at: when } } as TableCommand;
 }
 
