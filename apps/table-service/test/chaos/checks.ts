@@ -93,9 +93,10 @@ export function foldMoney(
     bettingRound = null;
   };
   for (const e of events) {
-    const d = e.data as any;
-    switch (e.type) {
+    const ev = { type: e.type, data: e.data } as TableEvent;
+    switch (ev.type) {
       case 'PlayerBoughtIn': {
+        const d = ev.data;
         const a = account(d.playerId);
         a.chips += d.amount;
         a.buy_ins++;
@@ -105,27 +106,26 @@ export function foldMoney(
       }
       case 'BettingOpened':
         layout = new Map();
-        bettingRound = d.roundNo;
+        bettingRound = ev.data.roundNo;
         break;
       case 'BetPlaced': {
+        const d = ev.data;
         const a = account(d.playerId);
         if (d.roundNo !== bettingRound) bad(e, `a bet on round ${d.roundNo} while ${bettingRound} is open`);
         a.chips -= d.amount;
         a.bets++;
         a.staked += d.amount;
         const spots = layout.get(d.playerId) ?? noBets();
-        spots[d.spot as keyof Spots] += d.amount;
+        spots[d.spot] += d.amount;
         layout.set(d.playerId, spots);
         if (a.chips < 0) bad(e, `${d.playerId} bets ${d.amount} with ${a.chips + d.amount} chips`);
         if (d.chips !== a.chips) bad(e, `${d.playerId} has ${a.chips}, the event says ${d.chips}`);
-        if (d.spotTotal !== spots[d.spot as keyof Spots])
-          bad(
-            e,
-            `${d.playerId} has ${spots[d.spot as keyof Spots]} on ${d.spot}, the event says ${d.spotTotal}`,
-          );
+        if (d.spotTotal !== spots[d.spot])
+          bad(e, `${d.playerId} has ${spots[d.spot]} on ${d.spot}, the event says ${d.spotTotal}`);
         break;
       }
       case 'BetsCleared': {
+        const d = ev.data;
         const a = account(d.playerId);
         const staked = layout.get(d.playerId) ?? noBets();
         if (d.returned !== total(staked) || !sameJson(d.bets, staked))
@@ -141,14 +141,9 @@ export function foldMoney(
         bettingRound = null;
         break;
       case 'CoupResolved': {
+        const d = ev.data;
         const settled = new Map<string, Spots>();
-        for (const s of d.settlements as {
-          playerId: string;
-          spot: keyof Spots;
-          amount: number;
-          paid: number;
-          commission: number;
-        }[]) {
+        for (const s of d.settlements) {
           const spots = settled.get(s.playerId) ?? noBets();
           spots[s.spot] += s.amount;
           settled.set(s.playerId, spots);
@@ -164,8 +159,9 @@ export function foldMoney(
         break;
       }
       case 'RoundVoided': {
+        const d = ev.data;
         const returned = new Map<string, number>();
-        for (const r of d.returned as { playerId: string; amount: number }[]) {
+        for (const r of d.returned) {
           returned.set(r.playerId, (returned.get(r.playerId) ?? 0) + r.amount);
           const a = account(r.playerId);
           a.chips += r.amount;
@@ -177,6 +173,7 @@ export function foldMoney(
         break;
       }
       case 'PlayerCashedOut': {
+        const d = ev.data;
         const a = account(d.playerId);
         if (d.paid + d.commissionCollected !== a.chips)
           bad(e, `${d.playerId} has ${a.chips}, the cash-out paid ${d.paid} + ${d.commissionCollected}`);
