@@ -4,9 +4,13 @@
  * rebet and the dealt coups are the table's own, with fixed seeds. Records each call.
  */
 import {
+  ONLINE_CROUPIER,
+  ONLINE_RULES,
   decide,
   evolve,
   initialState,
+  onlineCashier,
+  onlineTableId,
   replyFor,
   tableView,
   type Actor,
@@ -15,35 +19,20 @@ import {
   type TableState,
 } from '@coup/table';
 import { ApiError } from '../api';
-import type { PlayerApi } from './playerApi';
-
-const RULES = {
-  dealing: 'rng',
-  decks: 8,
-  shuffle: 'every-coup',
-  dealtBy: 'player',
-  tiePays: 8,
-  commission: 'deducted',
-  chips: [100, 500, 2500, 10000, 50000],
-  limits: {
-    player: { min: 100, max: 100_000 },
-    banker: { min: 100, max: 100_000 },
-    tie: { min: 100, max: 20_000 },
-  },
-};
+import type { LedgerAccount, PlayerApi } from './playerApi';
 
 const seedOf = (n: number) => n.toString(16).padStart(64, '0');
 
 export function fakeTable(playerId = 'alice') {
-  const tableId = `online-${playerId}`;
+  const tableId = onlineTableId(playerId);
   let state: TableState = initialState;
   const events: TableEvent[] = [];
   const calls: string[] = [];
   let seeds = 1;
   let clock = Date.parse('2026-01-01T12:00:00.000Z');
   const me: Actor = { id: playerId, role: 'player' };
-  const staff: Actor = { id: 'online-croupier', role: 'dealer' };
-  const cashier: Actor = { id: 'online-cashier', role: 'admin' };
+  const staff: Actor = { id: ONLINE_CROUPIER, role: 'dealer' };
+  const cashier: Actor = { id: onlineCashier(playerId), role: 'admin' };
 
   function send(type: TableCommand['type'], data: unknown, actor: Actor): unknown {
     clock += 1000;
@@ -60,7 +49,7 @@ export function fakeTable(playerId = 'alice') {
   const api: PlayerApi = {
     async open() {
       calls.push('open');
-      if (state.phase === 'none') send('OpenTable', { tableId, rules: RULES }, cashier);
+      if (state.phase === 'none') send('OpenTable', { tableId, rules: ONLINE_RULES }, cashier);
       if (state.phase === 'idle' || state.phase === 'ready')
         send('OpenBetting', { seed: seedOf(seeds++) }, staff);
       return { tableId, revision: events.length, view: view() };
@@ -103,45 +92,7 @@ export function fakeTable(playerId = 'alice') {
       return send('Deal', { roundNo, nextSeed: seedOf(seeds++) }, me) as never;
     },
     async ledger(p, t) {
-      // The ledger's totals folded from the fake's events (the real one is a read model of the same events).
-      let bought = 0;
-      let bets = 0;
-      let staked = 0;
-      let net = 0;
-      let commission = 0;
-      let cashedOut = 0;
-      const results = { win: 0, lose: 0, push: 0 };
-      for (const e of events) {
-        if (e.type === 'PlayerBoughtIn' && e.data.playerId === p) bought += e.data.amount;
-        if (e.type === 'BetPlaced' && e.data.playerId === p) {
-          bets += 1;
-          staked += e.data.amount;
-        }
-        if (e.type === 'PlayerCashedOut' && e.data.playerId === p) cashedOut += e.data.paid;
-        if (e.type === 'CoupResolved')
-          for (const s of e.data.settlements.filter((x) => x.playerId === p)) {
-            results[s.result] += 1;
-            net += s.paid - s.amount;
-            commission += s.commission;
-          }
-      }
-      return {
-        accounts: [
-          {
-            tableId: t,
-            bought_in: bought,
-            bets,
-            staked,
-            wins: results.win,
-            losses: results.lose,
-            pushes: results.push,
-            net_result: net,
-            commission_deducted: commission,
-            cashed_out: cashedOut,
-            chips: state.players.find((x) => x.playerId === p)?.chips ?? 0,
-          },
-        ],
-      };
+      return { accounts: [ledgerAccount(events, state, p, t)] };
     },
   };
   return {
@@ -152,5 +103,48 @@ export function fakeTable(playerId = 'alice') {
     /** Events as the player sees them (seeds only once revealed). */
     playerEvents: () =>
       events.map((e) => (e.type === 'ShoeStarted' ? { ...e, data: { ...e.data, seed: null } } : e)),
+  };
+}
+
+/** The ledger's totals folded from the fake's events (the real one is a read model of the same events). */
+function ledgerAccount(
+  events: readonly TableEvent[],
+  state: TableState,
+  p: string,
+  t: string,
+): LedgerAccount {
+  let bought = 0;
+  let bets = 0;
+  let staked = 0;
+  let net = 0;
+  let commission = 0;
+  let cashedOut = 0;
+  const results = { win: 0, lose: 0, push: 0 };
+  for (const e of events) {
+    if (e.type === 'PlayerBoughtIn' && e.data.playerId === p) bought += e.data.amount;
+    if (e.type === 'BetPlaced' && e.data.playerId === p) {
+      bets += 1;
+      staked += e.data.amount;
+    }
+    if (e.type === 'PlayerCashedOut' && e.data.playerId === p) cashedOut += e.data.paid;
+    if (e.type === 'CoupResolved')
+      for (const s of e.data.settlements.filter((x) => x.playerId === p)) {
+        results[s.result] += 1;
+        net += s.paid - s.amount;
+        commission += s.commission;
+      }
+  }
+  return {
+    tableId: t,
+    bought_in: bought,
+    bets,
+    staked,
+    wins: results.win,
+    losses: results.lose,
+    pushes: results.push,
+    net_result: net,
+    commission_deducted: commission,
+    cashed_out: cashedOut,
+    chips: state.players.find((x) => x.playerId === p)?.chips ?? 0,
   };
 }

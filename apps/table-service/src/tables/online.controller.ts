@@ -1,7 +1,14 @@
 import { Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@coup/auth';
-import { ONLINE_CROUPIER, onlineCashier, onlineTableId, tableView, type Actor } from '@coup/table';
+import {
+  ONLINE_CROUPIER,
+  ONLINE_RULES,
+  onlineCashier,
+  onlineTableId,
+  tableView,
+  type Actor,
+} from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
@@ -9,22 +16,6 @@ import { AmountDto, ValidBody } from './dto';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
 import { TableCommands } from './table-commands';
 import { TableProcessor } from './table-processor';
-
-/** The rules of the online single-player game (rules text 000): 8 decks shuffled before every coup, DEAL by the player. */
-export const ONLINE_RULES = {
-  dealing: 'rng',
-  decks: 8,
-  shuffle: 'every-coup',
-  dealtBy: 'player',
-  tiePays: 8,
-  commission: 'deducted',
-  chips: [100, 500, 2500, 10000, 50000],
-  limits: {
-    player: { min: 100, max: 100_000 },
-    banker: { min: 100, max: 100_000 },
-    tie: { min: 100, max: 20_000 },
-  },
-} as const;
 
 /**
  * The system actors the online game uses on the player's behalf (recorded in the events as such). The decider
