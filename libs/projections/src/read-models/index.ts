@@ -1,10 +1,14 @@
 /** The read models: each in its folder (fold, schema, wire types; SQLite code in its `sqlite/`), on the kernel. */
 export * from './kernel';
 export * from './table-view/fold';
+export * from './table-view/wire';
 export * from './hand-history';
 export * from './roads/fold';
+export * from './roads/wire';
 export * from './stats/fold';
+export * from './stats/wire';
 export * from './ledger/fold';
+export * from './ledger/wire';
 
 import { handHistoryProjection } from './hand-history';
 import type { AnyProjection } from './kernel/types';

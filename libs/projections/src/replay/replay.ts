@@ -46,7 +46,8 @@ import {
   tableView,
 } from '@coup/table';
 import { withoutSecrets } from '../read-models/kernel/secrets';
-import type { HandRecord, ReadModels, ShoeRecordView } from '../read/read-models';
+import type { HandRecord, ShoeRecordView } from '../read-models/hand-history/wire';
+import type { ReadModels } from '../read/read-models';
 import type { RawEvent, RawEventReader } from '../runner/sqlite-store';
 
 export type ReplayErrorCode = 'UNKNOWN_HAND' | 'HAND_EVENTS_MISSING';

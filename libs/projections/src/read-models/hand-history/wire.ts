@@ -1,5 +1,5 @@
 /** What the hand history's queries answer (JSON over the API): browser-safe types, no code. */
-import type { Card, Role, Slot, Spot, SpotAmounts } from '@coup/table';
+import type { Card, Role, Settlement, Slot, Spot, SpotAmounts } from '@coup/table';
 
 /** A bet placed (or cleared) in a hand, with who and when. */
 export interface BetEntry {
@@ -42,4 +42,107 @@ export interface CorrectionEntry {
   readonly by: string;
   readonly role: Role;
   readonly position: number;
+}
+
+export type Outcome = 'player' | 'banker' | 'tie';
+
+export interface HandFilter {
+  readonly shoe?: number;
+  readonly roundFrom?: number;
+  readonly roundTo?: number;
+  /** ISO instants on the time betting opened: from inclusive, to exclusive. */
+  readonly from?: string;
+  readonly to?: string;
+  /** An outcome, or 'void' for voided rounds. */
+  readonly outcome?: Outcome | 'void';
+  /** Hands where this player had stakes. */
+  readonly player?: string;
+  /** Default 'desc' (newest first). */
+  readonly order?: 'asc' | 'desc';
+}
+
+export interface Page {
+  readonly cursor?: string;
+  /** 1..500, default 50. */
+  readonly limit?: number;
+}
+
+export interface HandSummary {
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly status: 'betting' | 'dealing' | 'resolved' | 'voided';
+  readonly openedAt: string;
+  readonly resolvedAt: string | null;
+  readonly outcome: Outcome | null;
+  readonly natural: boolean | null;
+  readonly playerCards: string[];
+  readonly bankerCards: string[];
+  readonly playerTotal: number | null;
+  readonly bankerTotal: number | null;
+  readonly players: string[];
+  readonly betCount: number;
+  readonly totalStaked: number;
+  readonly totalPaid: number;
+  readonly commission: number;
+  readonly houseResult: number;
+  readonly dealer: string | null;
+  readonly voidReason: string | null;
+}
+
+/** A page of hands and the cursor of the next one. */
+export interface HandPage {
+  readonly items: HandSummary[];
+  readonly nextCursor: string | null;
+}
+
+export interface HandRecord extends HandSummary {
+  readonly openedBy: string;
+  readonly deadline: string | null;
+  readonly closedAt: string | null;
+  readonly closedHow: string | null;
+  readonly closedBy: string | null;
+  readonly commissionMode: 'deducted' | 'box' | null;
+  readonly voidedBy: string | null;
+  readonly bets: BetEntry[];
+  readonly cards: CardEntry[];
+  readonly corrections: CorrectionEntry[];
+  readonly settlements: Settlement[];
+  readonly returned: { playerId: string; amount: number }[] | null;
+  /** The span of events the hand covers in the table stream and its chain link in and head. */
+  readonly span: {
+    readonly firstPosition: number;
+    readonly lastPosition: number;
+    readonly firstRevision: number;
+    readonly lastRevision: number;
+    readonly eventCount: number;
+    readonly firstPrevHash: string;
+    readonly lastHash: string;
+  };
+  /** Where a replay starts: the hand whose stored state it folds from (this one or one up to 9 before), and its first revision. */
+  readonly replayFrom: { readonly roundNo: number; readonly revision: number };
+}
+
+export interface ShoeRecordView {
+  readonly tableId: string;
+  readonly shoeNo: number;
+  readonly dealing: 'rng' | 'live';
+  readonly shuffle: 'shoe' | 'every-coup';
+  readonly decks: number;
+  readonly length: number;
+  readonly commitment: string | null;
+  readonly seed: string | null;
+  readonly burnCard: string | null;
+  readonly burnCount: number;
+  readonly startedAt: string;
+  readonly startedRevision: number;
+  readonly startedPosition: number;
+  readonly startedHash: string;
+  readonly endedAt: string | null;
+  readonly endReason: string | null;
+  readonly endedRevision: number | null;
+  readonly endedPosition: number | null;
+  readonly endedHash: string | null;
+  readonly coups: number;
+  readonly voids: number;
 }

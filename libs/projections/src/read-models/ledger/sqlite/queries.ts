@@ -1,0 +1,71 @@
+/** The ledger query: a player's accounts, totals and a page of entries. */
+import { QueryError, type Raw, decodeCursor, encodeCursor, limitOf } from '../../../read/query-kit';
+import type { Db } from '../../../runner/db';
+import type { Page } from '../../hand-history/wire';
+import { ACCOUNT_COUNTERS, PL_ACCOUNTS, PL_ENTRIES } from '../fold';
+import type { LedgerAccount, LedgerEntry, LedgerView } from '../wire';
+
+/** A player's accounts at every table, their totals, and a page of ledger entries (oldest first). */
+export function ledgerOf(db: Db, playerId: string, options: { tableId?: string } & Page = {}): LedgerView {
+  if (playerId.length === 0 || playerId.length > 64)
+    throw new QueryError('INVALID_QUERY', 'playerId', 'playerId must be a player id');
+  const limit = limitOf(options.limit);
+  const cursor = decodeCursor(options.cursor, ['p', 's']);
+  const accountsRaw = (
+    options.tableId === undefined
+      ? db.prepare(`SELECT * FROM ${PL_ACCOUNTS} WHERE player_id = ? ORDER BY table_id`).all(playerId)
+      : db
+          .prepare(`SELECT * FROM ${PL_ACCOUNTS} WHERE player_id = ? AND table_id = ?`)
+          .all(playerId, options.tableId)
+  ) as Raw[];
+  const accounts = accountsRaw.map(
+    (r) =>
+      ({
+        tableId: String(r.table_id),
+        firstAt: String(r.first_at),
+        ...Object.fromEntries(ACCOUNT_COUNTERS.map((k) => [k, Number(r[k] ?? 0)])),
+      }) as LedgerAccount,
+  );
+  const totals = Object.fromEntries(
+    ACCOUNT_COUNTERS.map((k) => [k, accounts.reduce((a, x) => a + x[k], 0)]),
+  ) as LedgerView['totals'];
+  const where = ['player_id = @playerId'];
+  const params: Record<string, string | number> = { playerId };
+  if (options.tableId !== undefined) {
+    where.push('table_id = @tableId');
+    params.tableId = options.tableId;
+  }
+  if (cursor) {
+    where.push('(position > @p OR (position = @p AND seq > @s))');
+    params.p = cursor.p ?? 0;
+    params.s = cursor.s ?? 0;
+  }
+  const rows = db
+    .prepare(
+      `SELECT * FROM ${PL_ENTRIES} WHERE ${where.join(' AND ')} ORDER BY position, seq LIMIT ${limit + 1}`,
+    )
+    .all(params) as Raw[];
+  const entries: LedgerEntry[] = rows.slice(0, limit).map((r) => ({
+    position: Number(r.position),
+    seq: Number(r.seq),
+    tableId: String(r.table_id),
+    at: String(r.at),
+    kind: String(r.kind),
+    roundNo: r.round_no === null ? null : Number(r.round_no),
+    spot: (r.spot as string | null) ?? null,
+    amount: Number(r.amount),
+    chipsDelta: Number(r.chips_delta),
+    result: (r.result as string | null) ?? null,
+    commission: Number(r.commission),
+    by: (r.by as string | null) ?? null,
+    role: (r.role as string | null) ?? null,
+  }));
+  const last = entries[entries.length - 1];
+  return {
+    playerId,
+    accounts,
+    totals,
+    entries,
+    nextCursor: rows.length > limit && last ? encodeCursor({ p: last.position, s: last.seq }) : null,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * What every read model's queries share: the error they throw on a bad parameter (a stable code and the field),
+ * the parameter checks, cursors, and reading JSON columns.
+ */
+import type { Db } from '../runner/db';
+
+export type QueryErrorCode = 'INVALID_QUERY' | 'INVALID_CURSOR';
+
+export class QueryError extends Error {
+  constructor(
+    readonly code: QueryErrorCode,
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QueryError';
+  }
+}
+
+export type Raw = Record<string, string | number | null>;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+export function checkInt(field: string, v: number | undefined, min = 0): void {
+  if (v !== undefined && (!Number.isSafeInteger(v) || v < min)) {
+    throw new QueryError('INVALID_QUERY', field, `${field} must be a whole number >= ${min}`);
+  }
+}
+
+export function checkIso(field: string, v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (!ISO.test(v) || Number.isNaN(Date.parse(v))) {
+    throw new QueryError(
+      'INVALID_QUERY',
+      field,
+      `${field} must be an ISO-8601 date or instant, e.g. 2025-01-31 or 2025-01-31T12:00:00Z`,
+    );
+  }
+  return new Date(Date.parse(v)).toISOString();
+}
+
+export function checkDay(field: string, v: string | undefined): void {
+  if (v !== undefined && (!DAY.test(v) || Number.isNaN(Date.parse(v)))) {
+    throw new QueryError('INVALID_QUERY', field, `${field} must be a UTC day, YYYY-MM-DD`);
+  }
+}
+
+export function limitOf(limit: number | undefined): number {
+  if (limit === undefined) return 50;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 500) {
+    throw new QueryError('INVALID_QUERY', 'limit', 'limit must be a whole number from 1 to 500');
+  }
+  return limit;
+}
+
+export function encodeCursor(value: Record<string, number>): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+export function decodeCursor(
+  cursor: string | undefined,
+  keys: readonly string[],
+): Record<string, number> | null {
+  if (cursor === undefined) return null;
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (keys.every((k) => Number.isSafeInteger(v[k]))) return v as Record<string, number>;
+  } catch {
+    // fall through
+  }
+  throw new QueryError('INVALID_CURSOR', 'cursor', 'cursor is not one this endpoint returned');
+}
+
+export const cards = (v: unknown): string[] => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
+export const parse = <T>(v: unknown, fallback: T): T =>
+  typeof v === 'string' ? (JSON.parse(v) as T) : fallback;
+
+/** Whether the read-model file has this table (a projection not created yet has none). */
+export function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
