@@ -65,6 +65,21 @@ describe('with the default skew', () => {
     const valid = await wsGreeting(h, tokenWith('player', 'p1', {}));
     expect(valid.frame).toMatchObject({ type: 'hello', id: 'p1' });
   });
+
+  it('a refused WebSocket token is counted like an HTTP one (transport ws)', async () => {
+    const wsFailures = async () =>
+      Number(
+        /coup_auth_failures_total\{transport="ws",outcome="refused"\} (\d+)/.exec(
+          String((await h.api('GET', '/metrics')).body),
+        )?.[1] ?? 0,
+      );
+    const before = await wsFailures();
+    expect((await wsGreeting(h, 'not-a-token')).closeCode).toBe(4401);
+    expect((await wsGreeting(h, tokenWith('player', 'p1', { notBefore: nowS() + YEAR }))).closeCode).toBe(
+      4401,
+    );
+    expect(await wsFailures()).toBe(before + 2);
+  });
 });
 
 describe('with COUP_TOKEN_CLOCK_SKEW_S=0', () => {

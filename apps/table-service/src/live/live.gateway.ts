@@ -8,6 +8,7 @@ import { redactEvent, tableView, type TableEvent } from '@coup/table';
 import type { RecordedEvent, Subscription } from '@coup/event-store';
 import { TOKEN_VERIFIER, mayUseTable, principalFromHeader } from '../common/auth';
 import { toErrorBody } from '../common/exception.filter';
+import { Metrics } from '../common/metrics';
 import { EventStoreHandle } from '../store/event-store.provider';
 import { TableProcessor, tableStream } from '../tables/table-processor';
 import {
@@ -78,6 +79,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
     @Inject(TableProcessor) private readonly tables: TableProcessor,
     @Inject(TOKEN_VERIFIER) private readonly tokens: TokenVerifier,
     @Optional() @Inject(LIVE_LIMITS) private readonly limits: LiveLimits = DEFAULT_LIVE_LIMITS,
+    @Optional() @Inject(Metrics) private readonly metrics: Metrics | null = null,
   ) {}
 
   /** Follows the log from its current end; called once the app has started. */
@@ -122,6 +124,14 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
       principal = principalFromHeader(this.tokens, token ? `Bearer ${token}` : request.headers.authorization);
     } catch (error) {
       const body = toErrorBody(error);
+      // Counted and logged like the HTTP edge's failures (the address, never the token); the per-address connection
+      // cap bounds how fast one client can try.
+      this.metrics?.authFailures.inc({ transport: 'ws', outcome: 'refused' });
+      this.log.warn({
+        msg: 'live socket refused: authentication failed',
+        code: body.code,
+        address: request.socket.remoteAddress,
+      });
       return this.refuseSocket(socket, body.statusCode, body.code, body.message, CLOSE.unauthenticated);
     }
     const held = this.socketsOf.get(principal.id) ?? 0;

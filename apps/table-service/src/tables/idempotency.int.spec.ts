@@ -265,4 +265,83 @@ describe('idempotency keys', () => {
     await b.shutdown();
     await store.close();
   });
+
+  describe('when the key index fails or is ahead of the store', () => {
+    const bet = (playerId: string, amount = 100) =>
+      cmd('PlaceBet', { roundNo: 1, playerId, spot: 'player', amount }, { id: playerId, role: 'player' });
+
+    it('given the index write after an append fails, then the command is answered as recorded and its retry gets the first answer (not decided again)', async () => {
+      const store = createEventStore({ kind: 'memory' });
+      const inner = new SqliteKeyIndex(':memory:');
+      let failNext = false;
+      const flaky = Object.create(inner) as SqliteKeyIndex;
+      flaky.record = (tableId, entries, complete) => {
+        if (failNext && entries.length > 0) {
+          failNext = false;
+          throw new Error('SQLITE_BUSY: database is locked');
+        }
+        inner.record(tableId, entries, complete);
+      };
+      const p = new TableProcessor(store, new Metrics(false), { snapshotEvery: 1000, keyIndex: flaky });
+      await openTables(p);
+      await p.execute('I1', bet('p1'), 'warm'); // the index is complete from here on
+      failNext = true;
+      const first = await p.execute('I1', bet('p1'), 'k-busy');
+      expect(first).toMatchObject({ playerId: 'p1', amount: 100 });
+      // Later keyed traffic moves the watermark on; the missing key is filled from the stream first.
+      await p.execute('I1', bet('p2'), 'k-later');
+      await expect(p.execute('I1', bet('p1'), 'k-busy')).resolves.toEqual(first);
+      expect((await recordedKeys(store)).get('I1/k-busy')).toBe(1);
+      await p.shutdown();
+    });
+
+    it('given a catch-up whose read fails halfway, then the keys of the events it folded are indexed', async () => {
+      const store = createEventStore({ kind: 'memory' });
+      const a = new TableProcessor(store, new Metrics(false), { snapshotEvery: 1000 });
+      await openTables(a);
+      const keys = new SqliteKeyIndex(':memory:');
+      const b = new TableProcessor(store, new Metrics(false), { snapshotEvery: 1000, keyIndex: keys });
+      await b.read('I1');
+      await a.execute('I1', bet('p1'), 'seen-1');
+      await a.execute('I1', bet('p2'), 'seen-2');
+      // B's next read yields one event, then the store fails.
+      const original = store.readStream.bind(store);
+      let failing = true;
+      store.readStream = (stream, options) => {
+        const inner = original(stream, options);
+        if (!failing || stream !== tableStream('I1')) return inner;
+        failing = false;
+        return (async function* () {
+          for await (const e of inner) {
+            yield e;
+            throw new Error('stream dropped');
+          }
+        })();
+      };
+      await expect(b.read('I1')).rejects.toThrow('stream dropped');
+      expect(keys.get('I1', 'seen-1')).toBeDefined();
+      // And the rest follows on the next read; both keys answer their first answer on B.
+      await b.read('I1');
+      expect(keys.get('I1', 'seen-2')).toBeDefined();
+      await a.shutdown();
+      await b.shutdown();
+    });
+
+    it('given an index whose watermark is past the store (the store restored from a backup), then it is rebuilt from the stream and answers nothing the store does not have', async () => {
+      const store = createEventStore({ kind: 'memory' });
+      const keys = new SqliteKeyIndex(':memory:');
+      keys.record(
+        'I1',
+        [{ key: 'ghost', hash: 'h', reply: { ghost: true }, revision: 90n, recordedAt: AT }],
+        99n,
+      );
+      const p = new TableProcessor(store, new Metrics(false), { snapshotEvery: 1000, keyIndex: keys });
+      await openTables(p);
+      expect(keys.get('I1', 'ghost')).toBeUndefined();
+      const reply = await p.execute('I1', bet('p1'), 'ghost');
+      expect(reply).toMatchObject({ playerId: 'p1', amount: 100 });
+      expect((await recordedKeys(store)).get('I1/ghost')).toBe(1);
+      await p.shutdown();
+    });
+  });
 });

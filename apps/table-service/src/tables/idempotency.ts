@@ -116,6 +116,8 @@ export interface KeyIndex {
   watermark(tableId: string): bigint;
   /** Adds entries; with `complete`, the index holds every key of the table up to that revision. */
   record(tableId: string, entries: readonly KeyEntry[], complete: bigint | null): void;
+  /** Forgets every key and the watermark of a table (the index is then filled from the stream again). */
+  forget(tableId: string): void;
   /** Forgets keys recorded before this instant (ISO); answers how many. */
   prune(before: string): number;
   close(): void;
@@ -135,8 +137,9 @@ export class SqliteKeyIndex implements KeyIndex {
     preparePrivateSqliteFile(file); // owner-only (0600, and so its WAL), whatever the umask (ADR-18)
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
-    // The stream is the truth: a crash may lose the newest rows together with the watermark that covers them.
-    this.db.pragma('synchronous = OFF');
+    // The stream is the truth: a power loss may lose the newest rows together with the watermark that covers them
+    // (WAL with NORMAL never tears a commit, so no row is lost below a watermark that survived).
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -170,6 +173,8 @@ export class SqliteKeyIndex implements KeyIndex {
          ON CONFLICT (table_id) DO UPDATE SET revision = max(revision, excluded.revision)`,
       ),
       prune: this.db.prepare('DELETE FROM idempotency_keys WHERE recorded_at < ?'),
+      forgetKeys: this.db.prepare('DELETE FROM idempotency_keys WHERE table_id = ?'),
+      forgetWatermark: this.db.prepare('DELETE FROM idempotency_watermarks WHERE table_id = ?'),
     };
     this.writeTx = this.db.transaction((t: string, e: readonly KeyEntry[], c: bigint | null) =>
       this.write(t, e, c),
@@ -201,6 +206,13 @@ export class SqliteKeyIndex implements KeyIndex {
   record(tableId: string, entries: readonly KeyEntry[], complete: bigint | null): void {
     if (entries.length === 0 && complete === null) return;
     this.writeTx(tableId, entries, complete);
+  }
+
+  forget(tableId: string): void {
+    this.db.transaction(() => {
+      this.stmts.forgetKeys.run(tableId);
+      this.stmts.forgetWatermark.run(tableId);
+    })();
   }
 
   prune(before: string): number {

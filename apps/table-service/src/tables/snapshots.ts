@@ -89,15 +89,21 @@ export async function loadSnapshot(
   tableId: string,
   discarded: (reason: string, snapshotRevision: unknown) => void,
 ): Promise<LoadedSnapshot | null> {
-  for await (const snap of store.readStream(snapshotStream(tableId), {
-    direction: 'backwards',
-    fromRevision: 'end',
-    maxCount: SNAPSHOTS_TRIED,
-  })) {
-    const data = snap.data as SnapshotData;
-    const why = await mismatch(store, tableId, data);
-    if (why === null) return { state: data.state as TableState, revision: BigInt(data.revision as string) };
-    discarded(why, data.revision);
+  try {
+    for await (const snap of store.readStream(snapshotStream(tableId), {
+      direction: 'backwards',
+      fromRevision: 'end',
+      maxCount: SNAPSHOTS_TRIED,
+    })) {
+      const data = snap.data as SnapshotData;
+      const why = await mismatch(store, tableId, data);
+      if (why === null) return { state: data.state as TableState, revision: BigInt(data.revision as string) };
+      discarded(why, data.revision);
+    }
+  } catch (error) {
+    // A snapshot that cannot be read (e.g. its sealed seed was sealed with a key no longer configured) is a cache
+    // miss: the stream is folded instead, and says itself whether it can be.
+    discarded(`unreadable: ${(error as Error).message}`, undefined);
   }
   return null;
 }

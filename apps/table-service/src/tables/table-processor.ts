@@ -31,6 +31,8 @@ export interface ProcessorOptions {
   readonly onStateChanged?: (tableId: string, state: TableState) => void;
   /** The key index's SQLite file (shared by processes on one data folder); default `:memory:` (rebuilt from the stream). */
   readonly keyIndexFile?: string;
+  /** The key index itself, instead of `keyIndexFile` (tests: an index that fails on purpose). */
+  readonly keyIndex?: KeyIndex;
   /** A key's first accepted answer is kept at least this many days (COUP_IDEMPOTENCY_DAYS); default 7. */
   readonly idempotencyDays?: number;
   /** Most table sessions held in memory (idle ones beyond are evicted, least recently used first); default 10,000. */
@@ -76,7 +78,7 @@ export class TableProcessor {
     private readonly metrics: Metrics,
     private readonly options: ProcessorOptions,
   ) {
-    this.keys = new SqliteKeyIndex(options.keyIndexFile ?? ':memory:');
+    this.keys = options.keyIndex ?? new SqliteKeyIndex(options.keyIndexFile ?? ':memory:');
     this.days = options.idempotencyDays ?? 7;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.idleMs = options.sessionIdleMs ?? 600_000;
@@ -101,8 +103,9 @@ export class TableProcessor {
     const key = idempotencyKey ?? null;
     // Only a keyed command is ever compared with a retry.
     const requestHash = key !== null ? requestHashOf(command) : '';
-    if (key !== null) {
-      // A key in the index is recorded in the stream: its answer is final, whatever the session holds.
+    if (key !== null && this.slots.get(tableId)?.session) {
+      // A key in the index is recorded in the stream: its answer is final, whatever the session holds. Only once the
+      // table is loaded: loading checks that the index is not ahead of the store (a store restored from a backup).
       const seen = this.keys.get(tableId, key);
       if (seen) return seen.hash === requestHash ? Promise.resolve(seen.reply) : Promise.reject(keyReused());
     }
@@ -133,6 +136,7 @@ export class TableProcessor {
    * leaves nothing behind in memory.
    */
   async read(tableId: string): Promise<TableAt> {
+    if (this.closing) throw new ApiError(503, 'SHUTTING_DOWN', 'the service is shutting down; retry shortly');
     const session = await this.session(tableId);
     const at = await session.exclusive(async () => {
       await this.catchUp(session);
@@ -216,6 +220,19 @@ export class TableProcessor {
     if (snapshot) {
       session.state = snapshot.state;
       session.revision = snapshot.revision;
+    }
+    const watermark = this.keys.watermark(tableId);
+    if (
+      watermark >= 0n &&
+      watermark > ((await this.store.streamHead(tableStream(tableId)))?.revision ?? -1n)
+    ) {
+      // The index names revisions the store does not have (the store was restored from a backup): start it again.
+      this.log.warn({
+        msg: 'key index ahead of the store: rebuilt from the stream',
+        tableId,
+        watermark: String(watermark),
+      });
+      this.keys.forget(tableId);
     }
     session.keysComplete = this.keys.watermark(tableId) >= session.revision;
     await this.catchUp(session);
@@ -340,8 +357,8 @@ export class TableProcessor {
         } else {
           session.acknowledge(decision.state, next, events.length);
           const recordedAt = new Date().toISOString();
-          this.keys.record(
-            tableId,
+          const failed = session.indexKeys(
+            this.keys,
             decision.keys.map((k) => ({
               key: k.key,
               hash: k.hash,
@@ -349,8 +366,13 @@ export class TableProcessor {
               revision: expected + 1n + BigInt(k.lastEvent),
               recordedAt,
             })),
-            session.keysComplete ? next : null,
           );
+          if (failed)
+            this.log.warn({
+              msg: 'key index write failed (refilled from the stream)',
+              tableId,
+              error: failed.message,
+            });
           this.metrics.eventsAppended.inc(events.length);
           if (snapshotDue(session, this.options.snapshotEvery, Date.now())) this.snapshot(session);
           this.options.onStateChanged?.(tableId, session.state);

@@ -28,6 +28,8 @@ export interface TableAt {
 }
 
 const noop = () => undefined;
+/** Unkeyed events after which the key index's watermark is moved anyway. */
+const WATERMARK_STEP = 1_000n;
 
 /**
  * One table held in memory (ADR-14): its state, always a fold of its stream up to `revision`, and the revision is
@@ -43,6 +45,8 @@ export class TableSession {
   lastSnapshotAt = 0;
   /** Every key of the table up to `revision` (within the retention) is in the key index. */
   keysComplete = false;
+  /** The revision this session last wrote as the key index's watermark. */
+  private markedAt = -1n;
   /** Last use (ms since the epoch), for evicting idle sessions. */
   lastUsed = 0;
   readonly queue: Pending[] = [];
@@ -79,19 +83,46 @@ export class TableSession {
    */
   async catchUp(store: EventStore, keys: KeyIndex): Promise<number> {
     let folded = 0;
-    let entries: KeyEntry[] | null = null;
-    for await (const e of store.readStream(tableStream(this.tableId), { fromRevision: this.revision + 1n })) {
-      this.state = evolve(this.state, { type: e.type, data: e.data } as TableEvent);
-      this.revision = e.streamRevision;
-      folded++;
-      const entry = keyEntryOf(e);
-      if (entry) (entries ??= []).push(entry);
-    }
-    if (folded > 0) {
-      this.eventsSinceSnapshot += folded;
-      keys.record(this.tableId, entries ?? [], this.keysComplete ? this.revision : null);
+    const entries: KeyEntry[] = [];
+    try {
+      for await (const e of store.readStream(tableStream(this.tableId), {
+        fromRevision: this.revision + 1n,
+      })) {
+        this.state = evolve(this.state, { type: e.type, data: e.data } as TableEvent);
+        this.revision = e.streamRevision;
+        folded++;
+        const entry = keyEntryOf(e);
+        if (entry) entries.push(entry);
+      }
+    } finally {
+      // Also when the read fails halfway: the keys of every event folded are indexed before anything else runs.
+      if (folded > 0) {
+        this.eventsSinceSnapshot += folded;
+        this.indexKeys(keys, entries);
+      }
     }
     return folded;
+  }
+
+  /**
+   * Indexes keys this session folded or appended, up to its revision. A failure (the index file busy or full)
+   * never fails what the store recorded: the index is marked incomplete, and is filled from the stream again before
+   * the session's next keyed command. Answers the failure, or null.
+   */
+  indexKeys(keys: KeyIndex, entries: readonly KeyEntry[]): Error | null {
+    // The watermark is a lower bound: moved with every key, and otherwise every WATERMARK_STEP events (not one write
+    // per batch of unkeyed bets); a lagging one only makes a later load read a little more of the stream.
+    const moveMark =
+      this.keysComplete && (entries.length > 0 || this.revision - this.markedAt >= WATERMARK_STEP);
+    if (entries.length === 0 && !moveMark) return null;
+    try {
+      keys.record(this.tableId, entries, moveMark ? this.revision : null);
+      if (moveMark) this.markedAt = this.revision;
+      return null;
+    } catch (error) {
+      this.keysComplete = false;
+      return error as Error;
+    }
   }
 
   /** Takes the outcome of an acknowledged append of `count` events: the stream is at `revision`. */
