@@ -493,7 +493,11 @@ class FixedSeeds extends SeedSource {
 }
 
 let h: Harness;
+/** Rejections nobody handled while the service ran in this process (issue 21: a client's input must reach none). */
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => void unhandled.push(reason);
 beforeAll(async () => {
+  process.on('unhandledRejection', onUnhandled);
   h = await startService(
     {
       COUP_BODY_LIMIT: String(BODY_LIMIT),
@@ -545,6 +549,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
+  process.off('unhandledRejection', onUnhandled);
 });
 
 it('no hostile request to any operation, as any caller, gets a 5xx, writes an event or passes when certainly invalid', async () => {
@@ -636,6 +641,7 @@ it('no hostile request to any operation, as any caller, gets a 5xx, writes an ev
   expect(counts.requests).toBeGreaterThan(3000);
   expect(counts.refused).toBeGreaterThan(counts.accepted);
   expect((await fetch(`${h.url}/health`)).status).toBe(200);
+  expect(unhandled.map((r) => String((r as Error)?.stack ?? r))).toEqual([]);
   expect(Object.keys(Object.prototype)).toEqual([]);
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
 });
