@@ -3,7 +3,7 @@
 // client. This is not the server: eventstoredb.int.spec.ts runs the same suite against a real one when
 // EVENTSTORE_CONNECTION_STRING is set.
 import { jsonEvent } from '@eventstore/db-client';
-import { FakeEsdbClient } from '../test/fakes/fake-esdb-client';
+import { FakeEsdbClient } from './testing/fake-esdb-client';
 import { EventStoreDbEventStore } from './eventstoredb';
 import { collect, events, runEventStoreContract } from './testing/contract';
 

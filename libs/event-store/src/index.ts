@@ -49,3 +49,6 @@ export {
 export { MemoryEventStore, type MemoryEventStoreOptions } from './memory';
 export { SQLITE_SCHEMA, SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
 export { EventStoreDbEventStore, type EventStoreDbConfig } from './eventstoredb';
+// Test support: an in-memory stand-in for the EventStoreDB client, so the service's tests run the EventStoreDB
+// adapter (several adapters on one fake client: several machines on one server) without a server.
+export { FakeEsdbClient } from './testing/fake-esdb-client';

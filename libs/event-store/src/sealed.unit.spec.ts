@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
-import { FakeEsdbClient } from '../test/fakes/fake-esdb-client';
+import { FakeEsdbClient } from './testing/fake-esdb-client';
 import { EventStoreDbEventStore } from './eventstoredb';
 import { computeEventHash } from './hash';
 import { MemoryEventStore } from './memory';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { createEventStore, type EventStore } from '@coup/event-store';
+import { EventStoreDbEventStore, FakeEsdbClient, createEventStore, type EventStore } from '@coup/event-store';
 import { snapshotStream, tableStream, type TableCommand } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { Metrics } from '../common/metrics';
@@ -93,6 +93,30 @@ interface Request {
   readonly command: TableCommand;
 }
 
+/**
+ * The store as two processes see it: one memory store; two SQLite stores on one file (two connections, two writer
+ * threads); two EventStoreDB adapters on one (fake) server.
+ */
+const TWO_PROCESSES: Record<string, (dir: string) => [EventStore, EventStore]> = {
+  memory: () => {
+    const store = createEventStore({ kind: 'memory' });
+    return [store, store];
+  },
+  sqlite: (dir) => {
+    const file = join(dir, 'events.sqlite');
+    return [createEventStore({ kind: 'sqlite', file }), createEventStore({ kind: 'sqlite', file })];
+  },
+  eventstoredb: () => {
+    const server = new FakeEsdbClient();
+    const adapter = () =>
+      new EventStoreDbEventStore({
+        connectionString: 'esdb://fake:2113?tls=false',
+        createClient: () => server,
+      });
+    return [adapter(), adapter()];
+  },
+};
+
 describe('idempotency keys', () => {
   jest.setTimeout(120_000);
 
@@ -119,84 +143,90 @@ describe('idempotency keys', () => {
     index.close();
   });
 
-  it('given random keyed commands with retries (same, other body, other caller) on two processes with restarts, snapshots and evictions, then each key has one effect and each retry its first answer or 422', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 50 }), async (ops) => {
-        const dir = tempDir();
-        const store = createEventStore({ kind: 'memory' });
-        let generation = 0;
-        // maxSessions 1: every switch of table evicts the other's session; snapshotEvery 10: loads cross snapshots.
-        const make = (i: number, keepIndex = true) =>
-          new TableProcessor(store, new Metrics(false), {
-            snapshotEvery: 10,
-            maxSessions: 1,
-            keyIndexFile: join(dir, `keys-${i}-${keepIndex ? 0 : ++generation}.sqlite`),
-          });
-        const procs = [make(0), make(1)];
-        await openTables(procs[0]!);
-        const requests: Request[] = [];
-        const first = new Map<string, { command: TableCommand; reply: unknown }>();
-        for (const op of ops) {
-          let request: Request;
-          if (op.kind === 'restart') {
-            procs[op.on] = make(op.on, op.keepIndex);
-            continue;
-          } else if (op.kind === 'new' || requests.length === 0) {
-            const o = op.kind === 'new' ? op : { table: 0, player: 0, amount: 100, clear: false, on: op.on };
-            const playerId = PLAYERS[o.player]!;
-            const table = TABLES[o.table]!;
-            const command = o.clear
-              ? cmd('ClearBets', { roundNo: 1, playerId }, { id: playerId, role: 'player' })
-              : cmd(
-                  'PlaceBet',
-                  { roundNo: 1, playerId, spot: 'banker', amount: o.amount },
-                  { id: playerId, role: 'player' },
-                );
-            request = { table, key: `k${requests.length}`, command };
-          } else {
-            const base = requests[op.of % requests.length]!;
-            const data = base.command.data as Record<string, unknown>;
-            const command =
-              op.change === 'body'
-                ? ({ ...base.command, data: { ...data, amount: 300 } } as TableCommand)
-                : op.change === 'caller'
-                  ? ({ ...base.command, meta: { ...base.command.meta, actor: dealer } } as TableCommand)
-                  : base.command;
-            request = { ...base, command };
-          }
-          requests.push(request);
-          const id = `${request.table}/${request.key}`;
-          const answer = await procs[op.on]!.execute(request.table, request.command, request.key).then(
-            (reply) => ({ ok: true as const, reply }),
-            (error: unknown) => ({ ok: false as const, error }),
-          );
-          const seen = first.get(id);
-          if (seen) {
-            if (JSON.stringify(seen.command) === JSON.stringify(request.command)) {
-              expect(answer).toEqual({ ok: true, reply: seen.reply });
+  it.each(Object.keys(TWO_PROCESSES))(
+    'given random keyed commands with retries (same, other body, other caller) on two processes with restarts, snapshots and evictions, then each key has one effect and each retry its first answer or 422 (%s)',
+    async (kind) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 50 }), async (ops) => {
+          const dir = tempDir();
+          const stores = TWO_PROCESSES[kind]!(dir);
+          const store = stores[0];
+          let generation = 0;
+          // maxSessions 1: every switch of table evicts the other's session; snapshotEvery 10: loads cross snapshots.
+          const make = (i: number, keepIndex = true) =>
+            new TableProcessor(stores[i]!, new Metrics(false), {
+              snapshotEvery: 10,
+              maxSessions: 1,
+              keyIndexFile: join(dir, `keys-${i}-${keepIndex ? 0 : ++generation}.sqlite`),
+            });
+          const procs = [make(0), make(1)];
+          await openTables(procs[0]!);
+          const requests: Request[] = [];
+          const first = new Map<string, { command: TableCommand; reply: unknown }>();
+          for (const op of ops) {
+            let request: Request;
+            if (op.kind === 'restart') {
+              procs[op.on] = make(op.on, op.keepIndex);
+              continue;
+            } else if (op.kind === 'new' || requests.length === 0) {
+              const o =
+                op.kind === 'new' ? op : { table: 0, player: 0, amount: 100, clear: false, on: op.on };
+              const playerId = PLAYERS[o.player]!;
+              const table = TABLES[o.table]!;
+              const command = o.clear
+                ? cmd('ClearBets', { roundNo: 1, playerId }, { id: playerId, role: 'player' })
+                : cmd(
+                    'PlaceBet',
+                    { roundNo: 1, playerId, spot: 'banker', amount: o.amount },
+                    { id: playerId, role: 'player' },
+                  );
+              request = { table, key: `k${requests.length}`, command };
             } else {
-              expect(answer.ok).toBe(false);
-              expect((answer as { error: ApiError }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+              const base = requests[op.of % requests.length]!;
+              const data = base.command.data as Record<string, unknown>;
+              const command =
+                op.change === 'body'
+                  ? ({ ...base.command, data: { ...data, amount: 300 } } as TableCommand)
+                  : op.change === 'caller'
+                    ? ({ ...base.command, meta: { ...base.command.meta, actor: dealer } } as TableCommand)
+                    : base.command;
+              request = { ...base, command };
             }
-          } else if (answer.ok) {
-            first.set(id, { command: request.command, reply: answer.reply });
-          } else {
-            // A refusal is not remembered: a domain refusal, never a server error or a reuse.
-            expect(answer.error).toBeInstanceOf(ApiError);
-            expect((answer.error as ApiError).status).toBeLessThan(500);
-            expect((answer.error as ApiError).code).not.toBe('IDEMPOTENCY_KEY_REUSED');
+            requests.push(request);
+            const id = `${request.table}/${request.key}`;
+            const answer = await procs[op.on]!.execute(request.table, request.command, request.key).then(
+              (reply) => ({ ok: true as const, reply }),
+              (error: unknown) => ({ ok: false as const, error }),
+            );
+            const seen = first.get(id);
+            if (seen) {
+              if (JSON.stringify(seen.command) === JSON.stringify(request.command)) {
+                expect(answer).toEqual({ ok: true, reply: seen.reply });
+              } else {
+                expect(answer.ok).toBe(false);
+                expect((answer as { error: ApiError }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+              }
+            } else if (answer.ok) {
+              first.set(id, { command: request.command, reply: answer.reply });
+            } else {
+              // A refusal is not remembered: a domain refusal, never a server error or a reuse.
+              expect(answer.error).toBeInstanceOf(ApiError);
+              expect((answer.error as ApiError).status).toBeLessThan(500);
+              expect((answer.error as ApiError).code).not.toBe('IDEMPOTENCY_KEY_REUSED');
+            }
           }
-        }
-        const counts = await recordedKeys(store);
-        for (const id of first.keys()) expect([id, counts.get(id)]).toEqual([id, 1]);
-        // Nothing recorded under a key that was never accepted.
-        for (const id of counts.keys())
-          if (/^I\d\/k\d+$/.test(id)) expect([id, first.has(id)]).toEqual([id, true]);
-        for (const p of procs) await p.shutdown();
-      }),
-      { numRuns: 25, seed: 1414 },
-    );
-  });
+          const counts = await recordedKeys(store);
+          for (const id of first.keys()) expect([id, counts.get(id)]).toEqual([id, 1]);
+          // Nothing recorded under a key that was never accepted.
+          for (const id of counts.keys())
+            if (/^I\d\/k\d+$/.test(id)) expect([id, first.has(id)]).toEqual([id, true]);
+          for (const p of procs) await p.shutdown();
+          for (const st of new Set(stores)) await st.close();
+        }),
+        { numRuns: kind === 'memory' ? 25 : 10, seed: 1414 },
+      );
+    },
+  );
 
   it('given one key with two bodies in one batch, then the first is accepted and the second gets 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const store = createEventStore({ kind: 'memory' });

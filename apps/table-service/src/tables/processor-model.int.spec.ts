@@ -6,6 +6,9 @@
  * After every step, each process's table session is a fold of the stream up to its revision, and its revision
  * is one the store has; at the end every key has one effect and one answer, no client saw a conflict or a 5xx.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import {
   createEventStore,
@@ -100,29 +103,30 @@ type Step =
   | { kind: 'retry'; on: 0 | 1; of: number }
   | { kind: 'read'; on: 0 | 1 }
   | { kind: 'release'; index: number }
+  | { kind: 'evict'; on: 0 | 1 }
+  | { kind: 'close'; on: 0 | 1 }
   | { kind: 'restart' };
 
+const on = fc.constantFrom(0 as const, 1 as const);
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({
-    kind: fc.constant('bet' as const),
-    on: fc.constantFrom(0 as const, 1 as const),
-    player: fc.nat(2),
-    amount: fc.constantFrom(100, 500, 2_500),
-    keyed: fc.boolean(),
-  }),
-  fc.record({
-    kind: fc.constant('clear' as const),
-    on: fc.constantFrom(0 as const, 1 as const),
-    player: fc.nat(2),
-  }),
-  fc.record({
-    kind: fc.constant('retry' as const),
-    on: fc.constantFrom(0 as const, 1 as const),
-    of: fc.nat(),
-  }),
-  fc.record({ kind: fc.constant('read' as const), on: fc.constantFrom(0 as const, 1 as const) }),
-  fc.record({ kind: fc.constant('release' as const), index: fc.nat() }),
-  fc.constant({ kind: 'restart' as const }),
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('bet' as const),
+      on,
+      player: fc.nat(2),
+      amount: fc.constantFrom(100, 500, 2_500),
+      keyed: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('clear' as const), on, player: fc.nat(2) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('retry' as const), on, of: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('read' as const), on }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('release' as const), index: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('evict' as const), on }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
+  // The betting timer's "no more bets" (later bets are refused: refusals are checked too).
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const), on }) },
 );
 
 interface Sent {
@@ -137,7 +141,15 @@ async function run(ordering: Ordering, steps: readonly Step[]): Promise<void> {
   const inner = createEventStore({ kind: 'memory' });
   const controlled = new ControlledStore(inner, ordering);
   const folds = new Folds(inner);
-  const make = () => new TableProcessor(controlled.store, new Metrics(false), { snapshotEvery: 10 });
+  // Both processes share one key index file, as processes on one data folder do; one table session each at most,
+  // so reading another table evicts this one.
+  const keyIndexFile = join(mkdtempSync(join(tmpdir(), 'coup-model-')), 'idempotency.sqlite');
+  const make = () =>
+    new TableProcessor(controlled.store, new Metrics(false), {
+      snapshotEvery: 10,
+      maxSessions: 1,
+      keyIndexFile,
+    });
   const procs: TableProcessor[] = [make(), make()];
   const sent: Sent[] = [];
   const pending: Promise<void>[] = [];
@@ -209,6 +221,12 @@ async function run(ordering: Ordering, steps: readonly Step[]): Promise<void> {
         break;
       case 'release':
         controlled.release(step.index);
+        break;
+      case 'evict':
+        pending.push(procs[step.on]!.read('ELSEWHERE').then(() => undefined));
+        break;
+      case 'close':
+        send(step.on, cmd('CloseBetting', { roundNo: 1 }, dealer), null);
         break;
       case 'restart':
         // The second process restarts (what it had in flight goes on, like a process that has not died yet).

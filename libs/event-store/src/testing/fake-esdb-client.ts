@@ -17,7 +17,7 @@ import {
   UnknownError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
-import type { EsdbClientLike } from '../../src/eventstoredb';
+import type { EsdbClientLike } from '../eventstoredb';
 
 interface Stored {
   streamId: string;
