@@ -99,3 +99,30 @@ it('two tabs opening at once open one round and both get it', async () => {
   expect([a.status, b.status]).toEqual([200, 200]);
   expect(a.body.view.round.roundNo).toBe(b.body.view.round.roundNo);
 });
+
+it('the online buy-in and exit honour Idempotency-Key: a retry gets the first answer and moves no money again', async () => {
+  const me = h.token('player', 'dee');
+  expect((await h.api('POST', '/api/online/tables', { token: me })).status).toBe(200);
+  const buy = (amount: number, key: string) =>
+    h.api('POST', '/api/online/tables/online-dee/buy-in', {
+      token: me,
+      body: { amount },
+      headers: { 'idempotency-key': key },
+    });
+  const first = await buy(10_000, 'buy-1');
+  expect(first.status).toBe(200);
+  expect(await buy(10_000, 'buy-1')).toMatchObject({ status: 200, body: first.body });
+  // The same key with another amount is another request: refused, not a third buy-in.
+  expect(await buy(20_000, 'buy-1')).toMatchObject({ status: 422, body: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+  const exit = () =>
+    h.api('POST', '/api/online/tables/online-dee/exit', {
+      token: me,
+      headers: { 'idempotency-key': 'exit-1' },
+    });
+  const left = await exit();
+  expect(left).toMatchObject({ status: 200, body: { playerId: 'dee', paid: 10_000 } });
+  // The retry after the cash-out (the player is no longer seated) gets the first answer, not 409 NOT_SEATED.
+  expect(await exit()).toMatchObject({ status: 200, body: left.body });
+  const view = await h.api('GET', '/api/tables/online-dee', { token: h.token('admin') });
+  expect(view.body.players ?? []).toEqual([]);
+});
