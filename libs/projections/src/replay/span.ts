@@ -1,0 +1,39 @@
+/** Reading a hand: its index record, the stored state before it, and a bounded span of its table stream. */
+import type { EventStore, RecordedEvent } from '@coup/event-store';
+import type { TableState } from '@coup/table';
+import type { HandRecord } from '../read-models/hand-history/wire';
+import { type HandSource, ReplayError } from './types';
+
+export const streamOf = (tableId: string): string => `table-${tableId}`;
+
+export async function readSpan(
+  store: EventStore,
+  stream: string,
+  from: number,
+  count: number,
+): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  for await (const e of store.readStream(stream, { fromRevision: BigInt(from), maxCount: count }))
+    out.push(e);
+  return out;
+}
+
+/** The hand's index record and the stored state its replay starts from. */
+export function indexed(
+  src: HandSource,
+  tableId: string,
+  roundNo: number,
+): { hand: HandRecord; start: TableState } {
+  const hand = src.readModels.hand(tableId, roundNo);
+  const start = hand ? src.readModels.stateBefore(tableId, hand.replayFrom.roundNo) : null;
+  if (!hand || !start)
+    throw new ReplayError('UNKNOWN_HAND', `No hand ${roundNo} at table ${tableId} in the hand history`);
+  return { hand, start };
+}
+
+/** Where an event is, as a check names it. */
+export const ref = (e: RecordedEvent) => ({
+  revision: Number(e.streamRevision),
+  position: Number(e.globalPosition),
+  type: e.type,
+});
