@@ -10,14 +10,16 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type HandSummary, type HandFilter, ReadModels, replayHand, verifyHand } from '@coup/projections';
+import { ReadModels, replayHand, verifyHand } from '@coup/projections';
 import type { Principal } from '@coup/auth';
 import { onlineTableId } from '@coup/table';
 import { rolesFor } from '../common/access';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
-import { type Cell, columns, toCsv, wantsCsv } from './csv';
-import { queryOf, optionalInt, positiveInt, tableIdParam, playerIdParam } from './params';
+import { wantsCsv } from './csv';
+import { handAuditCsv, handsCsv, replayCsv, roadsCsv, verifyCsv } from './hands.csv';
+import { handsQueryOf } from './hands.query';
+import { queryOf, optionalInt, positiveInt, tableIdParam } from './params';
 import { QUERIES_STORE, type QueriesStore, queryError, sendCsv } from './shared';
 
 /**
@@ -30,30 +32,6 @@ function mayReadHands(principal: Principal, tableId: string): void {
     throw new ApiError(403, 'FORBIDDEN', 'a player reads only the hands of its own online table');
   }
 }
-
-const HAND_COLUMNS = columns<HandSummary>([
-  'tableId',
-  'roundNo',
-  'shoeNo',
-  'status',
-  'openedAt',
-  'resolvedAt',
-  'outcome',
-  'natural',
-  'playerTotal',
-  'bankerTotal',
-  'betCount',
-  'totalStaked',
-  'totalPaid',
-  'commission',
-  'houseResult',
-  'dealer',
-  'voidReason',
-]).concat([
-  { name: 'playerCards', value: (h) => h.playerCards.join(' ') },
-  { name: 'bankerCards', value: (h) => h.bankerCards.join(' ') },
-  { name: 'players', value: (h) => h.players.join(' ') },
-]);
 
 const BAD_QUERY = {
   status: 400,
@@ -133,37 +111,13 @@ export class HandsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     tableIdParam(tableId);
-    const q = queryOf(query, [
-      'shoe',
-      'roundFrom',
-      'roundTo',
-      'from',
-      'to',
-      'outcome',
-      'player',
-      'order',
-      'cursor',
-      'limit',
-    ]);
-    const filter: HandFilter = {
-      shoe: optionalInt(q, 'shoe'),
-      roundFrom: optionalInt(q, 'roundFrom'),
-      roundTo: optionalInt(q, 'roundTo'),
-      from: q['from'],
-      to: q['to'],
-      outcome: q['outcome'] as HandFilter['outcome'],
-      player: q['player'] === undefined ? undefined : playerIdParam(q['player'], 'player'),
-      order: q['order'] as HandFilter['order'],
-    };
-    const page = { cursor: q['cursor'], limit: optionalInt(q, 'limit') };
+    const { filter, page } = handsQueryOf(query);
     // The whole query is checked before access: a malformed one is a 400 whoever asks.
     queryError(() => this.read.checkHandsQuery(filter, page));
     mayReadHands(principal, tableId);
     const result = queryError(() => this.read.hands(tableId, filter, page));
     const answer = () =>
-      wantsCsv(request.headers.accept)
-        ? sendCsv(reply, toCsv(HAND_COLUMNS, result.items), result.nextCursor)
-        : result;
+      wantsCsv(request.headers.accept) ? sendCsv(reply, handsCsv(result.items), result.nextCursor) : result;
     if (result.items.length > 0 || page.cursor !== undefined) return Promise.resolve(answer());
     return this.knownOrRecorded(tableId).then(answer);
   }
@@ -197,98 +151,7 @@ export class HandsController {
     const hand = this.read.hand(tableId, round);
     if (!hand) throw new ApiError(404, 'UNKNOWN_HAND', `no hand ${round} at table ${tableId}`);
     if (!wantsCsv(request.headers.accept)) return hand;
-    type Line = {
-      position: number;
-      at: string;
-      kind: string;
-      playerId: Cell;
-      spot: Cell;
-      amount: Cell;
-      card: Cell;
-      detail: Cell;
-      by: Cell;
-      role: Cell;
-    };
-    const lines: Line[] = [
-      ...hand.bets.map((b) => ({
-        position: b.position,
-        at: b.at,
-        kind: b.kind,
-        playerId: b.playerId,
-        spot: b.spot,
-        amount: b.amount,
-        card: null,
-        detail: b.rebet ? 'rebet' : null,
-        by: b.by,
-        role: b.role,
-      })),
-      ...hand.cards.map((c) => ({
-        position: c.position,
-        at: c.at,
-        kind: 'card',
-        playerId: null,
-        spot: c.to,
-        amount: null,
-        card: c.card,
-        detail: `${c.slot} shoe position ${c.shoePosition}${c.correctedFrom ? ` (entered as ${c.correctedFrom})` : ''}`,
-        by: c.by,
-        role: c.role,
-      })),
-      ...hand.corrections.map((c) => ({
-        position: c.position,
-        at: c.at,
-        kind: 'correction',
-        playerId: null,
-        spot: null,
-        amount: null,
-        card: c.newCard,
-        detail: `card ${c.index}: ${c.oldCard} -> ${c.newCard}`,
-        by: c.by,
-        role: c.role,
-      })),
-      ...hand.settlements.map((s) => ({
-        position: hand.span.lastPosition,
-        at: hand.resolvedAt ?? '',
-        kind: 'settlement',
-        playerId: s.playerId,
-        spot: s.spot,
-        amount: s.paid,
-        card: null,
-        detail: `${s.result} stake ${s.amount} commission ${s.commission}`,
-        by: null,
-        role: null,
-      })),
-      ...(hand.returned ?? []).map((r) => ({
-        position: hand.span.lastPosition,
-        at: hand.resolvedAt ?? '',
-        kind: 'void-return',
-        playerId: r.playerId,
-        spot: null,
-        amount: r.amount,
-        card: null,
-        detail: hand.voidReason,
-        by: hand.voidedBy,
-        role: null,
-      })),
-    ].sort((a, b) => a.position - b.position);
-    return sendCsv(
-      reply,
-      toCsv(
-        columns<Line>([
-          'position',
-          'at',
-          'kind',
-          'playerId',
-          'spot',
-          'amount',
-          'card',
-          'detail',
-          'by',
-          'role',
-        ]),
-        lines,
-      ),
-    );
+    return sendCsv(reply, handAuditCsv(hand));
   }
 
   @Get(':tableId/hands/:roundNo/replay')
@@ -323,24 +186,7 @@ export class HandsController {
       replayHand({ store: this.source.store, readModels: this.read }, tableId, round),
     );
     if (!wantsCsv(request.headers.accept)) return r;
-    return sendCsv(
-      reply,
-      toCsv(
-        [
-          { name: 'revision', value: (s) => s.event.revision },
-          { name: 'position', value: (s) => s.event.position },
-          { name: 'type', value: (s) => s.event.type },
-          { name: 'recordedAt', value: (s) => s.event.recordedAt },
-          { name: 'actor', value: (s) => s.event.actor },
-          { name: 'phase', value: (s) => s.view.phase },
-          { name: 'cards', value: (s) => s.view.round?.cards.map((c) => c.card).join(' ') ?? '' },
-          { name: 'outcome', value: (s) => s.view.round?.result?.outcome ?? null },
-          { name: 'data', value: (s) => JSON.stringify(s.event.data) },
-          { name: 'hash', value: (s) => s.event.hash },
-        ],
-        r.steps,
-      ),
-    );
+    return sendCsv(reply, replayCsv(r));
   }
 
   @Get(':tableId/hands/:roundNo/verify')
@@ -376,20 +222,7 @@ export class HandsController {
       verifyHand({ store: this.source.store, readModels: this.read, raw: this.source.raw }, tableId, round),
     );
     if (!wantsCsv(request.headers.accept)) return v;
-    return sendCsv(
-      reply,
-      toCsv(
-        [
-          { name: 'check', value: (c) => c.name },
-          { name: 'status', value: (c) => c.status },
-          { name: 'detail', value: (c) => c.detail },
-          { name: 'eventRevision', value: (c) => c.event?.revision },
-          { name: 'eventPosition', value: (c) => c.event?.position },
-          { name: 'eventType', value: (c) => c.event?.type },
-        ],
-        v.checks,
-      ),
-    );
+    return sendCsv(reply, verifyCsv(v));
   }
 
   @Get(':tableId/roads')
@@ -429,26 +262,6 @@ export class HandsController {
       );
     }
     if (!wantsCsv(request.headers.accept)) return roads;
-    const big = new Map(roads.bigRoad.map((c) => [c.roundNo, c]));
-    return sendCsv(
-      reply,
-      toCsv(
-        [
-          { name: 'roundNo', value: (b) => b.roundNo },
-          { name: 'outcome', value: (b) => b.outcome },
-          { name: 'natural', value: (b) => b.natural },
-          { name: 'playerPair', value: (b) => b.playerPair },
-          { name: 'bankerPair', value: (b) => b.bankerPair },
-          { name: 'playerTotal', value: (b) => b.playerTotal },
-          { name: 'bankerTotal', value: (b) => b.bankerTotal },
-          { name: 'beadCol', value: (b) => b.col },
-          { name: 'beadRow', value: (b) => b.row },
-          { name: 'bigRoadCol', value: (b) => big.get(b.roundNo)?.col },
-          { name: 'bigRoadRow', value: (b) => big.get(b.roundNo)?.row },
-          { name: 'tiesAfter', value: (b) => big.get(b.roundNo)?.ties },
-        ],
-        roads.beadPlate,
-      ),
-    );
+    return sendCsv(reply, roadsCsv(roads));
   }
 }

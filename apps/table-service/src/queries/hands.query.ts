@@ -1,0 +1,38 @@
+/** The hand-history list's query string, checked and read into the read model's filter and page. */
+import type { HandFilter } from '@coup/projections';
+import { optionalInt, playerIdParam, queryOf } from './params';
+
+const HANDS_PARAMETERS = [
+  'shoe',
+  'roundFrom',
+  'roundTo',
+  'from',
+  'to',
+  'outcome',
+  'player',
+  'order',
+  'cursor',
+  'limit',
+] as const;
+
+/**
+ * The filter and page of `GET /api/tables/:tableId/hands`: numbers and the player id checked here (400 naming the
+ * field); the dates, outcome, order and cursor are checked by the read model's `checkHandsQuery`.
+ */
+export function handsQueryOf(query: unknown): {
+  filter: HandFilter;
+  page: { cursor: string | undefined; limit: number | undefined };
+} {
+  const q = queryOf(query, HANDS_PARAMETERS);
+  const filter: HandFilter = {
+    shoe: optionalInt(q, 'shoe'),
+    roundFrom: optionalInt(q, 'roundFrom'),
+    roundTo: optionalInt(q, 'roundTo'),
+    from: q['from'],
+    to: q['to'],
+    outcome: q['outcome'] as HandFilter['outcome'],
+    player: q['player'] === undefined ? undefined : playerIdParam(q['player'], 'player'),
+    order: q['order'] as HandFilter['order'],
+  };
+  return { filter, page: { cursor: q['cursor'], limit: optionalInt(q, 'limit') } };
+}
