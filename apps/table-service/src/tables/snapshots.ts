@@ -107,3 +107,19 @@ export async function loadSnapshot(
   }
   return null;
 }
+
+/** Appends a snapshot of the table's acknowledged `state` at `revision`, with the hash of the stream's event there. */
+export async function writeSnapshot(
+  store: EventStore,
+  tableId: string,
+  state: TableState,
+  revision: bigint,
+): Promise<void> {
+  let hash: string | null = null;
+  for await (const e of store.readStream(tableStream(tableId), { fromRevision: revision, maxCount: 1 }))
+    if (e.streamRevision === revision) hash = e.hash;
+  if (hash === null) throw new Error(`the stream has no event ${revision}`);
+  await store.appendToStream(snapshotStream(tableId), [snapshotEvent(state, revision, hash)], {
+    expectedRevision: 'any',
+  });
+}

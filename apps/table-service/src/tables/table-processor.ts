@@ -3,25 +3,20 @@ import { snapshotStream, tableStream, type TableCommand, type TableState } from 
 import { EventStoreInputError, type EventStore } from '@coup/event-store';
 import { ApiError } from '../common/api-error';
 import type { Metrics } from '../common/metrics';
-import { decideBatch, type Outcome } from './batch';
-import {
-  SqliteKeyIndex,
-  keyEntryOf,
-  keyExpired,
-  keyReused,
-  requestHashOf,
-  type KeyEntry,
-  type KeyIndex,
-} from './idempotency';
-import { loadSnapshot, snapshotDue, snapshotEvent } from './snapshots';
-import { TableSession, type Pending, type TableAt } from './table-session';
+import { decideBatch, type BatchDecision, type Outcome } from './batch';
+import { SqliteKeyIndex, keyExpired, keyReused, requestHashOf, type KeyIndex } from './idempotency';
+import { completeKeys, keysCutoff } from './key-index-fill';
+import { SessionCache } from './session-cache';
+import { openSession } from './session-loader';
+import { snapshotDue, writeSnapshot } from './snapshots';
+import type { Pending, TableAt, TableSession } from './table-session';
+import { TableTimers } from './table-timers';
 
 export { snapshotStream, tableStream };
 export type { TableAt };
 
 const MAX_BATCH = 256;
 const MAX_CONFLICT_RETRIES = 20;
-const DAY_MS = 86_400_000;
 /** Keys older than the retention are pruned this often. */
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -41,10 +36,8 @@ export interface ProcessorOptions {
   readonly sessionIdleMs?: number;
 }
 
-interface Slot {
-  readonly loading: Promise<TableSession>;
-  session: TableSession | null;
-}
+/** Where a batch stands after its append: recorded (answer it), to decide again, or settled (every command answered). */
+type AppendStep = 'recorded' | 'retry' | 'settled';
 
 /**
  * Runs table commands (ADR-4, ADR-14): load (snapshot + tail), then per batch: catch up with the store, decide,
@@ -60,14 +53,11 @@ interface Slot {
  *   `idempotencyDays`; a batch meeting a duplicate event id is split so each command gets its own answer.
  */
 export class TableProcessor {
-  private readonly slots = new Map<string, Slot>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly sessions: SessionCache;
+  private readonly timers = new TableTimers();
   private readonly log = new Logger('tables');
   private readonly keys: KeyIndex;
   private readonly days: number;
-  private readonly maxSessions: number;
-  private readonly idleMs: number;
-  private readonly sweeper: NodeJS.Timeout;
   private readonly pruner: NodeJS.Timeout;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
@@ -80,10 +70,11 @@ export class TableProcessor {
   ) {
     this.keys = options.keyIndex ?? new SqliteKeyIndex(options.keyIndexFile ?? ':memory:');
     this.days = options.idempotencyDays ?? 7;
-    this.maxSessions = options.maxSessions ?? 10_000;
-    this.idleMs = options.sessionIdleMs ?? 600_000;
-    this.sweeper = setInterval(() => this.evictIdle(Date.now()), Math.min(this.idleMs, 60_000));
-    this.sweeper.unref();
+    this.sessions = new SessionCache(
+      metrics,
+      { maxSessions: options.maxSessions ?? 10_000, idleMs: options.sessionIdleMs ?? 600_000 },
+      (tableId) => this.load(tableId),
+    );
     this.pruneKeys();
     this.pruner = setInterval(() => this.pruneKeys(), PRUNE_EVERY_MS);
     this.pruner.unref();
@@ -103,14 +94,14 @@ export class TableProcessor {
     const key = idempotencyKey ?? null;
     // Only a keyed command is ever compared with a retry.
     const requestHash = key !== null ? requestHashOf(command) : '';
-    if (key !== null && this.slots.get(tableId)?.session) {
+    if (key !== null && this.sessions.loaded(tableId)) {
       // A key in the index is recorded in the stream: its answer is final, whatever the session holds. Only once the
       // table is loaded: loading checks that the index is not ahead of the store (a store restored from a backup).
       const seen = this.keys.get(tableId, key);
       if (seen) return seen.hash === requestHash ? Promise.resolve(seen.reply) : Promise.reject(keyReused());
     }
     this.inFlight++;
-    const run = this.session(tableId).then(
+    const run = this.sessions.get(tableId).then(
       (session) =>
         new Promise<unknown>((resolve, reject) => {
           session.queue.push({
@@ -137,12 +128,12 @@ export class TableProcessor {
    */
   async read(tableId: string): Promise<TableAt> {
     if (this.closing) throw new ApiError(503, 'SHUTTING_DOWN', 'the service is shutting down; retry shortly');
-    const session = await this.session(tableId);
+    const session = await this.sessions.get(tableId);
     const at = await session.exclusive(async () => {
       await this.catchUp(session);
       return session.at;
     });
-    this.forgetIfUnknown(session);
+    this.sessions.forgetIfUnknown(session);
     return at;
   }
 
@@ -156,85 +147,33 @@ export class TableProcessor {
     if (this.closing && this.inFlight === 0) return;
     this.closing = true;
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    clearInterval(this.sweeper);
+    this.sessions.close();
     clearInterval(this.pruner);
     this.keys.close();
   }
 
   /** Arms (or re-arms) a one-shot timer for a table; used by the betting timer. */
   setTimer(tableId: string, at: number, fire: () => void): void {
-    const previous = this.timers.get(tableId);
-    if (previous) clearTimeout(previous);
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(tableId);
-        fire();
-      },
-      Math.max(0, at - Date.now()),
-    );
-    timer.unref?.();
-    this.timers.set(tableId, timer);
+    this.timers.set(tableId, at, fire);
   }
 
   /** A loaded session's state and revision as they are now, without waiting or reading (for tests). */
   peek(tableId: string): TableAt | undefined {
-    return this.slots.get(tableId)?.session?.at;
+    return this.sessions.loaded(tableId)?.at;
   }
 
   /** Table sessions held in memory (for tests and metrics). */
   get sessionCount(): number {
-    return this.slots.size;
+    return this.sessions.size;
   }
 
-  private session(tableId: string): Promise<TableSession> {
-    const slot = this.slots.get(tableId);
-    if (slot) {
-      if (slot.session) slot.session.lastUsed = Date.now();
-      return slot.loading;
-    }
-    if (this.slots.size >= this.maxSessions) this.evictIdle(Date.now(), this.maxSessions - 1);
-    const loading = this.load(tableId);
-    const created: Slot = { loading, session: null };
-    this.slots.set(tableId, created);
-    loading.then(
-      (s) => {
-        created.session = s;
-        this.metrics.tablesLoaded.set(this.slots.size);
-      },
-      () => {
-        if (this.slots.get(tableId) === created) this.slots.delete(tableId);
-      },
-    );
-    return loading;
-  }
-
+  /** Loads a table (its snapshot, then the stream's tail). */
   private async load(tableId: string): Promise<TableSession> {
-    const session = new TableSession(tableId);
-    session.lastUsed = Date.now();
-    const snapshot = await loadSnapshot(this.store, tableId, (reason, revision) => {
-      this.metrics.snapshotsDiscarded.inc();
-      this.log.warn({ msg: 'snapshot discarded', tableId, snapshotRevision: revision, reason });
+    const session = await openSession(this.store, this.keys, tableId, {
+      log: this.log,
+      metrics: this.metrics,
     });
-    if (snapshot) {
-      session.state = snapshot.state;
-      session.revision = snapshot.revision;
-    }
-    const watermark = this.keys.watermark(tableId);
-    if (
-      watermark >= 0n &&
-      watermark > ((await this.store.streamHead(tableStream(tableId)))?.revision ?? -1n)
-    ) {
-      // The index names revisions the store does not have (the store was restored from a backup): start it again.
-      this.log.warn({
-        msg: 'key index ahead of the store: rebuilt from the stream',
-        tableId,
-        watermark: String(watermark),
-      });
-      this.keys.forget(tableId);
-    }
-    session.keysComplete = this.keys.watermark(tableId) >= session.revision;
     await this.catchUp(session);
     return session;
   }
@@ -265,7 +204,7 @@ export class TableProcessor {
         }
         if (session.queue.length > 0) this.schedule(session);
       })
-      .then(() => this.forgetIfUnknown(session))
+      .then(() => this.sessions.forgetIfUnknown(session))
       .catch((error: unknown) =>
         this.log.error({
           msg: 'table lane failed',
@@ -275,112 +214,126 @@ export class TableProcessor {
       );
   }
 
-  /**
-   * Makes the key index complete up to the session's revision: the keys of the stream after the index's watermark
-   * (and within the retention), read backwards from the session's revision. Runs once per session, before its first
-   * keyed command, and only where the index is behind (a first start on a store, or a lost index file).
-   */
-  private async completeKeys(session: TableSession): Promise<void> {
-    const from = this.keys.watermark(session.tableId) + 1n;
-    if (from <= session.revision) {
-      const cutoff = new Date(Date.now() - this.days * DAY_MS).toISOString();
-      let entries: KeyEntry[] = [];
-      for await (const e of this.store.readStream(tableStream(session.tableId), {
-        direction: 'backwards',
-        fromRevision: session.revision,
-      })) {
-        if (e.streamRevision < from || e.recordedAt < cutoff) break;
-        const entry = keyEntryOf(e);
-        if (entry) entries.push(entry);
-        if (entries.length >= 1_000) {
-          this.keys.record(session.tableId, entries, null);
-          entries = [];
-        }
-      }
-      this.keys.record(session.tableId, entries, session.revision);
-    }
-    session.keysComplete = true;
-  }
-
   private async processBatch(session: TableSession, batch: Pending[]): Promise<void> {
     this.metrics.appendBatch.observe(batch.length);
     const tableId = session.tableId;
     await this.catchUp(session);
-    if (!session.keysComplete && batch.some((p) => p.key !== null)) await this.completeKeys(session);
+    if (!session.keysComplete && batch.some((p) => p.key !== null))
+      await completeKeys(this.store, this.keys, session, this.days);
     for (let attempt = 0; ; attempt++) {
       const decision = decideBatch(tableId, session.state, batch, (key) => this.keys.get(tableId, key));
-      const { events, outcomes } = decision;
-      if (events.length > 0) {
-        const expected = session.revision;
-        let next: bigint;
-        try {
-          const result = await this.store.appendToStream(tableStream(tableId), events, {
-            expectedRevision: expected < 0n ? 'no_stream' : expected,
-          });
-          next = result.nextExpectedRevision;
-        } catch (error) {
-          if (
-            (error as { code?: string }).code === 'WRONG_EXPECTED_VERSION' &&
-            attempt < MAX_CONFLICT_RETRIES
-          ) {
-            this.metrics.conflicts.inc();
-            // Another process is writing this table: back off a little (jittered, growing) so two writers do not
-            // livelock, then fold the tail and decide the batch again.
-            await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
-            await this.catchUp(session);
-            continue;
-          }
-          if (error instanceof EventStoreInputError) return this.split(session, batch, error);
-          this.log.error({ msg: 'append failed', tableId, error: String((error as Error).message) });
-          // The append's outcome is unknown (it may be recorded): the next batch or read folds whatever it wrote.
-          for (const p of batch) p.reject(error);
-          return;
-        }
-        if (next !== expected + BigInt(events.length)) {
-          // Only an append that was a no-op (its ids already recorded at that place) answers so: fold what the
-          // store has and decide again (the keys are then found recorded).
-          this.log.warn({
-            msg: 'append answered an unexpected revision',
-            tableId,
-            expected: String(expected),
-            next: String(next),
-          });
-          if (attempt < MAX_CONFLICT_RETRIES) {
-            await this.catchUp(session);
-            continue;
-          }
-          for (const p of batch)
-            p.reject(
-              new ApiError(503, 'STORE_INCONSISTENT', 'the store answered an unexpected revision; retry'),
-            );
-          return;
-        } else {
-          session.acknowledge(decision.state, next, events.length);
-          const recordedAt = new Date().toISOString();
-          const failed = session.indexKeys(
-            this.keys,
-            decision.keys.map((k) => ({
-              key: k.key,
-              hash: k.hash,
-              reply: k.reply,
-              revision: expected + 1n + BigInt(k.lastEvent),
-              recordedAt,
-            })),
-          );
-          if (failed)
-            this.log.warn({
-              msg: 'key index write failed (refilled from the stream)',
-              tableId,
-              error: failed.message,
-            });
-          this.metrics.eventsAppended.inc(events.length);
-          if (snapshotDue(session, this.options.snapshotEvery, Date.now())) this.snapshot(session);
-          this.options.onStateChanged?.(tableId, session.state);
-        }
-      }
-      this.answer(batch, outcomes);
+      const step =
+        decision.events.length > 0 ? await this.append(session, batch, decision, attempt) : 'recorded';
+      if (step === 'retry') continue;
+      if (step === 'recorded') this.answer(batch, decision.outcomes);
       return;
     }
+  }
+
+  /** Appends the decided events at the session's revision and, once the store acknowledges them, takes them in. */
+  private async append(
+    session: TableSession,
+    batch: Pending[],
+    decision: BatchDecision,
+    attempt: number,
+  ): Promise<AppendStep> {
+    const expected = session.revision;
+    let next: bigint;
+    try {
+      const result = await this.store.appendToStream(tableStream(session.tableId), decision.events, {
+        expectedRevision: expected < 0n ? 'no_stream' : expected,
+      });
+      next = result.nextExpectedRevision;
+    } catch (error) {
+      return this.appendFailed(session, batch, error, attempt);
+    }
+    if (next !== expected + BigInt(decision.events.length))
+      return this.unexpectedRevision(session, batch, { expected, next }, attempt);
+    this.acknowledge(session, decision, expected, next);
+    return 'recorded';
+  }
+
+  /** A refused append: a lost race is decided again on the tail; anything else answers the batch. */
+  private async appendFailed(
+    session: TableSession,
+    batch: Pending[],
+    error: unknown,
+    attempt: number,
+  ): Promise<AppendStep> {
+    if ((error as { code?: string }).code === 'WRONG_EXPECTED_VERSION' && attempt < MAX_CONFLICT_RETRIES) {
+      this.metrics.conflicts.inc();
+      // Another process is writing this table: back off a little (jittered, growing) so two writers do not
+      // livelock, then fold the tail and decide the batch again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+      await this.catchUp(session);
+      return 'retry';
+    }
+    if (error instanceof EventStoreInputError) {
+      await this.split(session, batch, error);
+      return 'settled';
+    }
+    this.log.error({
+      msg: 'append failed',
+      tableId: session.tableId,
+      error: String((error as Error).message),
+    });
+    // The append's outcome is unknown (it may be recorded): the next batch or read folds whatever it wrote.
+    for (const p of batch) p.reject(error);
+    return 'settled';
+  }
+
+  /**
+   * Only an append that was a no-op (its ids already recorded at that place) answers another revision than the one
+   * expected: fold what the store has and decide again (the keys are then found recorded).
+   */
+  private async unexpectedRevision(
+    session: TableSession,
+    batch: Pending[],
+    revisions: { readonly expected: bigint; readonly next: bigint },
+    attempt: number,
+  ): Promise<AppendStep> {
+    this.log.warn({
+      msg: 'append answered an unexpected revision',
+      tableId: session.tableId,
+      expected: String(revisions.expected),
+      next: String(revisions.next),
+    });
+    if (attempt < MAX_CONFLICT_RETRIES) {
+      await this.catchUp(session);
+      return 'retry';
+    }
+    for (const p of batch)
+      p.reject(new ApiError(503, 'STORE_INCONSISTENT', 'the store answered an unexpected revision; retry'));
+    return 'settled';
+  }
+
+  /**
+   * Takes in an acknowledged append: the session moves to the store's revision, the batch's keys are indexed (a
+   * failed index write only marks the index incomplete), then the snapshot and the timer follow.
+   */
+  private acknowledge(session: TableSession, decision: BatchDecision, expected: bigint, next: bigint): void {
+    const tableId = session.tableId;
+    session.acknowledge(decision.state, next, decision.events.length);
+    const recordedAt = new Date().toISOString();
+    const failed = session.indexKeys(
+      this.keys,
+      decision.keys.map((k) => ({
+        key: k.key,
+        hash: k.hash,
+        reply: k.reply,
+        revision: expected + 1n + BigInt(k.lastEvent),
+        recordedAt,
+      })),
+    );
+    if (failed)
+      this.log.warn({
+        msg: 'key index write failed (refilled from the stream)',
+        tableId,
+        error: failed.message,
+      });
+    this.metrics.eventsAppended.inc(decision.events.length);
+    if (snapshotDue(session, this.options.snapshotEvery, Date.now())) this.snapshot(session);
+    this.options.onStateChanged?.(tableId, session.state);
   }
 
   /**
@@ -417,23 +370,12 @@ export class TableProcessor {
     });
   }
 
-  /** Appends a snapshot of the session's acknowledged state, with the hash of the stream's event at its revision. */
+  /** Appends a snapshot of the session's acknowledged state in the background (a failure leaves the table as it is). */
   private snapshot(session: TableSession): void {
     session.eventsSinceSnapshot = 0;
     session.lastSnapshotAt = Date.now();
     const { tableId, state, revision } = { tableId: session.tableId, ...session.at };
-    void (async () => {
-      let hash: string | null = null;
-      for await (const e of this.store.readStream(tableStream(tableId), {
-        fromRevision: revision,
-        maxCount: 1,
-      }))
-        if (e.streamRevision === revision) hash = e.hash;
-      if (hash === null) throw new Error(`the stream has no event ${revision}`);
-      await this.store.appendToStream(snapshotStream(tableId), [snapshotEvent(state, revision, hash)], {
-        expectedRevision: 'any',
-      });
-    })().catch((error: unknown) => {
+    writeSnapshot(this.store, tableId, state, revision).catch((error: unknown) => {
       this.log.warn({
         msg: 'snapshot failed (the table is unaffected)',
         tableId,
@@ -442,33 +384,9 @@ export class TableProcessor {
     });
   }
 
-  /** A table that does not exist keeps no session once nothing waits on it. */
-  private forgetIfUnknown(session: TableSession): void {
-    if (session.revision >= 0n || !session.idle) return;
-    const slot = this.slots.get(session.tableId);
-    if (slot?.session === session) {
-      this.slots.delete(session.tableId);
-      this.metrics.tablesLoaded.set(this.slots.size);
-    }
-  }
-
-  /** Evicts sessions idle past `idleMs`, and the least recently used idle ones beyond `keep`. */
-  private evictIdle(now: number, keep = this.maxSessions): void {
-    const idle: [string, TableSession][] = [];
-    for (const [id, slot] of this.slots) if (slot.session?.idle) idle.push([id, slot.session]);
-    idle.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
-    let excess = this.slots.size - keep;
-    for (const [id, s] of idle) {
-      if (excess <= 0 && now - s.lastUsed < this.idleMs) break;
-      this.slots.delete(id);
-      excess--;
-    }
-    this.metrics.tablesLoaded.set(this.slots.size);
-  }
-
   private pruneKeys(): void {
     try {
-      this.keys.prune(new Date(Date.now() - this.days * DAY_MS).toISOString());
+      this.keys.prune(keysCutoff(this.days));
     } catch (error) {
       this.log.warn({ msg: 'pruning idempotency keys failed', error: String((error as Error).message) });
     }
