@@ -13,15 +13,8 @@ import type {
   Row,
   Write,
 } from '../read-models/kernel/types';
-import {
-  CHECKPOINTS,
-  type Db,
-  type StatementSink,
-  WriteSet,
-  compileTables,
-  readCheckpoint,
-  stateTable,
-} from './db';
+import { CHECKPOINTS, type Db, readCheckpoint, stateTable } from './db';
+import { type StatementSink, WriteSet, compileTables } from './write-set';
 
 /** The stream prefix of table streams; other streams (snapshots, ...) are skipped by projections. */
 export const TABLE_STREAM_PREFIX = 'table-';
@@ -217,8 +210,24 @@ export class ProjectionEngine {
     // rebuild (deferStates): the writes of every batch until the next flushStates are collected in one set
     // (nothing reads the rb_ tables before the swap), so counters and coalesced rows are summed over a commit
     const writes = this.collected ?? new WriteSet(this.tables);
-    // event by event, every projection: the projections that share the table fold (table view, hand history)
-    // fold the same event from the same state one after the other (see table-fold.ts)
+    this.fold(events, moved, writes);
+    if (!this.defer)
+      for (const { slot, local } of moved)
+        for (const [key, state] of local) this.pushState(writes, slot, key, state);
+    if (this.collected !== null) {
+      // applied by flushStates
+    } else if (this.remote) writes.apply();
+    else this.commit(writes, moved, last);
+    this.keep(moved, last);
+    this.eventsApplied += events.length;
+  }
+
+  /**
+   * Event by event, every projection: the projections that share the table fold (table view, hand history)
+   * fold the same event from the same state one after the other (see table-fold.ts). New states go to each
+   * projection's `local`, writes to `writes`.
+   */
+  private fold(events: readonly RecordedEvent[], moved: readonly Moved[], writes: WriteSet): void {
     for (const recorded of events) {
       const e = toProjectionEvent(recorded);
       if (e === null) continue;
@@ -237,33 +246,37 @@ export class ProjectionEngine {
         for (let k = 0; k < ws.length; k++) writes.push(ws[k] as Write);
       }
     }
-    if (!this.defer)
-      for (const { slot, local } of moved)
-        for (const [key, state] of local) this.pushState(writes, slot, key, state);
+  }
+
+  /**
+   * Applies `writes` and moves the checkpoints to `last` in one transaction, refused (CheckpointMovedError) when
+   * another writer moved a checkpoint since this engine read it.
+   */
+  private commit(writes: WriteSet, moved: readonly Moved[], last: number): void {
     const at = this.now().toISOString();
-    if (this.collected !== null) {
-      // applied by flushStates
-    } else if (this.remote) writes.apply();
-    else
-      this.db
-        .transaction(() => {
-          if (this.persist) {
-            for (const { slot, from } of moved) {
-              const row = readCheckpoint(this.db, slot.p.name);
-              if (!row || row.position !== from.position || row.generation !== from.generation) {
-                throw new CheckpointMovedError(slot.p.name);
-              }
+    this.db
+      .transaction(() => {
+        if (this.persist) {
+          for (const { slot, from } of moved) {
+            const row = readCheckpoint(this.db, slot.p.name);
+            if (!row || row.position !== from.position || row.generation !== from.generation) {
+              throw new CheckpointMovedError(slot.p.name);
             }
           }
-          writes.apply();
-          if (this.persist) {
-            const update = this.db.prepare(
-              `UPDATE ${CHECKPOINTS} SET position = ?, updated_at = ? WHERE name = ?`,
-            );
-            for (const { slot } of moved) update.run(last, at, slot.p.name);
-          }
-        })
-        .immediate();
+        }
+        writes.apply();
+        if (this.persist) {
+          const update = this.db.prepare(
+            `UPDATE ${CHECKPOINTS} SET position = ?, updated_at = ? WHERE name = ?`,
+          );
+          for (const { slot } of moved) update.run(last, at, slot.p.name);
+        }
+      })
+      .immediate();
+  }
+
+  /** After a commit (or a collected batch): the new states into the caches, the checkpoints to `last`. */
+  private keep(moved: readonly Moved[], last: number): void {
     for (const { slot, local } of moved) {
       const stored = slot.p.storage !== undefined && !this.defer;
       for (const [key, state] of local) {
@@ -273,7 +286,6 @@ export class ProjectionEngine {
       }
       slot.checkpoint.position = last;
     }
-    this.eventsApplied += events.length;
   }
 
   /**

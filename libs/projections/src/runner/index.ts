@@ -1,4 +1,5 @@
 export * from './db';
+export * from './write-set';
 export * from './engine';
 export * from './runner';
 export * from './rebuild';

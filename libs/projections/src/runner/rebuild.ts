@@ -68,20 +68,20 @@ export function selectProjections(names?: readonly string[]): AnyProjection[] {
   });
 }
 
-export async function rebuildProjections(options: RebuildOptions): Promise<RebuildResult> {
-  const started = Date.now();
-  const { db, store } = options;
-  const projections = selectProjections(options.names);
-  const page = options.page ?? 1000;
-  const now = options.now ?? (() => new Date());
-  ensureCheckpointTable(db);
-  // fresh rb_ tables, with index names of the next generation (they keep them after the rename)
-  const tags = new Map<string, number>();
+/** The rb_ tables built so far: the generation each projection's tables get, and their indexes, built last. */
+interface RebuildTables {
+  readonly generations: Map<string, number>;
+  readonly deferredIndexes: string[];
+}
+
+/** Fresh rb_ tables, with index names of the next generation (they keep them after the rename). */
+function createRebuildTables(db: Db, projections: readonly AnyProjection[]): RebuildTables {
+  const generations = new Map<string, number>();
   const deferredIndexes: string[] = [];
   for (const p of projections) {
     const current = readCheckpoint(db, p.name) ?? ensureProjection(db, p);
     const generation = current.generation + 1;
-    tags.set(p.name, generation);
+    generations.set(p.name, generation);
     const defs = projectionTables(p);
     db.transaction(() => {
       dropTables(
@@ -97,39 +97,43 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       }
     })();
   }
-  const thread = options.writer === 'thread' && !db.memory ? new WriterThread(db.name) : null;
-  const engine = new ProjectionEngine({
-    db,
-    projections,
-    rename: (n) => REBUILD_PREFIX + n,
-    persistCheckpoints: false,
-    deferStates: true,
-    ...(thread ? { sink: thread.sink } : {}),
-    now,
-  });
-  const commitEvery = options.commitEvery ?? 10_000;
-  let events = 0;
-  let uncommitted = 0;
-  try {
-    if (thread) events = await foldWithThread(thread);
-    else events = await foldHere();
-  } finally {
-    await thread?.close();
+  return { generations, deferredIndexes };
+}
+
+/**
+ * The fold of a rebuild: reads the store page by page from the engine's checkpoint into the rb_ tables,
+ * committing every `commitEvery` events, then builds the deferred indexes.
+ */
+class RebuildFold {
+  private events = 0;
+  private uncommitted = 0;
+  private readonly page: number;
+  private readonly commitEvery: number;
+
+  constructor(
+    private readonly options: RebuildOptions,
+    private readonly engine: ProjectionEngine,
+    private readonly deferredIndexes: readonly string[],
+  ) {
+    this.page = options.page ?? 1000;
+    this.commitEvery = options.commitEvery ?? 10_000;
   }
 
   /** Folds on this thread: writes in a transaction of this connection (savepoints per fold), committed every `commitEvery`. */
-  async function foldHere(): Promise<number> {
+  async foldHere(): Promise<number> {
+    const { db } = this.options;
+    const engine = this.engine;
     try {
       for (;;) {
-        const batch = await readPage();
+        const batch = await this.readPage();
         if (batch.length === 0) break;
         if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
         engine.applyBatch(batch); // nested in the open transaction: a savepoint
-        progress(batch.length);
-        if (uncommitted >= commitEvery) {
+        this.progress(batch.length);
+        if (this.uncommitted >= this.commitEvery) {
           engine.flushStates();
           db.exec('COMMIT');
-          uncommitted = 0;
+          this.uncommitted = 0;
         }
       }
       if (db.inTransaction) {
@@ -137,71 +141,82 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         db.exec('COMMIT');
       }
       db.transaction(() => {
-        for (const sql of deferredIndexes) db.exec(sql);
+        for (const sql of this.deferredIndexes) db.exec(sql);
       }).immediate();
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       throw error;
     }
-    return events;
+    return this.events;
   }
 
   /**
    * Folds here and writes on the writer thread (its own connection, its own transactions). At most one commit
    * is outstanding: the next one waits for it, so the folds run at most two commits ahead of the writes.
    */
-  async function foldWithThread(w: WriterThread): Promise<number> {
+  async foldWithThread(w: WriterThread): Promise<number> {
     let open = false;
     let committing: Promise<void> | null = null;
     const commit = async (): Promise<void> => {
-      engine.flushStates();
+      this.engine.flushStates();
       const previous = committing;
       committing = w.exec('COMMIT');
       committing.catch(() => undefined); // awaited below or at the next commit
       open = false;
-      uncommitted = 0;
+      this.uncommitted = 0;
       if (previous) await previous;
     };
     try {
       for (;;) {
-        const batch = await readPage();
+        const batch = await this.readPage();
         if (batch.length === 0) break;
         if (!open) {
           w.exec('BEGIN IMMEDIATE').catch(() => undefined); // a failure is reported by the COMMIT
           open = true;
         }
-        engine.applyBatch(batch);
+        this.engine.applyBatch(batch);
         w.flush();
-        progress(batch.length);
-        if (uncommitted >= commitEvery) await commit();
+        this.progress(batch.length);
+        if (this.uncommitted >= this.commitEvery) await commit();
       }
       if (open) await commit();
       if (committing) await committing;
       await w.exec('BEGIN IMMEDIATE');
-      for (const sql of deferredIndexes) await w.exec(sql);
+      for (const sql of this.deferredIndexes) await w.exec(sql);
       await w.exec('COMMIT');
     } catch (error) {
       await w.exec('ROLLBACK').catch(() => undefined);
       throw error;
     }
-    return events;
+    return this.events;
   }
 
-  async function readPage(): Promise<RecordedEvent[]> {
+  private async readPage(): Promise<RecordedEvent[]> {
     const batch: RecordedEvent[] = [];
-    for await (const e of store.readAll({ fromPosition: BigInt(engine.minCheckpoint()), maxCount: page }))
+    const from = BigInt(this.engine.minCheckpoint());
+    for await (const e of this.options.store.readAll({ fromPosition: from, maxCount: this.page }))
       batch.push(e);
     return batch;
   }
 
-  function progress(n: number): void {
-    events += n;
-    uncommitted += n;
-    options.onProgress?.({ position: engine.minCheckpoint(), events });
+  private progress(n: number): void {
+    this.events += n;
+    this.uncommitted += n;
+    this.options.onProgress?.({ position: this.engine.minCheckpoint(), events: this.events });
   }
+}
 
-  const position = engine.minCheckpoint();
-  const at = now().toISOString();
+/**
+ * The swap, in one transaction: the live tables dropped, the rebuilt ones renamed, and each checkpoint set to
+ * where the rebuild stopped with the new generation.
+ */
+function swapIn(
+  db: Db,
+  projections: readonly AnyProjection[],
+  generations: ReadonlyMap<string, number>,
+  position: number,
+  at: string,
+): void {
   db.transaction(() => {
     for (const p of projections) {
       const defs = projectionTables(p);
@@ -214,9 +229,38 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
         `INSERT INTO ${CHECKPOINTS} (name, version, position, generation, updated_at, rebuilt_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = excluded.position,
            generation = excluded.generation, updated_at = excluded.updated_at, rebuilt_at = excluded.rebuilt_at`,
-      ).run(p.name, p.version, position, tags.get(p.name) ?? 1, at, at);
+      ).run(p.name, p.version, position, generations.get(p.name) ?? 1, at, at);
     }
   }).immediate();
+}
+
+export async function rebuildProjections(options: RebuildOptions): Promise<RebuildResult> {
+  const started = Date.now();
+  const { db } = options;
+  const projections = selectProjections(options.names);
+  const now = options.now ?? (() => new Date());
+  ensureCheckpointTable(db);
+  const { generations, deferredIndexes } = createRebuildTables(db, projections);
+  const thread = options.writer === 'thread' && !db.memory ? new WriterThread(db.name) : null;
+  const engine = new ProjectionEngine({
+    db,
+    projections,
+    rename: (n) => REBUILD_PREFIX + n,
+    persistCheckpoints: false,
+    deferStates: true,
+    ...(thread ? { sink: thread.sink } : {}),
+    now,
+  });
+  const fold = new RebuildFold(options, engine, deferredIndexes);
+  let events = 0;
+  try {
+    if (thread) events = await fold.foldWithThread(thread);
+    else events = await fold.foldHere();
+  } finally {
+    await thread?.close();
+  }
+  const position = engine.minCheckpoint();
+  swapIn(db, projections, generations, position, now().toISOString());
   return {
     projections: projections.map((p) => p.name),
     events,

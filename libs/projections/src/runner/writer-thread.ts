@@ -12,7 +12,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { SqlValue } from '../read-models/kernel/types';
-import type { StatementSink } from './db';
+import type { StatementSink } from './write-set';
 
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
