@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { apiClient, readToken } from './api';
+import { type Api, type TokenInfo, apiClient, readToken } from './api';
 import { SignIn } from './components/SignIn';
 import { TablePicker } from './components/TablePicker';
 import { TableScreen } from './components/TableScreen';
 import { PlayerRoute, isPlayHash } from './player/PlayerRoute';
 import { HandList } from './replay/HandList';
 import { ReplayScreen } from './replay/ReplayScreen';
-import { type ReplayRoute, parseReplayRoute } from './replay/route';
+import { parseReplayRoute } from './replay/route';
 
 const TOKEN_KEY = 'coup.token';
 
@@ -16,77 +16,89 @@ function tableFromHash(hash: string): string | null {
   return m?.[1] ?? null;
 }
 
-export function App() {
-  const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
-  const [tableId, setTableId] = useState<string | null>(() => tableFromHash(window.location.hash));
+/** A value read from the address's hash, read again on every hash change. */
+function useHash<T>(parse: (hash: string) => T): T {
+  const [value, setValue] = useState<T>(() => parse(window.location.hash));
   useEffect(() => {
-    const onHash = () => setTableId(tableFromHash(window.location.hash));
+    const onHash = () => setValue(parse(window.location.hash));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  // The player page (`#/play`); a player token with no table in the hash lands there too.
-  const [play, setPlay] = useState<boolean>(() => isPlayHash(window.location.hash));
-  useEffect(() => {
-    const onHash = () => setPlay(isPlayHash(window.location.hash));
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  // Hand history and replay (`#/tables/T1/hands`, `#/tables/T1/hands/12?step=5`).
-  const [replay, setReplay] = useState<ReplayRoute | null>(() => parseReplayRoute(window.location.hash));
-  useEffect(() => {
-    const onHash = () => setReplay(parseReplayRoute(window.location.hash));
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  const api = useMemo(() => (token ? apiClient(token) : null), [token]);
-  const who = token ? readToken(token) : null;
+  }, [parse]);
+  return value;
+}
 
+/** The signed-in token, kept for the browser tab's session; a player signing in goes to the player page. */
+function useSession() {
+  const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
+  const signIn = (t: string) => {
+    sessionStorage.setItem(TOKEN_KEY, t);
+    setToken(t);
+    if (readToken(t)?.role === 'player') window.location.hash = '#/play';
+  };
   const signOut = () => {
     sessionStorage.removeItem(TOKEN_KEY);
     setToken(null);
   };
+  return { token, signIn, signOut };
+}
 
+function AppHeader(props: { readonly who: TokenInfo | null; readonly onSignOut: () => void }) {
+  const { who } = props;
+  return (
+    <header className="app-header">
+      <h1>
+        <a href="#/">Coup</a> dealer console
+      </h1>
+      {who && (
+        <span className="who">
+          {who.sub} ({who.role}){' '}
+          <button type="button" className="link" onClick={props.onSignOut}>
+            sign out
+          </button>
+        </span>
+      )}
+    </header>
+  );
+}
+
+/**
+ * The screen the address shows a signed-in user: a hand history (`#/tables/T1/hands`), a hand's replay
+ * (`#/tables/T1/hands/12?step=5`), the player page (`#/play`, where a player token with no table lands too), a
+ * table (`#/tables/T1`) or the picker.
+ */
+function Screen(props: { readonly token: string; readonly api: Api; readonly who: TokenInfo }) {
+  const { token, api, who } = props;
+  const tableId = useHash(tableFromHash);
+  const play = useHash(isPlayHash);
+  const replay = useHash(parseReplayRoute);
+  if (replay?.kind === 'hands')
+    return <HandList key={replay.tableId} token={token} tableId={replay.tableId} />;
+  if (replay?.kind === 'hand')
+    return (
+      <ReplayScreen
+        key={`${replay.tableId}/${replay.roundNo}`}
+        token={token}
+        tableId={replay.tableId}
+        roundNo={replay.roundNo}
+        initialStep={replay.step}
+      />
+    );
+  if (play || (who.role === 'player' && ['', '#', '#/'].includes(window.location.hash)))
+    return <PlayerRoute key={token} token={token} playerId={who.sub} />;
+  if (tableId === null)
+    return <TablePicker api={api} onPick={(id) => (window.location.hash = `#/tables/${id}`)} />;
+  return <TableScreen key={tableId} api={api} token={token} role={who.role} tableId={tableId} />;
+}
+
+export function App() {
+  const { token, signIn, signOut } = useSession();
+  const api = useMemo(() => (token ? apiClient(token) : null), [token]);
+  const who = token ? readToken(token) : null;
   return (
     <div className="app">
-      <header className="app-header">
-        <h1>
-          <a href="#/">Coup</a> dealer console
-        </h1>
-        {who && (
-          <span className="who">
-            {who.sub} ({who.role}){' '}
-            <button type="button" className="link" onClick={signOut}>
-              sign out
-            </button>
-          </span>
-        )}
-      </header>
+      <AppHeader who={who} onSignOut={signOut} />
       <main>
-        {!token || !api || !who ? (
-          <SignIn
-            onSignIn={(t) => {
-              sessionStorage.setItem(TOKEN_KEY, t);
-              setToken(t);
-              if (readToken(t)?.role === 'player') window.location.hash = '#/play';
-            }}
-          />
-        ) : replay?.kind === 'hands' ? (
-          <HandList key={replay.tableId} token={token} tableId={replay.tableId} />
-        ) : replay?.kind === 'hand' ? (
-          <ReplayScreen
-            key={`${replay.tableId}/${replay.roundNo}`}
-            token={token}
-            tableId={replay.tableId}
-            roundNo={replay.roundNo}
-            initialStep={replay.step}
-          />
-        ) : play || (who.role === 'player' && ['', '#', '#/'].includes(window.location.hash)) ? (
-          <PlayerRoute key={token} token={token} playerId={who.sub} />
-        ) : tableId === null ? (
-          <TablePicker api={api} onPick={(id) => (window.location.hash = `#/tables/${id}`)} />
-        ) : (
-          <TableScreen key={tableId} api={api} token={token} role={who.role} tableId={tableId} />
-        )}
+        {!token || !api || !who ? <SignIn onSignIn={signIn} /> : <Screen token={token} api={api} who={who} />}
       </main>
     </div>
   );

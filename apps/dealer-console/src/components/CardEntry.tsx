@@ -1,5 +1,5 @@
 import { type Card, burnCount } from '@coup/engine';
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { cardFace, parseCardInput } from '../format';
 import { isTyping, useShortcut } from '../shortcuts';
 
@@ -21,32 +21,35 @@ export interface CardEntryProps {
   readonly autoFocus?: boolean;
 }
 
-/**
- * A text field for one card at a time: `Ah`, `td`, `10c`, then Enter. An invalid card is refused on screen and
- * never sent; a valid one is sent and the field clears for the next.
- */
-export function CardEntry(props: CardEntryProps) {
-  const { label, onSubmit, shortcut, captureRanks = false, showBurn = false, disabled = false } = props;
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-  const queue = useRef<Promise<unknown>>(Promise.resolve());
-
-  useShortcut(shortcut ?? '', () => input.current?.focus(), shortcut !== undefined && !disabled);
-
+/** While enabled, a rank key typed outside any text field (no modifier) is handed to `onRank`, not typed. */
+function useRankCapture(enabled: boolean, onRank: (key: string) => void) {
+  const latest = useRef(onRank);
+  latest.current = onRank;
   useEffect(() => {
-    if (!captureRanks || disabled) return undefined;
+    if (!enabled) return undefined;
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.altKey || e.metaKey || isTyping(e.target) || !RANK_KEY.test(e.key)) return;
       e.preventDefault();
-      setText(e.key);
-      setError(null);
-      input.current?.focus();
+      latest.current(e.key);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [captureRanks, disabled]);
+  }, [enabled]);
+}
 
+/**
+ * The typed text and its refusal. `submit` refuses an invalid card (selected for retyping) or queues a valid one
+ * (sent after the ones before it) and clears the field; `cancel` clears and leaves it; `startWith` begins a card
+ * with a rank key typed elsewhere.
+ */
+function useCardText(onSubmit: (card: Card) => unknown, input: RefObject<HTMLInputElement | null>) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const type = (value: string) => {
+    setText(value);
+    setError(null);
+  };
   const submit = () => {
     const parsed = parseCardInput(text);
     if (!parsed.ok) {
@@ -54,12 +57,58 @@ export function CardEntry(props: CardEntryProps) {
       input.current?.select();
       return;
     }
-    setError(null);
-    setText('');
+    type('');
     queue.current = queue.current.then(() => onSubmit(parsed.card)).catch(() => undefined);
   };
+  const cancel = () => {
+    type('');
+    input.current?.blur();
+  };
+  const startWith = (key: string) => {
+    type(key);
+    input.current?.focus();
+  };
+  return { text, error, type, submit, cancel, startWith };
+}
 
-  const preview = parseCardInput(text);
+/** Under the field: the refusal, or the typed card in words (and its burn), or how to type one. */
+function CardEntryHelp(props: {
+  readonly id: string;
+  readonly text: string;
+  readonly error: string | null;
+  readonly showBurn: boolean;
+}) {
+  const { error } = props;
+  const preview = parseCardInput(props.text);
+  return (
+    <span id={props.id} className="card-entry-help">
+      {error !== null ? (
+        <span role="alert" className="error-text">
+          {error}
+        </span>
+      ) : preview.ok ? (
+        <>
+          {cardFace(preview.card).words}
+          {props.showBurn && `: burn ${burnCount(preview.card)}`} (Enter)
+        </>
+      ) : (
+        'rank then suit, Enter'
+      )}
+    </span>
+  );
+}
+
+/**
+ * A text field for one card at a time: `Ah`, `td`, `10c`, then Enter. An invalid card is refused on screen and
+ * never sent; a valid one is sent and the field clears for the next.
+ */
+export function CardEntry(props: CardEntryProps) {
+  const { label, onSubmit, shortcut, captureRanks = false, showBurn = false, disabled = false } = props;
+  const input = useRef<HTMLInputElement>(null);
+  const { text, error, type, submit, cancel, startWith } = useCardText(onSubmit, input);
+  useShortcut(shortcut ?? '', () => input.current?.focus(), shortcut !== undefined && !disabled);
+  useRankCapture(captureRanks && !disabled, startWith);
+
   const id = `card-entry-${label.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <div className="card-entry">
@@ -78,35 +127,15 @@ export function CardEntry(props: CardEntryProps) {
         placeholder="Ah, Td, 9c"
         aria-invalid={error !== null}
         aria-describedby={`${id}-help`}
-        onChange={(e) => {
-          setText(e.target.value);
-          setError(null);
-        }}
+        onChange={(e) => type(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             e.preventDefault();
             submit();
-          } else if (e.key === 'Escape') {
-            setText('');
-            setError(null);
-            input.current?.blur();
-          }
+          } else if (e.key === 'Escape') cancel();
         }}
       />
-      <span id={`${id}-help`} className="card-entry-help">
-        {error !== null ? (
-          <span role="alert" className="error-text">
-            {error}
-          </span>
-        ) : preview.ok ? (
-          <>
-            {cardFace(preview.card).words}
-            {showBurn && `: burn ${burnCount(preview.card)}`} (Enter)
-          </>
-        ) : (
-          'rank then suit, Enter'
-        )}
-      </span>
+      <CardEntryHelp id={`${id}-help`} text={text} error={error} showBurn={showBurn} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../api';
 import { money } from '../format';
 import { type ReadApi, readApi } from './api';
 import { handHash } from './route';
-import type { HandFilter, HandPage } from './types';
+import type { HandFilter, HandPage, HandSummary } from './types';
 
 const OUTCOME_TEXT: Record<Outcome, string> = { player: 'Player', banker: 'Banker', tie: 'Tie' };
 
@@ -47,22 +47,9 @@ export function toFilter(f: FilterForm): { ok: true; filter: HandFilter } | { ok
 /** How often the first page of the hand history is read again. */
 export const HAND_LIST_REFRESH_MS = 2_000;
 
-/** A table's hand history: the hand-history filters, cursor pages (newest first), each hand a link to its replay. */
-export function HandList(props: {
-  readonly token: string;
-  readonly tableId: string;
-  readonly api?: ReadApi;
-}) {
-  const { tableId } = props;
-  const api = useMemo(() => props.api ?? readApi(props.token), [props.api, props.token]);
-  const [form, setForm] = useState<FilterForm>(EMPTY);
-  const [filter, setFilter] = useState<HandFilter>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  /** Cursors of the pages visited (null: the first). */
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+/** The page of hands at `cursor` (null: loading); the first page (the newest hands) is read again every few seconds. */
+function useHandPage(api: ReadApi, tableId: string, filter: HandFilter, cursor: string | null) {
   const [page, setPage] = useState<HandPage | ApiError | null>(null);
-  const cursor = cursors[cursors.length - 1] ?? null;
-
   useEffect(() => {
     let stop = false;
     setPage(null);
@@ -80,7 +67,13 @@ export function HandList(props: {
       if (timer) clearInterval(timer);
     };
   }, [api, tableId, filter, cursor]);
+  return page;
+}
 
+/** The filters: searching applies the form (or shows why it cannot), clearing empties it; both go to page 1. */
+function HandFilters(props: { readonly onFilter: (filter: HandFilter) => void }) {
+  const [form, setForm] = useState<FilterForm>(EMPTY);
+  const [formError, setFormError] = useState<string | null>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const r = toFilter(form);
@@ -89,14 +82,132 @@ export function HandList(props: {
       return;
     }
     setFormError(null);
-    setFilter(r.filter);
-    setCursors([null]);
+    props.onFilter(r.filter);
+  };
+  const clear = () => {
+    setForm(EMPTY);
+    setFormError(null);
+    props.onFilter({});
   };
   const field = (key: keyof FilterForm) => ({
     id: `hf-${key}`,
     value: form[key],
     onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value }),
   });
+  return (
+    <form className="filters panel" onSubmit={submit} aria-label="filters">
+      <label htmlFor="hf-shoe">Shoe</label>
+      <input {...field('shoe')} inputMode="numeric" size={5} />
+      <label htmlFor="hf-roundFrom">Rounds from</label>
+      <input {...field('roundFrom')} inputMode="numeric" size={6} />
+      <label htmlFor="hf-roundTo">to</label>
+      <input {...field('roundTo')} inputMode="numeric" size={6} />
+      <label htmlFor="hf-outcome">Outcome</label>
+      <select {...field('outcome')}>
+        <option value="">any</option>
+        <option value="player">Player</option>
+        <option value="banker">Banker</option>
+        <option value="tie">Tie</option>
+        <option value="void">voided</option>
+      </select>
+      <label htmlFor="hf-player">Player</label>
+      <input {...field('player')} size={12} />
+      <button type="submit">Search</button>
+      <button type="button" className="link" onClick={clear}>
+        clear
+      </button>
+      {formError && (
+        <span className="error-text" role="alert">
+          {formError}
+        </span>
+      )}
+    </form>
+  );
+}
+
+const COLUMNS = [
+  'round',
+  'shoe',
+  'status',
+  'outcome',
+  'player',
+  'banker',
+  'bets',
+  'staked',
+  'paid',
+  'players',
+  'opened',
+];
+
+function HandRow({ tableId, hand: h }: { readonly tableId: string; readonly hand: HandSummary }) {
+  return (
+    <tr>
+      <td>
+        <a href={handHash(tableId, h.roundNo)}>Hand {h.roundNo}</a>
+      </td>
+      <td>{h.shoeNo}</td>
+      <td>{h.status}</td>
+      <td className={h.outcome ? `spot-${h.outcome}` : ''}>
+        {h.outcome ? OUTCOME_TEXT[h.outcome] : h.status === 'voided' ? `void: ${h.voidReason ?? ''}` : ''}
+        {h.natural ? ' (natural)' : ''}
+      </td>
+      <td>
+        {h.playerCards.join(' ')} {h.playerTotal !== null && <strong>{h.playerTotal}</strong>}
+      </td>
+      <td>
+        {h.bankerCards.join(' ')} {h.bankerTotal !== null && <strong>{h.bankerTotal}</strong>}
+      </td>
+      <td>{h.betCount}</td>
+      <td>{money(h.totalStaked)}</td>
+      <td>{money(h.totalPaid)}</td>
+      <td>{h.players.join(', ')}</td>
+      <td>{h.openedAt.replace('T', ' ').slice(0, 19)}</td>
+    </tr>
+  );
+}
+
+function HandsTable(props: { readonly tableId: string; readonly page: HandPage; readonly pageNo: number }) {
+  const { page } = props;
+  return (
+    <table className="grid hands-table">
+      <caption>
+        Page {props.pageNo}: {page.items.length} hand(s), newest first
+      </caption>
+      <thead>
+        <tr>
+          {COLUMNS.map((c) => (
+            <th key={c}>{c}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {page.items.length === 0 && (
+          <tr>
+            <td colSpan={COLUMNS.length} className="muted">
+              No hand matches.
+            </td>
+          </tr>
+        )}
+        {page.items.map((h) => (
+          <HandRow key={h.roundNo} tableId={props.tableId} hand={h} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A table's hand history: the hand-history filters, cursor pages (newest first), each hand a link to its replay. */
+export function HandList(props: {
+  readonly token: string;
+  readonly tableId: string;
+  readonly api?: ReadApi;
+}) {
+  const { tableId } = props;
+  const api = useMemo(() => props.api ?? readApi(props.token), [props.api, props.token]);
+  const [filter, setFilter] = useState<HandFilter>({});
+  /** Cursors of the pages visited (null: the first). */
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const page = useHandPage(api, tableId, filter, cursors[cursors.length - 1] ?? null);
 
   return (
     <div className="hand-list">
@@ -106,42 +217,12 @@ export function HandList(props: {
         </h2>
         <a href={`#/tables/${tableId}`}>Live table</a>
       </header>
-      <form className="filters panel" onSubmit={submit} aria-label="filters">
-        <label htmlFor="hf-shoe">Shoe</label>
-        <input {...field('shoe')} inputMode="numeric" size={5} />
-        <label htmlFor="hf-roundFrom">Rounds from</label>
-        <input {...field('roundFrom')} inputMode="numeric" size={6} />
-        <label htmlFor="hf-roundTo">to</label>
-        <input {...field('roundTo')} inputMode="numeric" size={6} />
-        <label htmlFor="hf-outcome">Outcome</label>
-        <select {...field('outcome')}>
-          <option value="">any</option>
-          <option value="player">Player</option>
-          <option value="banker">Banker</option>
-          <option value="tie">Tie</option>
-          <option value="void">voided</option>
-        </select>
-        <label htmlFor="hf-player">Player</label>
-        <input {...field('player')} size={12} />
-        <button type="submit">Search</button>
-        <button
-          type="button"
-          className="link"
-          onClick={() => {
-            setForm(EMPTY);
-            setFilter({});
-            setFormError(null);
-            setCursors([null]);
-          }}
-        >
-          clear
-        </button>
-        {formError && (
-          <span className="error-text" role="alert">
-            {formError}
-          </span>
-        )}
-      </form>
+      <HandFilters
+        onFilter={(f) => {
+          setFilter(f);
+          setCursors([null]);
+        }}
+      />
       {page === null && <p className="muted">Loading...</p>}
       {page instanceof ApiError && (
         <div className="refusal" role="alert">
@@ -150,63 +231,7 @@ export function HandList(props: {
       )}
       {page && !(page instanceof ApiError) && (
         <>
-          <table className="grid hands-table">
-            <caption>
-              Page {cursors.length}: {page.items.length} hand(s), newest first
-            </caption>
-            <thead>
-              <tr>
-                <th>round</th>
-                <th>shoe</th>
-                <th>status</th>
-                <th>outcome</th>
-                <th>player</th>
-                <th>banker</th>
-                <th>bets</th>
-                <th>staked</th>
-                <th>paid</th>
-                <th>players</th>
-                <th>opened</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.length === 0 && (
-                <tr>
-                  <td colSpan={11} className="muted">
-                    No hand matches.
-                  </td>
-                </tr>
-              )}
-              {page.items.map((h) => (
-                <tr key={h.roundNo}>
-                  <td>
-                    <a href={handHash(tableId, h.roundNo)}>Hand {h.roundNo}</a>
-                  </td>
-                  <td>{h.shoeNo}</td>
-                  <td>{h.status}</td>
-                  <td className={h.outcome ? `spot-${h.outcome}` : ''}>
-                    {h.outcome
-                      ? OUTCOME_TEXT[h.outcome]
-                      : h.status === 'voided'
-                        ? `void: ${h.voidReason ?? ''}`
-                        : ''}
-                    {h.natural ? ' (natural)' : ''}
-                  </td>
-                  <td>
-                    {h.playerCards.join(' ')} {h.playerTotal !== null && <strong>{h.playerTotal}</strong>}
-                  </td>
-                  <td>
-                    {h.bankerCards.join(' ')} {h.bankerTotal !== null && <strong>{h.bankerTotal}</strong>}
-                  </td>
-                  <td>{h.betCount}</td>
-                  <td>{money(h.totalStaked)}</td>
-                  <td>{money(h.totalPaid)}</td>
-                  <td>{h.players.join(', ')}</td>
-                  <td>{h.openedAt.replace('T', ' ').slice(0, 19)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <HandsTable tableId={tableId} page={page} pageNo={cursors.length} />
           <nav className="pager" aria-label="pages">
             <button
               type="button"

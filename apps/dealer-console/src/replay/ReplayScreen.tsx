@@ -171,30 +171,17 @@ function StepDetail({ folded, step }: { readonly folded: FoldedReplay; readonly 
 }
 
 /**
- * A hand, replayed step by step: the events from the service (`GET .../replay`), the table after each folded in
- * this browser, the coup re-resolved by the engine, and the service's verify checks. The address carries the step
- * (`#/tables/T1/hands/12?step=5`), for a compliance report; printing gives a one-page record.
+ * The hand's replay and verification from the service. The hand is read again while it is still being played
+ * (betting or dealing, as far as the read side knows) or a check is pending (the shoe's seed not yet revealed): the
+ * read models follow the log a moment behind.
  */
-export function ReplayScreen(props: {
-  readonly token: string;
-  readonly tableId: string;
-  readonly roundNo: number;
-  readonly initialStep: number | null;
-  readonly api?: ReadApi;
-  readonly playMs?: number;
-}) {
-  const { tableId, roundNo } = props;
-  const api = useMemo(() => props.api ?? readApi(props.token), [props.api, props.token]);
+function useHandReplay(api: ReadApi, tableId: string, roundNo: number) {
   const [replay, setReplay] = useState<HandReplay | ApiError | null>(null);
   const [verify, setVerify] = useState<HandVerification | ApiError | null>(null);
-  const [step, setStep] = useState(props.initialStep ?? 0);
-
   useEffect(() => {
     let stop = false;
     let timer: number | undefined;
     const asError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'UNEXPECTED', String(e)));
-    // The hand is read again while it is still being played (betting or dealing, as far as the read side knows)
-    // or a check is pending (the shoe's seed not yet revealed): the read models follow the log a moment behind.
     const load = async () => {
       const [r, v] = await Promise.all([
         api.replay(tableId, roundNo).catch(asError),
@@ -213,14 +200,94 @@ export function ReplayScreen(props: {
       window.clearTimeout(timer);
     };
   }, [api, tableId, roundNo]);
+  return { replay, verify };
+}
 
-  const folded = useMemo(
-    () => (replay === null || replay instanceof ApiError ? null : foldReplay(replay)),
-    [replay],
+function ReplayHeader(props: {
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly replay: HandReplay | null;
+  readonly count: number;
+}) {
+  const { tableId, replay } = props;
+  return (
+    <header className="replay-header">
+      <h2>
+        Hand {props.roundNo} <span className="muted">table {tableId}</span>
+      </h2>
+      {replay && (
+        <span>
+          shoe {replay.shoeNo}, {replay.status}, {props.count} events
+        </span>
+      )}
+      <a className="no-print" href={`#/tables/${tableId}/hands`}>
+        All hands
+      </a>
+      <a className="no-print" href={`#/tables/${tableId}`}>
+        Live table
+      </a>
+      <button type="button" className="no-print" onClick={() => window.print()}>
+        Print record
+      </button>
+    </header>
   );
+}
+
+/** Beside the step: the hand's events (each a link to its step), the coup re-resolved, the service's checks. */
+function ReplayAside(props: {
+  readonly folded: FoldedReplay;
+  readonly step: number;
+  readonly onStep: (s: number) => void;
+  readonly verify: HandVerification | ApiError | null;
+}) {
+  const { folded } = props;
+  const count = folded.steps.length;
+  const mismatches = folded.steps.filter((s) => !s.matchesService).length;
+  const check = useMemo(() => recheckCoup(folded), [folded]);
+  return (
+    <div className="replay-aside">
+      <section className="panel" aria-label="events of the hand">
+        <h3>Events</h3>
+        <p className={mismatches === 0 ? 'check-pass' : 'check-fail'}>
+          {mismatches === 0
+            ? `Browser fold: all ${count} steps match the service`
+            : `Browser fold: ${mismatches} of ${count} steps DIFFER from the service`}
+        </p>
+        <EventList events={folded.steps.map((s) => s.event)} step={props.step} onStep={props.onStep} />
+      </section>
+      <section className="panel" aria-label="coup re-resolved">
+        <h3>Coup re-resolved by the engine</h3>
+        <CoupCheck check={check} />
+      </section>
+      <section className="panel" aria-label="verify checks">
+        <h3>Verify checks</h3>
+        <VerifyChecks verify={props.verify} />
+      </section>
+    </div>
+  );
+}
+
+/**
+ * A hand, replayed step by step: the events from the service (`GET .../replay`), the table after each folded in
+ * this browser, the coup re-resolved by the engine, and the service's verify checks. The address carries the step
+ * (`#/tables/T1/hands/12?step=5`), for a compliance report; printing gives a one-page record.
+ */
+export function ReplayScreen(props: {
+  readonly token: string;
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly initialStep: number | null;
+  readonly api?: ReadApi;
+  readonly playMs?: number;
+}) {
+  const { tableId, roundNo } = props;
+  const api = useMemo(() => props.api ?? readApi(props.token), [props.api, props.token]);
+  const { replay, verify } = useHandReplay(api, tableId, roundNo);
+  const [step, setStep] = useState(props.initialStep ?? 0);
+  const loaded = replay === null || replay instanceof ApiError ? null : replay;
+  const folded = useMemo(() => (loaded ? foldReplay(loaded) : null), [loaded]);
   const count = folded?.steps.length ?? 0;
   const shown = Math.min(step, count);
-  const check = useMemo(() => (folded ? recheckCoup(folded) : null), [folded]);
 
   const goTo = (s: number) => {
     setStep(s);
@@ -228,28 +295,9 @@ export function ReplayScreen(props: {
   };
 
   const link = `${window.location.origin}${window.location.pathname}${handHash(tableId, roundNo, shown)}`;
-  const mismatches = folded?.steps.filter((s) => !s.matchesService).length ?? 0;
   return (
     <div className="replay-screen">
-      <header className="replay-header">
-        <h2>
-          Hand {roundNo} <span className="muted">table {tableId}</span>
-        </h2>
-        {folded && replay && !(replay instanceof ApiError) && (
-          <span>
-            shoe {replay.shoeNo}, {replay.status}, {count} events
-          </span>
-        )}
-        <a className="no-print" href={`#/tables/${tableId}/hands`}>
-          All hands
-        </a>
-        <a className="no-print" href={`#/tables/${tableId}`}>
-          Live table
-        </a>
-        <button type="button" className="no-print" onClick={() => window.print()}>
-          Print record
-        </button>
-      </header>
+      <ReplayHeader tableId={tableId} roundNo={roundNo} replay={loaded} count={count} />
       <p className="replay-link">
         Link to this step: <a href={handHash(tableId, roundNo, shown)}>{link}</a>
       </p>
@@ -266,25 +314,7 @@ export function ReplayScreen(props: {
             <div className="replay-main">
               <StepDetail folded={folded} step={shown} />
             </div>
-            <div className="replay-aside">
-              <section className="panel" aria-label="events of the hand">
-                <h3>Events</h3>
-                <p className={mismatches === 0 ? 'check-pass' : 'check-fail'}>
-                  {mismatches === 0
-                    ? `Browser fold: all ${count} steps match the service`
-                    : `Browser fold: ${mismatches} of ${count} steps DIFFER from the service`}
-                </p>
-                <EventList events={folded.steps.map((s) => s.event)} step={shown} onStep={goTo} />
-              </section>
-              <section className="panel" aria-label="coup re-resolved">
-                <h3>Coup re-resolved by the engine</h3>
-                {check && <CoupCheck check={check} />}
-              </section>
-              <section className="panel" aria-label="verify checks">
-                <h3>Verify checks</h3>
-                <VerifyChecks verify={verify} />
-              </section>
-            </div>
+            <ReplayAside folded={folded} step={shown} onStep={goTo} verify={verify} />
           </div>
         </>
       )}

@@ -2,18 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useShortcut } from '../shortcuts';
 
 /**
- * Steps through a hand: step 0 is the table before the hand, step n the table after its n-th event. Back, step,
- * play/pause (one step every `playMs`, stopping at the end), first/last and a slider; keyboard: Left/Right arrows,
- * P, Home, End (outside text fields).
+ * Playing: while on, one step every `playMs` from the current step, turning itself off at the last. The timer reads
+ * the latest step and callback (they change on every step) without restarting.
  */
-export function Stepper(props: {
-  readonly count: number;
-  readonly step: number;
-  readonly onStep: (step: number) => void;
-  readonly playMs?: number;
-}) {
-  const { count, step, onStep } = props;
-  const playMs = props.playMs ?? 700;
+function usePlayback(count: number, step: number, onStep: (step: number) => void, playMs: number) {
   const [playing, setPlaying] = useState(false);
   const latest = useRef({ step, onStep, count });
   latest.current = { step, onStep, count };
@@ -32,6 +24,22 @@ export function Stepper(props: {
     }, playMs);
     return () => window.clearInterval(timer);
   }, [playing, playMs]);
+  return [playing, setPlaying] as const;
+}
+
+/**
+ * Steps through a hand: step 0 is the table before the hand, step n the table after its n-th event. Back, step,
+ * play/pause (one step every `playMs`, stopping at the end), first/last and a slider; keyboard: Left/Right arrows,
+ * P, Home, End (outside text fields).
+ */
+export function Stepper(props: {
+  readonly count: number;
+  readonly step: number;
+  readonly onStep: (step: number) => void;
+  readonly playMs?: number;
+}) {
+  const { count, step, onStep } = props;
+  const [playing, setPlaying] = usePlayback(count, step, onStep, props.playMs ?? 700);
 
   const go = (s: number) => {
     setPlaying(false);

@@ -25,55 +25,73 @@ import type { HandReplay, ReplayEvent } from './types';
  * `decide`, and a voided round's role is never shown.
  */
 export function stateFromView(view: TableView): TableState {
+  return {
+    version: STATE_VERSION,
+    phase: view.phase,
+    tableId: view.tableId,
+    rules: view.rules,
+    roundNo: view.roundNo,
+    shoeNo: view.shoe?.shoeNo ?? 0,
+    shoe: shoeFromView(view),
+    round: roundFromView(view.round),
+    players: playersFromView(view),
+    lastResult: view.lastResult,
+  };
+}
+
+/** The shoe's state: its position is the view's less the cards of a hand still open (they are in the round). */
+function shoeFromView(view: TableView): ShoeState | null {
   const s = view.shoe;
-  const position = s === null ? 0 : s.position - (open(view) ? (view.round?.cards.length ?? 0) : 0);
-  const shoe: ShoeState | null =
-    s === null
-      ? null
-      : {
-          shoeNo: s.shoeNo,
-          dealing: s.dealing,
-          everyCoup: s.everyCoup,
-          decks: s.decks,
-          length: s.length,
-          seed: s.seed,
-          commitment: s.commitment,
-          burnCard: s.burn.card,
-          burnCount: s.burn.count,
-          progress:
-            s.cutIndex === null
-              ? null
-              : {
-                  length: s.length,
-                  position,
-                  cutIndex: s.cutIndex,
-                  cutCardOut: s.cutCardOut,
-                  coupsLeft: s.coupsLeft,
-                  ended: s.ended,
-                },
-          position,
-          remaining: null,
-          coups: s.coups,
-          ended: s.ended,
-          endReason: s.endReason,
-          revealed: s.seed !== null,
-        };
-  const r = view.round;
-  const round: RoundState | null =
-    r === null
-      ? null
-      : {
-          roundNo: r.roundNo,
-          shoeNo: r.shoeNo,
-          status: r.status,
-          openedAt: r.openedAt,
-          deadline: r.deadline,
-          cards: r.cards.map((c) => ({ card: c.card, to: c.to, slot: c.slot })),
-          result: r.result,
-          voided: r.voided === null ? null : { ...r.voided, role: 'supervisor' },
-        };
-  const bets = new Map((r?.bets.players ?? []).map((b) => [b.playerId, b]));
-  const players: PlayerState[] = view.players.map((p) => {
+  if (s === null) return null;
+  const position = s.position - (open(view) ? (view.round?.cards.length ?? 0) : 0);
+  return {
+    shoeNo: s.shoeNo,
+    dealing: s.dealing,
+    everyCoup: s.everyCoup,
+    decks: s.decks,
+    length: s.length,
+    seed: s.seed,
+    commitment: s.commitment,
+    burnCard: s.burn.card,
+    burnCount: s.burn.count,
+    progress:
+      s.cutIndex === null
+        ? null
+        : {
+            length: s.length,
+            position,
+            cutIndex: s.cutIndex,
+            cutCardOut: s.cutCardOut,
+            coupsLeft: s.coupsLeft,
+            ended: s.ended,
+          },
+    position,
+    remaining: null,
+    coups: s.coups,
+    ended: s.ended,
+    endReason: s.endReason,
+    revealed: s.seed !== null,
+  };
+}
+
+function roundFromView(r: TableView['round']): RoundState | null {
+  if (r === null) return null;
+  return {
+    roundNo: r.roundNo,
+    shoeNo: r.shoeNo,
+    status: r.status,
+    openedAt: r.openedAt,
+    deadline: r.deadline,
+    cards: r.cards.map((c) => ({ card: c.card, to: c.to, slot: c.slot })),
+    result: r.result,
+    voided: r.voided === null ? null : { ...r.voided, role: 'supervisor' },
+  };
+}
+
+/** The players with their stakes in the round (from the round's bets); their last bets are not shown. */
+function playersFromView(view: TableView): PlayerState[] {
+  const bets = new Map((view.round?.bets.players ?? []).map((b) => [b.playerId, b]));
+  return view.players.map((p) => {
     const b = bets.get(p.playerId);
     return {
       playerId: p.playerId,
@@ -83,18 +101,6 @@ export function stateFromView(view: TableView): TableState {
       lastBets: null,
     };
   });
-  return {
-    version: STATE_VERSION,
-    phase: view.phase,
-    tableId: view.tableId,
-    rules: view.rules,
-    roundNo: view.roundNo,
-    shoeNo: s?.shoeNo ?? 0,
-    shoe,
-    round,
-    players,
-    lastResult: view.lastResult,
-  };
 }
 
 function open(view: TableView): boolean {
