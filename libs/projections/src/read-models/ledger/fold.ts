@@ -5,7 +5,7 @@
  * Counters are `add` writes (incremented in SQL), so the fold needs no per-player state: only the table's
  * commission mode, and the position for idempotence.
  */
-import type { Role } from '@coup/table';
+import type { Role, TableEvent } from '@coup/table';
 import {
   type Evolution,
   type ProjectionEvent,
@@ -189,137 +189,85 @@ class LedgerWrites {
   }
 }
 
+type DataOf<K extends TableEvent['type']> = Extract<TableEvent, { type: K }>['data'];
+
+/** The entries each money-moving event makes (events not listed make none). */
+const ENTRIES: { readonly [K in TableEvent['type']]?: (w: LedgerWrites, d: DataOf<K>) => void } = {
+  PlayerBoughtIn: (w, d) => {
+    w.entry(d.playerId, 'buy-in', null, null, d.amount, d.amount, null, 0, d.by, d.role, {
+      buy_ins: 1,
+      bought_in: d.amount,
+      chips: d.amount,
+    });
+  },
+  BetPlaced: (w, d) => {
+    w.entry(d.playerId, 'bet', d.roundNo, d.spot, d.amount, -d.amount, null, 0, d.by, d.role, {
+      bets: 1,
+      staked: d.amount,
+      chips: -d.amount,
+    });
+  },
+  BetsCleared: (w, d) => {
+    w.entry(d.playerId, 'clear', d.roundNo, null, d.returned, d.returned, null, 0, d.by, d.role, {
+      cleared: d.returned,
+      staked: -d.returned,
+      chips: d.returned,
+    });
+  },
+  CoupResolved: (w, d) => {
+    const box = d.commissionMode === 'box';
+    for (const st of d.settlements) {
+      w.entry(
+        st.playerId,
+        'settlement',
+        d.roundNo,
+        st.spot,
+        st.paid,
+        st.paid,
+        st.result,
+        st.commission,
+        null,
+        null,
+        {
+          wins: st.result === 'win' ? 1 : 0,
+          losses: st.result === 'lose' ? 1 : 0,
+          pushes: st.result === 'push' ? 1 : 0,
+          paid: st.paid,
+          net_result: st.paid - st.amount,
+          commission_deducted: box ? 0 : st.commission,
+          commission_owed: box ? st.commission : 0,
+          chips: st.paid,
+        },
+      );
+    }
+  },
+  RoundVoided: (w, d) => {
+    for (const r of d.returned) {
+      w.entry(r.playerId, 'void-return', d.roundNo, null, r.amount, r.amount, null, 0, d.by, d.role, {
+        voided_returned: r.amount,
+        staked: -r.amount,
+        chips: r.amount,
+      });
+    }
+  },
+  PlayerCashedOut: (w, d) => {
+    const chips = d.paid + d.commissionCollected;
+    w.entry(d.playerId, 'cash-out', null, null, d.paid, -chips, null, d.commissionCollected, d.by, d.role, {
+      cash_outs: 1,
+      cashed_out: d.paid,
+      commission_collected: d.commissionCollected,
+      commission_owed: -d.commissionCollected,
+      chips: -chips,
+    });
+  },
+};
+
 function ledgerWrites(s: LedgerState, e: ProjectionEvent): readonly Write[] {
-  const ev = e.event;
-  switch (ev.type) {
-    case 'PlayerBoughtIn': {
-      const d = ev.data;
-      return new LedgerWrites(s.tableId, e.position, d.at).entry(
-        d.playerId,
-        'buy-in',
-        null,
-        null,
-        d.amount,
-        d.amount,
-        null,
-        0,
-        d.by,
-        d.role,
-        {
-          buy_ins: 1,
-          bought_in: d.amount,
-          chips: d.amount,
-        },
-      ).writes;
-    }
-    case 'BetPlaced': {
-      const d = ev.data;
-      return new LedgerWrites(s.tableId, e.position, d.at).entry(
-        d.playerId,
-        'bet',
-        d.roundNo,
-        d.spot,
-        d.amount,
-        -d.amount,
-        null,
-        0,
-        d.by,
-        d.role,
-        {
-          bets: 1,
-          staked: d.amount,
-          chips: -d.amount,
-        },
-      ).writes;
-    }
-    case 'BetsCleared': {
-      const d = ev.data;
-      return new LedgerWrites(s.tableId, e.position, d.at).entry(
-        d.playerId,
-        'clear',
-        d.roundNo,
-        null,
-        d.returned,
-        d.returned,
-        null,
-        0,
-        d.by,
-        d.role,
-        {
-          cleared: d.returned,
-          staked: -d.returned,
-          chips: d.returned,
-        },
-      ).writes;
-    }
-    case 'CoupResolved': {
-      const d = ev.data;
-      const box = d.commissionMode === 'box';
-      const w = new LedgerWrites(s.tableId, e.position, d.at);
-      for (const st of d.settlements) {
-        w.entry(
-          st.playerId,
-          'settlement',
-          d.roundNo,
-          st.spot,
-          st.paid,
-          st.paid,
-          st.result,
-          st.commission,
-          null,
-          null,
-          {
-            wins: st.result === 'win' ? 1 : 0,
-            losses: st.result === 'lose' ? 1 : 0,
-            pushes: st.result === 'push' ? 1 : 0,
-            paid: st.paid,
-            net_result: st.paid - st.amount,
-            commission_deducted: box ? 0 : st.commission,
-            commission_owed: box ? st.commission : 0,
-            chips: st.paid,
-          },
-        );
-      }
-      return w.writes;
-    }
-    case 'RoundVoided': {
-      const d = ev.data;
-      const w = new LedgerWrites(s.tableId, e.position, d.at);
-      for (const r of d.returned) {
-        w.entry(r.playerId, 'void-return', d.roundNo, null, r.amount, r.amount, null, 0, d.by, d.role, {
-          voided_returned: r.amount,
-          staked: -r.amount,
-          chips: r.amount,
-        });
-      }
-      return w.writes;
-    }
-    case 'PlayerCashedOut': {
-      const d = ev.data;
-      const chips = d.paid + d.commissionCollected;
-      return new LedgerWrites(s.tableId, e.position, d.at).entry(
-        d.playerId,
-        'cash-out',
-        null,
-        null,
-        d.paid,
-        -chips,
-        null,
-        d.commissionCollected,
-        d.by,
-        d.role,
-        {
-          cash_outs: 1,
-          cashed_out: d.paid,
-          commission_collected: d.commissionCollected,
-          commission_owed: -d.commissionCollected,
-          chips: -chips,
-        },
-      ).writes;
-    }
-    default:
-      return [];
-  }
+  const entries = ENTRIES[e.event.type] as ((w: LedgerWrites, d: unknown) => void) | undefined;
+  if (entries === undefined) return [];
+  const w = new LedgerWrites(s.tableId, e.position, (e.event.data as { at: string }).at);
+  entries(w, e.event.data);
+  return w.writes;
 }
 
 function evolveLedger(state: LedgerState, e: ProjectionEvent): Evolution<LedgerState> {

@@ -5,20 +5,14 @@ import type { Page } from '../../hand-history/wire';
 import { ACCOUNT_COUNTERS, PL_ACCOUNTS, PL_ENTRIES } from '../fold';
 import type { LedgerAccount, LedgerEntry, LedgerView } from '../wire';
 
-/** A player's accounts at every table, their totals, and a page of ledger entries (oldest first). */
-export function ledgerOf(db: Db, playerId: string, options: { tableId?: string } & Page = {}): LedgerView {
-  if (playerId.length === 0 || playerId.length > 64)
-    throw new QueryError('INVALID_QUERY', 'playerId', 'playerId must be a player id');
-  const limit = limitOf(options.limit);
-  const cursor = decodeCursor(options.cursor, ['p', 's']);
+/** A player's accounts: at one table, or at every table in table order. */
+function accountsOf(db: Db, playerId: string, tableId: string | undefined): LedgerAccount[] {
   const accountsRaw = (
-    options.tableId === undefined
+    tableId === undefined
       ? db.prepare(`SELECT * FROM ${PL_ACCOUNTS} WHERE player_id = ? ORDER BY table_id`).all(playerId)
-      : db
-          .prepare(`SELECT * FROM ${PL_ACCOUNTS} WHERE player_id = ? AND table_id = ?`)
-          .all(playerId, options.tableId)
+      : db.prepare(`SELECT * FROM ${PL_ACCOUNTS} WHERE player_id = ? AND table_id = ?`).all(playerId, tableId)
   ) as Raw[];
-  const accounts = accountsRaw.map(
+  return accountsRaw.map(
     (r) =>
       ({
         tableId: String(r.table_id),
@@ -26,40 +20,62 @@ export function ledgerOf(db: Db, playerId: string, options: { tableId?: string }
         ...Object.fromEntries(ACCOUNT_COUNTERS.map((k) => [k, Number(r[k] ?? 0)])),
       }) as LedgerAccount,
   );
-  const totals = Object.fromEntries(
-    ACCOUNT_COUNTERS.map((k) => [k, accounts.reduce((a, x) => a + x[k], 0)]),
-  ) as LedgerView['totals'];
+}
+
+const entryOf = (r: Raw): LedgerEntry => ({
+  position: Number(r.position),
+  seq: Number(r.seq),
+  tableId: String(r.table_id),
+  at: String(r.at),
+  kind: String(r.kind),
+  roundNo: r.round_no === null ? null : Number(r.round_no),
+  spot: (r.spot as string | null) ?? null,
+  amount: Number(r.amount),
+  chipsDelta: Number(r.chips_delta),
+  result: (r.result as string | null) ?? null,
+  commission: Number(r.commission),
+  by: (r.by as string | null) ?? null,
+  role: (r.role as string | null) ?? null,
+});
+
+/** Up to `limit + 1` entries of the player (at one table or all) after the cursor, oldest first. */
+function entryRows(
+  db: Db,
+  playerId: string,
+  tableId: string | undefined,
+  cursor: ReturnType<typeof decodeCursor>,
+  limit: number,
+): Raw[] {
   const where = ['player_id = @playerId'];
   const params: Record<string, string | number> = { playerId };
-  if (options.tableId !== undefined) {
+  if (tableId !== undefined) {
     where.push('table_id = @tableId');
-    params.tableId = options.tableId;
+    params.tableId = tableId;
   }
   if (cursor) {
     where.push('(position > @p OR (position = @p AND seq > @s))');
     params.p = cursor.p ?? 0;
     params.s = cursor.s ?? 0;
   }
-  const rows = db
+  return db
     .prepare(
       `SELECT * FROM ${PL_ENTRIES} WHERE ${where.join(' AND ')} ORDER BY position, seq LIMIT ${limit + 1}`,
     )
     .all(params) as Raw[];
-  const entries: LedgerEntry[] = rows.slice(0, limit).map((r) => ({
-    position: Number(r.position),
-    seq: Number(r.seq),
-    tableId: String(r.table_id),
-    at: String(r.at),
-    kind: String(r.kind),
-    roundNo: r.round_no === null ? null : Number(r.round_no),
-    spot: (r.spot as string | null) ?? null,
-    amount: Number(r.amount),
-    chipsDelta: Number(r.chips_delta),
-    result: (r.result as string | null) ?? null,
-    commission: Number(r.commission),
-    by: (r.by as string | null) ?? null,
-    role: (r.role as string | null) ?? null,
-  }));
+}
+
+/** A player's accounts at every table, their totals, and a page of ledger entries (oldest first). */
+export function ledgerOf(db: Db, playerId: string, options: { tableId?: string } & Page = {}): LedgerView {
+  if (playerId.length === 0 || playerId.length > 64)
+    throw new QueryError('INVALID_QUERY', 'playerId', 'playerId must be a player id');
+  const limit = limitOf(options.limit);
+  const cursor = decodeCursor(options.cursor, ['p', 's']);
+  const accounts = accountsOf(db, playerId, options.tableId);
+  const totals = Object.fromEntries(
+    ACCOUNT_COUNTERS.map((k) => [k, accounts.reduce((a, x) => a + x[k], 0)]),
+  ) as LedgerView['totals'];
+  const rows = entryRows(db, playerId, options.tableId, cursor, limit);
+  const entries = rows.slice(0, limit).map(entryOf);
   const last = entries[entries.length - 1];
   return {
     playerId,
