@@ -5,6 +5,7 @@ import {
   type DynamicModule,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type Provider,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, Reflector } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
@@ -29,6 +30,7 @@ import { TableProcessor } from './tables/table-processor';
 import { TablesController } from './tables/tables.controller';
 import { OnlineController } from './tables/online.controller';
 import { TableCommands } from './tables/table-commands';
+import { TableStateRelay } from './tables/table-state-relay';
 
 export const CONFIG = Symbol('CONFIG');
 
@@ -70,35 +72,91 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 }
 
+/** The table side: the processor (its store seals and opens seeds), the betting timer, the catalog, the commands. */
+function tableProviders(config: ServiceConfig): Provider[] {
+  return [
+    { provide: TableStateRelay, useValue: new TableStateRelay() },
+    {
+      provide: TableProcessor,
+      inject: [EventStoreHandle, Metrics, TableStateRelay],
+      useFactory: (handle: EventStoreHandle, metrics: Metrics, relay: TableStateRelay) =>
+        // the one reader of unrevealed seeds: its store seals them on append and opens them on read
+        new TableProcessor(handle.processorStore, metrics, {
+          snapshotEvery: config.snapshotEvery,
+          onStateChanged: relay.notify,
+          // The key index is local to the data folder and rebuilt from the stream where it is behind (ADR-14).
+          keyIndexFile:
+            config.eventStore.kind === 'memory' ? ':memory:' : join(config.dataDir, 'idempotency.sqlite'),
+          idempotencyDays: config.idempotencyDays,
+          maxSessions: config.tableSessionsMax,
+          sessionIdleMs: config.tableSessionIdleMs,
+        }),
+    },
+    {
+      provide: BettingTimer,
+      inject: [TableProcessor, Clock, TableStateRelay],
+      useFactory: (processor: TableProcessor, clock: Clock, relay: TableStateRelay) => {
+        const timer = new BettingTimer(processor, clock);
+        relay.attach((tableId, state) => timer.onStateChanged(tableId, state));
+        return timer;
+      },
+    },
+    {
+      provide: TableCatalog,
+      inject: [EventStoreHandle],
+      useFactory: (handle: EventStoreHandle) =>
+        new TableCatalog(handle.store, { indexFile: join(config.dataDir, 'catalog.sqlite') }),
+    },
+    ExecuteTableCommandHandler,
+    TableCommands,
+  ];
+}
+
+/** The read side: the query endpoints, with the projections folding here or (`inWorker`) in a worker thread. */
+function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metrics, inWorker: boolean) {
+  const readModelFile = join(config.dataDir, 'read-models.sqlite');
+  const eventsFile = config.eventStore.kind === 'sqlite' ? config.eventStore.file : null;
+  const queries = QueriesModule.register({
+    store: handle.store,
+    readModelFile,
+    ...(eventsFile ? { sqliteEventsFile: eventsFile } : {}),
+    headPosition: () => handle.store.headPosition(),
+    metricsRegistry: metrics.registry,
+    follow: config.projections !== 'off' && !inWorker,
+    minCommitIntervalMs: config.projectionCommitMs,
+    // In this thread a commit holds the requests up: the library's 2,000-event cap, not COUP_PROJECTION_MAX_BATCH.
+  });
+  const worker: Provider[] =
+    inWorker && eventsFile
+      ? [
+          {
+            provide: ProjectionWorker,
+            useFactory: () =>
+              new ProjectionWorker(eventsFile, readModelFile, {
+                minCommitIntervalMs: config.projectionCommitMs,
+                maxBatch: config.projectionMaxBatch,
+              }),
+          },
+        ]
+      : [];
+  return { queries, worker };
+}
+
 @Module({})
 export class AppModule {
   static register(config: ServiceConfig, overrides: AppOverrides = {}): DynamicModule {
     const handle = overrides.store ?? EventStoreHandle.open(config);
     const metrics = overrides.metrics ?? new Metrics();
-    const readModelFile = join(config.dataDir, 'read-models.sqlite');
     // The read side folds in a worker thread when it can (built service, SQLite store), else in this thread.
     const inWorker =
       config.projections === 'worker' &&
       config.eventStore.kind === 'sqlite' &&
       !overrides.store &&
       projectionWorkerAvailable();
-    const eventsFile = config.eventStore.kind === 'sqlite' ? config.eventStore.file : null;
+    const { queries, worker } = readSide(config, handle, metrics, inWorker);
     return {
       module: AppModule,
-      imports: [
-        CqrsModule.forRoot(),
-        // The read side in this process: projections follow the log into data/read-models.sqlite; queries answer from it.
-        QueriesModule.register({
-          store: handle.store,
-          readModelFile,
-          ...(config.eventStore.kind === 'sqlite' ? { sqliteEventsFile: config.eventStore.file } : {}),
-          headPosition: () => handle.store.headPosition(),
-          metricsRegistry: metrics.registry,
-          follow: config.projections !== 'off' && !inWorker,
-          minCommitIntervalMs: config.projectionCommitMs,
-          // In this thread a commit holds the requests up: the library's 2,000-event cap, not COUP_PROJECTION_MAX_BATCH.
-        }),
-      ],
+      imports: [CqrsModule.forRoot(), queries],
       controllers: [TablesController, OnlineController, OpsController],
       providers: [
         { provide: CONFIG, useValue: config },
@@ -116,52 +174,14 @@ export class AppModule {
           useFactory: () => new MetricsEndpoint(metrics.registry, config.http, config.host),
         },
         { provide: EventStoreHandle, useValue: handle },
-        {
-          provide: TableProcessor,
-          inject: [EventStoreHandle, Metrics, Clock],
-          useFactory: (handle: EventStoreHandle, metrics: Metrics, clock: Clock) => {
-            let timer: BettingTimer | null = null;
-            // the one reader of unrevealed seeds: its store seals them on append and opens them on read
-            const processor = new TableProcessor(handle.processorStore, metrics, {
-              snapshotEvery: config.snapshotEvery,
-              onStateChanged: (tableId, state) => timer?.onStateChanged(tableId, state),
-              // The key index is local to the data folder and rebuilt from the stream where it is behind (ADR-14).
-              keyIndexFile:
-                config.eventStore.kind === 'memory' ? ':memory:' : join(config.dataDir, 'idempotency.sqlite'),
-              idempotencyDays: config.idempotencyDays,
-              maxSessions: config.tableSessionsMax,
-              sessionIdleMs: config.tableSessionIdleMs,
-            });
-            timer = new BettingTimer(processor, clock);
-            return processor;
-          },
-        },
-        {
-          provide: TableCatalog,
-          inject: [EventStoreHandle],
-          useFactory: (handle: EventStoreHandle) =>
-            new TableCatalog(handle.store, { indexFile: join(config.dataDir, 'catalog.sqlite') }),
-        },
+        ...tableProviders(config),
         {
           provide: APP_GUARD,
           inject: [Reflector, TOKEN_VERIFIER],
           useFactory: (reflector: Reflector, tokens: TokenVerifier) => new AuthGuard(reflector, tokens),
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        ...(inWorker && eventsFile
-          ? [
-              {
-                provide: ProjectionWorker,
-                useFactory: () =>
-                  new ProjectionWorker(eventsFile, readModelFile, {
-                    minCommitIntervalMs: config.projectionCommitMs,
-                    maxBatch: config.projectionMaxBatch,
-                  }),
-              },
-            ]
-          : []),
-        ExecuteTableCommandHandler,
-        TableCommands,
+        ...worker,
         Lifecycle,
       ],
     };

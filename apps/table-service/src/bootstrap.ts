@@ -8,7 +8,7 @@ import { LiveWsAdapter } from './live/live.adapter';
 import { liveLimitsOf } from './live/live.limits';
 import { Logger } from '@nestjs/common';
 import type { TokenVerifier } from '@coup/auth';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JsonLogger } from './common/logger';
 import { correlationIdFrom } from './common/request-context';
 import { installLeanAsyncResourceBind } from './common/async-resource-bind';
@@ -31,12 +31,51 @@ export async function createApp(
   installLeanAsyncResourceBind();
   const logger = new JsonLogger(config.logLevel);
   const metrics = overrides.metrics ?? new Metrics();
+  const adapter = fastifyAdapter(config, metrics);
+  const fastify = adapter.getInstance();
+  capConnectionsPerIp(fastify.server, config.http.maxConnectionsPerIp, metrics);
+  // First of all hooks: every answer, whichever hook or handler gives it, carries the security headers.
+  installSecurityHeaders(fastify);
+  installJsonBodyParser(fastify, config.http.jsonMaxDepth);
+  installCorrelationIds(fastify);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(config, { ...overrides, metrics }),
+    adapter,
+    {
+      logger,
+      abortOnError: false,
+      // The service's own parser only (installJsonBodyParser): no form or text bodies.
+      bodyParser: false,
+    },
+  );
+  await installRequestLimits(fastify, {
+    config: config.http,
+    tokens: app.get<TokenVerifier>(TOKEN_VERIFIER),
+    metrics,
+    log: new Logger('limits'),
+  });
+  app.useWebSocketAdapter(new LiveWsAdapter(app, liveLimitsOf(config)));
+  serveDocs(app, config);
+  if (config.consoleDir) {
+    // The dealer console's built files at `/` (its routes are in the URL hash, so no fallback is needed).
+    app.useStaticAssets({
+      root: config.consoleDir,
+      prefix: '/',
+      index: ['index.html'],
+      decorateReply: false,
+    });
+  }
+  return app;
+}
+
+/** Fastify with the edge's body limit, proxy trust and timeouts, and the error format for the router's refusals. */
+function fastifyAdapter(config: ServiceConfig, metrics: Metrics): FastifyAdapter {
   const edge = config.http;
   // Node's HTTP server answers 408 when a request's headers (headersTimeout) or all of it (requestTimeout) take too
   // long; it looks for such connections every connectionsCheckingInterval (Node's default, 30 s, would let a slow
   // client hold its connection for up to that much longer).
   const checkEveryMs = Math.max(50, Math.min(1_000, Math.floor(edge.headersTimeoutMs / 4)));
-  const adapter = new FastifyAdapter({
+  return new FastifyAdapter({
     bodyLimit: config.bodyLimit,
     trustProxy: edge.trustProxy as boolean | number | string[],
     forceCloseConnections: 'idle',
@@ -57,11 +96,10 @@ export async function createApp(
         .send(body);
     },
   });
-  const fastify = adapter.getInstance();
-  capConnectionsPerIp(fastify.server, edge.maxConnectionsPerIp, metrics);
-  // First of all hooks: every answer, whichever hook or handler gives it, carries the security headers.
-  installSecurityHeaders(fastify);
-  installJsonBodyParser(fastify, edge.jsonMaxDepth);
+}
+
+/** Every request gets a correlation id (its valid `x-correlation-id`, else a fresh one), echoed on the answer (ADR-13). */
+function installCorrelationIds(fastify: FastifyInstance): void {
   fastify.decorateRequest('correlationId', '');
   fastify.addHook('onRequest', (request, reply, done) => {
     const correlationId = correlationIdFrom(request.headers['x-correlation-id']) ?? randomUUID();
@@ -69,23 +107,10 @@ export async function createApp(
     void reply.header('x-correlation-id', correlationId);
     done();
   });
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.register(config, { ...overrides, metrics }),
-    adapter,
-    {
-      logger,
-      abortOnError: false,
-      // The service's own parser only (installJsonBodyParser): no form or text bodies.
-      bodyParser: false,
-    },
-  );
-  await installRequestLimits(fastify, {
-    config: edge,
-    tokens: app.get<TokenVerifier>(TOKEN_VERIFIER),
-    metrics,
-    log: new Logger('limits'),
-  });
-  app.useWebSocketAdapter(new LiveWsAdapter(app, liveLimitsOf(config)));
+}
+
+/** OpenAPI at /docs/openapi.json, and the interactive page at /docs when `docsUi`. */
+function serveDocs(app: NestFastifyApplication, config: ServiceConfig): void {
   const doc = new DocumentBuilder()
     .setTitle('Coup table service')
     .setDescription(
@@ -101,14 +126,4 @@ export async function createApp(
     // in-process tests serve the JSON document only (the real process serves both).
     swaggerUiEnabled: config.docsUi,
   });
-  if (config.consoleDir) {
-    // The dealer console's built files at `/` (its routes are in the URL hash, so no fallback is needed).
-    app.useStaticAssets({
-      root: config.consoleDir,
-      prefix: '/',
-      index: ['index.html'],
-      decorateReply: false,
-    });
-  }
-  return app;
 }

@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { signToken, ROLES } from '@coup/auth';
 import { createApp } from './bootstrap';
 import { TableProcessor } from './tables/table-processor';
@@ -11,9 +12,20 @@ import { installUnexpectedErrorHandlers } from './ops/unexpected-errors';
 export const LISTEN_BACKLOG = 4096;
 
 async function main(): Promise<void> {
-  let config;
+  const config = configOrExit();
+  const metrics = new Metrics();
+  const app = await createApp(config, { metrics });
+  // A floor's players connect at once (a thousand sockets when a round opens): with Node's default listen backlog
+  // of 511 the kernel drops the overflow's handshakes and each of those clients waits a full second to retry.
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  process.stderr.write(startupBanner(config).join('\n') + '\n');
+  installUnexpectedErrorHandlers(new JsonLogger(config.logLevel), metrics, gracefulStop(app));
+}
+
+/** The configuration, or exit 2 with the reason when it is invalid. */
+function configOrExit(): ServiceConfig {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`coup: configuration error: ${error.message}\n`);
@@ -21,11 +33,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const metrics = new Metrics();
-  const app = await createApp(config, { metrics });
-  // A floor's players connect at once (a thousand sockets when a round opens): with Node's default listen backlog
-  // of 511 the kernel drops the overflow's handshakes and each of those clients waits a full second to retry.
-  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+}
+
+/** What the service prints once it listens: where it is, and the local tokens when the secret was generated. */
+function startupBanner(config: ServiceConfig): string[] {
   const url = `http://${displayHost(config.host)}:${config.port}`;
   const metricsAt = config.http.metricsPort === null ? `${url}/metrics` : `port ${config.http.metricsPort}`;
   const lines = [
@@ -47,9 +58,14 @@ async function main(): Promise<void> {
       );
     }
   }
-  process.stderr.write(lines.join('\n') + '\n');
-  // Graceful shutdown: stop taking connections, finish the commands in flight, close the store, exit 0 (on a
-  // signal) or 1 (after an uncaught exception, for the supervisor to restart the service).
+  return lines;
+}
+
+/**
+ * Graceful shutdown on SIGTERM and SIGINT (exit 0) and through the returned stop (an uncaught exception: exit 1, for
+ * the supervisor to restart the service): stop taking connections, finish the commands in flight, close the store.
+ */
+function gracefulStop(app: NestFastifyApplication): (exitCode: number) => void {
   let stopping = false;
   const stop = (exitCode: number) => {
     if (stopping) return;
@@ -70,7 +86,7 @@ async function main(): Promise<void> {
       );
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(0));
-  installUnexpectedErrorHandlers(new JsonLogger(config.logLevel), metrics, stop);
+  return stop;
 }
 
 /** How to reach the bind address from this machine (a wildcard address is reached as localhost). */

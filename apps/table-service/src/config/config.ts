@@ -107,49 +107,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const host = bindAddress(env['HOST']);
   const dataDir = resolve(cwd, env['COUP_DATA_DIR'] || 'data');
   const kind = env['COUP_EVENT_STORE'] || 'sqlite';
-  const logLevel = (env['LOG_LEVEL'] || 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel))
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`);
-
-  let eventStore: ServiceConfig['eventStore'];
-  if (kind === 'sqlite') {
-    const writer = env['COUP_SQLITE_WRITER'] || 'worker';
-    if (writer !== 'worker' && writer !== 'inline')
-      throw new ConfigError(`COUP_SQLITE_WRITER must be worker (the default) or inline, not '${writer}'`);
-    eventStore = { kind: 'sqlite', file: join(dataDir, 'events.sqlite'), writer };
-  } else if (kind === 'eventstoredb') {
-    const connectionString = env['EVENTSTORE_CONNECTION_STRING'];
-    if (!connectionString) {
-      throw new ConfigError(
-        'COUP_EVENT_STORE=eventstoredb needs EVENTSTORE_CONNECTION_STRING (e.g. esdb://localhost:2113?tls=false)',
-      );
-    }
-    if (!/^(esdb|esdb\+discover|kurrentdb|kurrent|kdb)(\+discover)?:\/\//.test(connectionString)) {
-      throw new ConfigError(
-        `EVENTSTORE_CONNECTION_STRING must be an esdb:// connection string, not '${connectionString}'`,
-      );
-    }
-    eventStore = { kind: 'eventstoredb', connectionString };
-  } else if (kind === 'memory') {
-    eventStore = { kind: 'memory' };
-  } else {
-    throw new ConfigError(`COUP_EVENT_STORE must be 'sqlite' (the default) or 'eventstoredb', not '${kind}'`);
-  }
-
+  const logLevel = logLevelOf(env);
+  const eventStore = eventStoreOf(env, kind, dataDir);
   privateDataFolder(dataDir);
-  let jwtSecret = env['COUP_JWT_SECRET'] ?? '';
-  let jwtSecretGenerated = false;
-  if (jwtSecret === '') {
-    const file = join(dataDir, 'jwt-secret.local');
-    if (!existsSync(file)) {
-      writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600 });
-      chmodSync(file, 0o600);
-    }
-    jwtSecret = readFileSync(file, 'utf8').trim();
-    jwtSecretGenerated = true;
-  } else if (jwtSecret.length < 32) {
-    throw new ConfigError('COUP_JWT_SECRET must be at least 32 characters');
-  }
+  const { jwtSecret, jwtSecretGenerated } = jwtSecretOf(env, dataDir);
 
   const consoleDir = resolve(
     env['COUP_CONSOLE_DIR'] || join(__dirname, '..', '..', '..', 'dealer-console', 'dist'),
@@ -180,6 +141,57 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     http: httpEdgeConfig(env),
     seedKeys: seedKeysOf(env, kind, dataDir, cwd),
   };
+}
+
+function logLevelOf(env: NodeJS.ProcessEnv): LogLevel {
+  const logLevel = (env['LOG_LEVEL'] || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`);
+  return logLevel;
+}
+
+/** The event store of COUP_EVENT_STORE (`kind`), with its own settings. */
+function eventStoreOf(env: NodeJS.ProcessEnv, kind: string, dataDir: string): ServiceConfig['eventStore'] {
+  if (kind === 'sqlite') {
+    const writer = env['COUP_SQLITE_WRITER'] || 'worker';
+    if (writer !== 'worker' && writer !== 'inline')
+      throw new ConfigError(`COUP_SQLITE_WRITER must be worker (the default) or inline, not '${writer}'`);
+    return { kind: 'sqlite', file: join(dataDir, 'events.sqlite'), writer };
+  }
+  if (kind === 'eventstoredb') {
+    const connectionString = env['EVENTSTORE_CONNECTION_STRING'];
+    if (!connectionString) {
+      throw new ConfigError(
+        'COUP_EVENT_STORE=eventstoredb needs EVENTSTORE_CONNECTION_STRING (e.g. esdb://localhost:2113?tls=false)',
+      );
+    }
+    if (!/^(esdb|esdb\+discover|kurrentdb|kurrent|kdb)(\+discover)?:\/\//.test(connectionString)) {
+      throw new ConfigError(
+        `EVENTSTORE_CONNECTION_STRING must be an esdb:// connection string, not '${connectionString}'`,
+      );
+    }
+    return { kind: 'eventstoredb', connectionString };
+  }
+  if (kind === 'memory') return { kind: 'memory' };
+  throw new ConfigError(`COUP_EVENT_STORE must be 'sqlite' (the default) or 'eventstoredb', not '${kind}'`);
+}
+
+/** COUP_JWT_SECRET, or (none set) a secret generated once into the data folder, for local use only. */
+function jwtSecretOf(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+): { readonly jwtSecret: string; readonly jwtSecretGenerated: boolean } {
+  const jwtSecret = env['COUP_JWT_SECRET'] ?? '';
+  if (jwtSecret === '') {
+    const file = join(dataDir, 'jwt-secret.local');
+    if (!existsSync(file)) {
+      writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600 });
+      chmodSync(file, 0o600);
+    }
+    return { jwtSecret: readFileSync(file, 'utf8').trim(), jwtSecretGenerated: true };
+  }
+  if (jwtSecret.length < 32) throw new ConfigError('COUP_JWT_SECRET must be at least 32 characters');
+  return { jwtSecret, jwtSecretGenerated: false };
 }
 
 /**
