@@ -6,23 +6,12 @@
 // event loop free while the disk syncs. Reads use the store's own connection (WAL readers never wait for the
 // writer). Several processes may share the file (busy_timeout; cached heads are dropped whenever
 // `PRAGMA data_version` shows another connection committed).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { rowOf, type StoredRow, toRecorded, verifyChain } from './core';
+import { type StoredRow, toRecorded, verifyChain } from './core';
 import { EventStoreUnavailableError } from './errors';
-import {
-  COLUMNS,
-  fromWire,
-  mapError,
-  openConnection,
-  SqliteWriter,
-  type WireError,
-  type WriteOutcome,
-  type WriteRequest,
-} from './sqlite-writer';
-import type { WriteMessage } from './sqlite-writer.worker';
+import { type BatchWriter, InlineWriter, WorkerWriter } from './sqlite-batch-writer';
+import { RecentCommits } from './sqlite-recent';
+import { COLUMNS, mapError, openConnection, type WriteRequest } from './sqlite-writer';
 import { CommitNotifier, PagedSubscription } from './subscription';
 import type {
   AppendOptions,
@@ -78,142 +67,6 @@ interface PendingAppend extends WriteRequest {
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-/** Runs group commits: on this thread, or in the writer thread. */
-interface BatchWriter {
-  write(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]>;
-  close(): Promise<void>;
-}
-
-class InlineWriter implements BatchWriter {
-  private readonly writer: SqliteWriter;
-  constructor(db: Database.Database) {
-    this.writer = new SqliteWriter(db);
-  }
-  write(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
-    try {
-      return Promise.resolve(this.writer.write(batch, recordedAt));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-  async close(): Promise<void> {
-    // the connection is the store's and closes with it
-  }
-}
-
-/** The compiled worker next to this file, or (running from TypeScript sources: tests, tsx) the .ts through tsx. */
-function startWriterThread(config: SqliteEventStoreConfig): Worker {
-  const workerData = {
-    file: config.file,
-    busyTimeoutMs: config.busyTimeoutMs,
-    maxPageCount: config.maxPageCount,
-  };
-  const compiled = join(__dirname, 'sqlite-writer.worker.js');
-  if (existsSync(compiled)) return new Worker(compiled, { workerData });
-  const source = join(__dirname, 'sqlite-writer.worker.ts');
-  const tsx = require.resolve('tsx/cjs/api');
-  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`, {
-    eval: true,
-    workerData,
-  });
-}
-
-type FromWriter =
-  | { type: 'open-failed'; error: WireError }
-  | {
-      type: 'written';
-      id: number;
-      outcomes: ({ ok: true; result: AppendResult } | { ok: false; error: WireError })[];
-    }
-  | { type: 'failed'; id: number; error: WireError };
-
-/**
- * The writer thread seen from the store: one batch in flight at a time (the store sends the next when this one is
- * answered). If the thread dies, the batch in flight and every later append reject with STORE_UNAVAILABLE (the
- * batch in flight may or may not have been committed, as with any lost connection; an idempotent retry tells).
- */
-class WorkerWriter implements BatchWriter {
-  private readonly worker: Worker;
-  private nextId = 0;
-  private readonly waiting = new Map<
-    number,
-    { resolve: (o: WriteOutcome[]) => void; reject: (e: unknown) => void }
-  >();
-  private broken: Error | null = null;
-  private closed: Promise<void> | null = null;
-
-  constructor(config: SqliteEventStoreConfig) {
-    this.worker = startWriterThread(config);
-    this.worker.on('message', (message: FromWriter) => this.onMessage(message));
-    this.worker.on('error', (error) => this.fail(mapError(error, 'The event store writer thread failed')));
-    this.worker.on('exit', () =>
-      this.fail(new EventStoreUnavailableError('STORE_UNAVAILABLE', 'The event store writer thread stopped')),
-    );
-  }
-
-  write(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
-    if (this.broken) return Promise.reject(this.broken);
-    const id = this.nextId++;
-    return new Promise<WriteOutcome[]>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      const message: WriteMessage = {
-        type: 'write',
-        id,
-        batch: batch.map(({ stream, events, expected }) => ({ stream, events, expected })),
-        recordedAt,
-      };
-      this.worker.postMessage(message);
-    });
-  }
-
-  close(): Promise<void> {
-    this.closed ??= new Promise<void>((resolve) => {
-      if (this.broken) {
-        void this.worker.terminate().then(() => resolve());
-        return;
-      }
-      this.worker.once('exit', () => resolve());
-      this.worker.postMessage({ type: 'close' });
-    });
-    return this.closed;
-  }
-
-  private onMessage(message: FromWriter): void {
-    switch (message.type) {
-      case 'open-failed':
-        this.fail(fromWire(message.error));
-        return;
-      case 'written': {
-        const waiter = this.waiting.get(message.id);
-        this.waiting.delete(message.id);
-        waiter?.resolve(
-          message.outcomes.map((o) => (o.ok ? o : { ok: false as const, error: fromWire(o.error) })),
-        );
-        return;
-      }
-      case 'failed': {
-        const waiter = this.waiting.get(message.id);
-        this.waiting.delete(message.id);
-        waiter?.reject(fromWire(message.error));
-        return;
-      }
-      default: {
-        const unknown: never = message;
-        void unknown;
-      }
-    }
-  }
-
-  private fail(error: Error): void {
-    this.broken ??= error;
-    for (const waiter of this.waiting.values()) waiter.reject(this.broken);
-    this.waiting.clear();
-  }
-}
-
-/** How many of its own latest committed rows the store keeps for its subscriptions (twice this at most). */
-const RECENT_ROWS = 2048;
-
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly writer: BatchWriter;
@@ -238,15 +91,13 @@ export class SqliteEventStore implements EventStore {
     readonly events: readonly RecordedEvent[];
   } | null = null;
   private readonly counters = { appends: 0, commits: 0 };
-  /**
-   * The rows of this store's own latest commits, strictly in position order (at most 2 x RECENT_ROWS), each with
-   * its recorded event once made: a caught-up subscription reads what was just committed from here, not the file.
-   */
-  private recent: { readonly row: StoredRow; event?: RecordedEvent }[] = [];
+  /** This store's own latest commits: a caught-up subscription reads what was just committed from here. */
+  private readonly recent: RecentCommits;
   private readonly pageReads = { file: 0, recent: 0 };
 
   constructor(private readonly config: SqliteEventStoreConfig) {
     this.db = openConnection(config);
+    this.recent = new RecentCommits(config.upcasters);
     try {
       this.stmts = {
         readForwards: this.db.prepare(
@@ -313,7 +164,7 @@ export class SqliteEventStore implements EventStore {
       (outcomes) => {
         this.counters.commits += 1;
         this.counters.appends += batch.length;
-        this.rememberCommitted(batch, outcomes, recordedAt);
+        this.recent.remember(batch, outcomes, recordedAt);
         this.notifier.notify();
         batch.forEach((item, i) => {
           const outcome = outcomes[i];
@@ -458,7 +309,7 @@ export class SqliteEventStore implements EventStore {
    * between, by this store (its commit count) or by any other connection (`PRAGMA data_version` of this one).
    */
   private sharedPage(after: bigint, limit: number): readonly RecordedEvent[] {
-    const recent = this.recentPage(after, limit);
+    const recent = this.recent.page(after, limit);
     if (recent) {
       this.pageReads.recent += 1;
       return recent;
@@ -477,61 +328,6 @@ export class SqliteEventStore implements EventStore {
       return cached.events;
     const events = this.page(after, limit);
     this.lastPage = { after, limit, generation, dataVersion, events };
-    return events;
-  }
-
-  /** Keeps the rows a commit inserted (as the file now holds them) for the subscriptions. */
-  private rememberCommitted(
-    batch: readonly WriteRequest[],
-    outcomes: readonly WriteOutcome[],
-    recordedAt: string,
-  ): void {
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i];
-      if (!outcome?.ok || !outcome.inserted) return;
-      const { firstPosition, hashes } = outcome.inserted;
-      const n = item.events.length;
-      if (hashes.length !== n) return;
-      const firstRevision = outcome.result.nextExpectedRevision - BigInt(n - 1);
-      let prevHash = outcome.inserted.prevHash;
-      for (let k = 0; k < n; k++) {
-        const event = item.events[k]!;
-        const globalPosition = firstPosition + BigInt(k);
-        const newest = this.recent[this.recent.length - 1];
-        if (newest && newest.row.globalPosition >= globalPosition) this.recent = []; // never out of order
-        this.recent.push({
-          row: {
-            globalPosition,
-            ...rowOf(item.stream, firstRevision + BigInt(k), event, recordedAt, prevHash, hashes[k]!),
-          },
-        });
-        prevHash = hashes[k]!;
-      }
-    });
-    if (this.recent.length > 2 * RECENT_ROWS) this.recent = this.recent.slice(-RECENT_ROWS);
-  }
-
-  /**
-   * The page after `after` from this store's own latest commits, when every position from `after + 1` to the
-   * newest row kept is one of them: the kept rows are strictly increasing, so `newest - after` of them ending at
-   * the newest and starting at `after + 1` leave no position for another process's row in between. Null
-   * otherwise (read the file): nothing newer of ours, a gap, or older than what is kept. Rows another process
-   * commits after ours are read from the file at the next wake-up or poll.
-   */
-  private recentPage(after: bigint, limit: number): RecordedEvent[] | null {
-    const recent = this.recent;
-    const newest = recent[recent.length - 1];
-    if (!newest || after >= newest.row.globalPosition) return null;
-    const count = newest.row.globalPosition - after;
-    if (count > BigInt(recent.length)) return null;
-    const start = recent.length - Number(count);
-    if (recent[start]!.row.globalPosition !== after + 1n) return null;
-    const end = Math.min(recent.length, start + limit);
-    const events: RecordedEvent[] = new Array(end - start);
-    for (let i = start; i < end; i++) {
-      const kept = recent[i]!;
-      events[i - start] = kept.event ??= toRecorded(kept.row, this.config.upcasters);
-    }
     return events;
   }
 
