@@ -64,19 +64,21 @@ export async function installRequestLimits(
     readonly log: Logger;
   },
 ): Promise<void> {
-  const { config, tokens, metrics, log } = options;
+  const { config, tokens } = options;
   await fastify.register(rateLimit, { global: false });
   fastify.decorateRequest('coupPrincipalKey', '');
-  const authFailures = limiter(fastify, config.authFailuresPerMinute);
-  const byIp = limiter(fastify, config.commandsPerMinutePerIp);
-  const byPrincipal = limiter(fastify, config.commandsPerMinute, {
-    keyGenerator: (request) => request.coupPrincipalKey,
-  });
-  // At most one log line per key and window for a client that keeps hitting a limit.
-  const logOnce = limiter(fastify, 1, {
-    keyGenerator: (request) => `${request.ip}|${request.coupPrincipalKey}`,
-  });
-  const shouldLog = async (request: FastifyRequest) => !logOnce || !exceeded(await logOnce(request));
+  const limits: Limits = {
+    ...options,
+    authFailures: limiter(fastify, config.authFailuresPerMinute),
+    byIp: limiter(fastify, config.commandsPerMinutePerIp),
+    byPrincipal: limiter(fastify, config.commandsPerMinute, {
+      keyGenerator: (request) => request.coupPrincipalKey,
+    }),
+    // At most one log line per key and window for a client that keeps hitting a limit.
+    logOnce: limiter(fastify, 1, {
+      keyGenerator: (request) => `${request.ip}|${request.coupPrincipalKey}`,
+    }),
+  };
 
   fastify.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url;
@@ -85,56 +87,91 @@ export async function installRequestLimits(
     try {
       principal = principalFromHeader(tokens, request.headers.authorization);
     } catch (error) {
-      const verdict = authFailures ? await authFailures(request) : null;
-      const limited = exceeded(verdict);
-      metrics.authFailures.inc({ transport: 'http', outcome: limited ? 'limited' : 'refused' });
-      if (!limited || (await shouldLog(request))) {
-        log.warn({
-          msg: limited
-            ? 'authentication failures over the limit: refusing with 429'
-            : 'authentication failed',
-          reason: String((error as Error).message).slice(0, 200),
-          code: (error as { code?: unknown }).code,
-          ip: request.ip,
-          method: request.method,
-          route,
-          correlationId: request.correlationId,
-        });
-      }
-      // Under the limit the guard answers 401 with the reason, as for any caller.
-      if (limited)
-        return tooMany(
-          request,
-          reply,
-          verdict,
-          'TOO_MANY_AUTH_FAILURES',
-          'too many failed authentications from this address',
-        );
-      return;
+      return authFailed(limits, request, reply, route, error);
     }
     if (READ_METHODS.has(request.method)) return;
     request.coupPrincipalKey = `${principal.role}:${principal.id}`;
-    const [ip, own] = await Promise.all([byIp?.(request) ?? null, byPrincipal?.(request) ?? null]);
-    const hit = exceeded(own) ? own : exceeded(ip) ? ip : null;
-    if (!hit) return;
-    const limit = hit === own ? 'principal' : 'ip';
-    metrics.rateLimited.inc({ limit });
-    if (await shouldLog(request))
-      log.warn({
-        msg: 'command rate limit reached',
-        limit,
-        ip: request.ip,
-        principal: request.coupPrincipalKey,
-        route,
-      });
+    return limitCommand(limits, request, reply, route);
+  });
+}
+
+/** The limiters of one app (null: that limit is off), with what they report to. */
+interface Limits {
+  readonly metrics: Metrics;
+  readonly log: Logger;
+  readonly authFailures: Limiter | null;
+  readonly byIp: Limiter | null;
+  readonly byPrincipal: Limiter | null;
+  readonly logOnce: Limiter | null;
+}
+
+const shouldLog = async (limits: Limits, request: FastifyRequest) =>
+  !limits.logOnce || !exceeded(await limits.logOnce(request));
+
+/**
+ * A missing or bad token: counted and logged (never the token). Under the limit the guard answers 401 with the
+ * reason, as for any caller; over it, 429 here.
+ */
+async function authFailed(
+  limits: Limits,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: string,
+  error: unknown,
+): Promise<FastifyReply | undefined> {
+  const verdict = limits.authFailures ? await limits.authFailures(request) : null;
+  const limited = exceeded(verdict);
+  limits.metrics.authFailures.inc({ transport: 'http', outcome: limited ? 'limited' : 'refused' });
+  if (!limited || (await shouldLog(limits, request))) {
+    limits.log.warn({
+      msg: limited ? 'authentication failures over the limit: refusing with 429' : 'authentication failed',
+      reason: String((error as Error).message).slice(0, 200),
+      code: (error as { code?: unknown }).code,
+      ip: request.ip,
+      method: request.method,
+      route,
+      correlationId: request.correlationId,
+    });
+  }
+  if (limited)
     return tooMany(
       request,
       reply,
-      hit,
-      'RATE_LIMITED',
-      limit === 'principal' ? 'too many commands from this caller' : 'too many commands from this address',
+      verdict,
+      'TOO_MANY_AUTH_FAILURES',
+      'too many failed authentications from this address',
     );
-  });
+  return undefined;
+}
+
+/** A command of an authenticated caller, counted per principal and per address: 429 past either. */
+async function limitCommand(
+  limits: Limits,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: string,
+): Promise<FastifyReply | undefined> {
+  const { byIp, byPrincipal } = limits;
+  const [ip, own] = await Promise.all([byIp?.(request) ?? null, byPrincipal?.(request) ?? null]);
+  const hit = exceeded(own) ? own : exceeded(ip) ? ip : null;
+  if (!hit) return undefined;
+  const limit = hit === own ? 'principal' : 'ip';
+  limits.metrics.rateLimited.inc({ limit });
+  if (await shouldLog(limits, request))
+    limits.log.warn({
+      msg: 'command rate limit reached',
+      limit,
+      ip: request.ip,
+      principal: request.coupPrincipalKey,
+      route,
+    });
+  return tooMany(
+    request,
+    reply,
+    hit,
+    'RATE_LIMITED',
+    limit === 'principal' ? 'too many commands from this caller' : 'too many commands from this address',
+  );
 }
 
 function tooMany(
