@@ -190,115 +190,104 @@ function withRound(state: TableState, update: (r: RoundState) => RoundState): Ta
   return state.round === null ? state : { ...state, round: update(state.round) };
 }
 
+function bettingOpened(state: TableState, d: EventData<'BettingOpened'>): TableState {
+  return {
+    ...state,
+    roundNo: d.roundNo,
+    phase: 'betting',
+    players: state.players.some((p) => p.bets !== null)
+      ? state.players.map((p) => (p.bets === null ? p : { ...p, bets: null }))
+      : state.players,
+    round: {
+      roundNo: d.roundNo,
+      shoeNo: d.shoeNo,
+      status: 'betting',
+      openedAt: d.at,
+      deadline: d.deadline,
+      cards: [],
+      result: null,
+      voided: null,
+    },
+  };
+}
+
+function cardDealt(state: TableState, d: EventData<'CardDealt'>): TableState {
+  const after = withRound(state, (r) => ({
+    ...r,
+    cards: [...r.cards, { card: d.card, to: d.to, slot: d.slot }],
+  }));
+  const shoe = after.shoe;
+  return shoe === null || shoe.remaining === null
+    ? after
+    : { ...after, shoe: { ...shoe, remaining: takeOut(shoe.remaining, d.card) } };
+}
+
+function cardCorrected(state: TableState, d: EventData<'CardCorrected'>): TableState {
+  const after = withRound(state, (r) => {
+    const cards = r.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
+    return { ...r, cards: attempt(() => placeCards(cards), r.cards) };
+  });
+  const shoe = after.shoe;
+  return shoe === null || shoe.remaining === null
+    ? after
+    : { ...after, shoe: { ...shoe, remaining: takeOut(putBack(shoe.remaining, d.oldCard), d.newCard) } };
+}
+
+type Evolvers = { readonly [K in TableEvent['type']]: (state: TableState, d: EventData<K>) => TableState };
+
+/** One handler per event type (every type has one: the compiler checks the record is complete). */
+const EVOLVERS: Evolvers = {
+  TableOpened: (_, d) => ({ ...initialState, phase: 'idle', tableId: d.tableId, rules: d.rules }),
+  TableClosed: (state) => ({ ...state, phase: 'closed' }),
+  PlayerBoughtIn: (state, d) => withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.amount })),
+  PlayerCashedOut: (state, d) => {
+    const { commissionOwed } = d;
+    return withPlayer(state, d.playerId, (p) =>
+      commissionOwed > 0 ? { ...p, chips: 0, commissionOwed } : null,
+    );
+  },
+  ShoeStarted: shoeStarted,
+  ShoeEnded: (state, d) => {
+    const shoe = state.shoe;
+    return {
+      ...state,
+      shoe:
+        shoe === null
+          ? null
+          : {
+              ...shoe,
+              ended: true,
+              endReason: d.reason,
+              seed: d.seed ?? shoe.seed,
+              revealed: d.seed !== null,
+            },
+      phase: state.phase === 'closed' ? 'closed' : 'idle',
+    };
+  },
+  BettingOpened: bettingOpened,
+  BetPlaced: (state, d) =>
+    withPlayer(state, d.playerId, (p) => {
+      const current = p.bets ?? NO_BETS;
+      return { ...p, chips: p.chips - d.amount, bets: { ...current, [d.spot]: current[d.spot] + d.amount } };
+    }),
+  BetsCleared: (state, d) =>
+    withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.returned, bets: null })),
+  BettingClosed: (state) => ({ ...withRound(state, (r) => ({ ...r, status: 'dealing' })), phase: 'dealing' }),
+  CardDealt: cardDealt,
+  CardCorrected: cardCorrected,
+  CoupResolved: coupResolved,
+  RoundVoided: roundVoided,
+};
+
 /**
  * Applies one event. Pure and total: returns a new state (the input is never changed).
  */
 export function evolve(state: TableState, event: TableEvent): TableState {
-  switch (event.type) {
-    case 'TableOpened':
-      return { ...initialState, phase: 'idle', tableId: event.data.tableId, rules: event.data.rules };
-    case 'TableClosed':
-      return { ...state, phase: 'closed' };
-    case 'PlayerBoughtIn': {
-      const { amount } = event.data;
-      return withPlayer(state, event.data.playerId, (p) => ({ ...p, chips: p.chips + amount }));
-    }
-    case 'PlayerCashedOut': {
-      const { commissionOwed } = event.data;
-      return withPlayer(state, event.data.playerId, (p) =>
-        commissionOwed > 0 ? { ...p, chips: 0, commissionOwed } : null,
-      );
-    }
-    case 'ShoeStarted':
-      return shoeStarted(state, event.data);
-    case 'ShoeEnded': {
-      const d = event.data;
-      const shoe = state.shoe;
-      return {
-        ...state,
-        shoe:
-          shoe === null
-            ? null
-            : {
-                ...shoe,
-                ended: true,
-                endReason: d.reason,
-                seed: d.seed ?? shoe.seed,
-                revealed: d.seed !== null,
-              },
-        phase: state.phase === 'closed' ? 'closed' : 'idle',
-      };
-    }
-    case 'BettingOpened': {
-      const d = event.data;
-      return {
-        ...state,
-        roundNo: d.roundNo,
-        phase: 'betting',
-        players: state.players.some((p) => p.bets !== null)
-          ? state.players.map((p) => (p.bets === null ? p : { ...p, bets: null }))
-          : state.players,
-        round: {
-          roundNo: d.roundNo,
-          shoeNo: d.shoeNo,
-          status: 'betting',
-          openedAt: d.at,
-          deadline: d.deadline,
-          cards: [],
-          result: null,
-          voided: null,
-        },
-      };
-    }
-    case 'BetPlaced': {
-      const d = event.data;
-      return withPlayer(state, d.playerId, (p) => {
-        const current = p.bets ?? NO_BETS;
-        return {
-          ...p,
-          chips: p.chips - d.amount,
-          bets: { ...current, [d.spot]: current[d.spot] + d.amount },
-        };
-      });
-    }
-    case 'BetsCleared': {
-      const d = event.data;
-      return withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.returned, bets: null }));
-    }
-    case 'BettingClosed':
-      return { ...withRound(state, (r) => ({ ...r, status: 'dealing' })), phase: 'dealing' };
-    case 'CardDealt': {
-      const d = event.data;
-      const after = withRound(state, (r) => ({
-        ...r,
-        cards: [...r.cards, { card: d.card, to: d.to, slot: d.slot }],
-      }));
-      const shoe = after.shoe;
-      return shoe === null || shoe.remaining === null
-        ? after
-        : { ...after, shoe: { ...shoe, remaining: takeOut(shoe.remaining, d.card) } };
-    }
-    case 'CardCorrected': {
-      const d = event.data;
-      const after = withRound(state, (r) => {
-        const cards = r.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
-        return { ...r, cards: attempt(() => placeCards(cards), r.cards) };
-      });
-      const shoe = after.shoe;
-      return shoe === null || shoe.remaining === null
-        ? after
-        : { ...after, shoe: { ...shoe, remaining: takeOut(putBack(shoe.remaining, d.oldCard), d.newCard) } };
-    }
-    case 'CoupResolved':
-      return coupResolved(state, event.data);
-    case 'RoundVoided':
-      return roundVoided(state, event.data);
-    default: {
-      const unknown: never = event;
-      void unknown;
-      return state;
-    }
-  }
+  if (!Object.hasOwn(EVOLVERS, event.type)) return state; // a newer writer's event
+  return (EVOLVERS[event.type] as (state: TableState, d: TableEvent['data']) => TableState)(
+    state,
+    event.data,
+  );
 }
 
 /** Folds events onto a state (default: {@link initialState}). */
