@@ -129,6 +129,118 @@ function normalizeLimit(
   return { ok: true, value: { min, max } };
 }
 
+type Choices = Pick<TableRules, 'dealing' | 'shuffle' | 'dealtBy' | 'tiePays' | 'commission'>;
+
+/** The rules chosen from a list: `dealing`, `shuffle`, `dealtBy`, `tiePays`, `commission`. */
+function normalizeChoices(input: Record<string, unknown>): Result<Choices, DomainError> {
+  const dealing = oneOf(input, 'dealing', ['rng', 'live'] as const, DEFAULT_RULES.dealing);
+  if (!dealing.ok) return dealing;
+  const shuffle = oneOf(input, 'shuffle', ['shoe', 'every-coup'] as const, DEFAULT_RULES.shuffle);
+  if (!shuffle.ok) return shuffle;
+  const dealtBy = oneOf(input, 'dealtBy', ['dealer', 'player'] as const, DEFAULT_RULES.dealtBy);
+  if (!dealtBy.ok) return dealtBy;
+  const tiePays = oneOf(input, 'tiePays', [8, 9] as const, DEFAULT_RULES.tiePays);
+  if (!tiePays.ok) return tiePays;
+  const commission = oneOf(input, 'commission', ['deducted', 'box'] as const, DEFAULT_RULES.commission);
+  if (!commission.ok) return commission;
+  return {
+    ok: true,
+    value: {
+      dealing: dealing.value,
+      shuffle: shuffle.value,
+      dealtBy: dealtBy.value,
+      tiePays: tiePays.value,
+      commission: commission.value,
+    },
+  };
+}
+
+/** `chips`: 1 to 20 positive integers of cents, strictly ascending. */
+function normalizeChips(input: Record<string, unknown>): Result<number[], DomainError> {
+  const chipsInput = input['chips'] === undefined ? DEFAULT_RULES.chips : input['chips'];
+  if (!Array.isArray(chipsInput) || chipsInput.length < 1 || chipsInput.length > 20) {
+    return invalid('chips', 'must be an array of 1 to 20 chip values in cents', chipsInput);
+  }
+  for (let i = 0; i < chipsInput.length; i++) {
+    const chip: unknown = Object.hasOwn(chipsInput, i) ? chipsInput[i] : undefined;
+    if (!isPositiveInt(chip))
+      return invalid(`chips[${i}]`, `must be a positive integer of cents up to ${MAX_LIMIT}`, chip);
+    if (i > 0 && chip <= (chipsInput[i - 1] as number)) {
+      return invalid(`chips[${i}]`, 'must be greater than the previous chip (ascending, unique)', chip);
+    }
+  }
+  return { ok: true, value: [...(chipsInput as number[])] };
+}
+
+/** `limits`: each spot's limit, made of the chips (multiples of their `unit`). */
+function normalizeLimits(
+  input: Record<string, unknown>,
+  unit: number,
+): Result<TableRules['limits'], DomainError> {
+  const limitsInput = input['limits'];
+  if (limitsInput !== undefined && !isPlainObject(limitsInput)) {
+    return invalid('limits', 'must be an object { player, banker, tie }', limitsInput);
+  }
+  const limitsObject = ownFields(limitsInput ?? {});
+  for (const key of Object.keys(limitsObject)) {
+    if (key !== 'player' && key !== 'banker' && key !== 'tie') {
+      return invalid(`limits.${key}`, 'is not a spot (player, banker, tie)', limitsObject[key]);
+    }
+  }
+  const player = normalizeLimit(limitsObject['player'], 'player', unit);
+  if (!player.ok) return player;
+  const banker = normalizeLimit(limitsObject['banker'], 'banker', unit);
+  if (!banker.ok) return banker;
+  const tie = normalizeLimit(limitsObject['tie'], 'tie', unit);
+  if (!tie.ok) return tie;
+  return { ok: true, value: { player: player.value, banker: banker.value, tie: tie.value } };
+}
+
+/** `cutCard`: an integer from {@link MIN_CUT_CARD} to half the shoe of `decks` decks. */
+function normalizeCutCard(input: Record<string, unknown>, decks: number): Result<number, DomainError> {
+  const maxCut = Math.floor((decks * 52) / 2);
+  const cutCard = input['cutCard'] === undefined ? DEFAULT_RULES.cutCard : input['cutCard'];
+  if (
+    typeof cutCard !== 'number' ||
+    !Number.isInteger(cutCard) ||
+    cutCard < MIN_CUT_CARD ||
+    cutCard > maxCut
+  ) {
+    return invalid(
+      'cutCard',
+      `must be an integer from ${MIN_CUT_CARD} to ${maxCut} (half the shoe)`,
+      cutCard,
+    );
+  }
+  return { ok: true, value: cutCard };
+}
+
+/** The combinations a table cannot have, or null: live tables shuffle per shoe and are dealer-dealt; player-dealt tables have no timer. */
+function invalidCombination(choices: Choices, seconds: number | null): Fail | null {
+  if (choices.dealing === 'live' && choices.shuffle === 'every-coup') {
+    return invalid(
+      'shuffle',
+      'must be "shoe" on live tables (a live shoe is shuffled by hand)',
+      choices.shuffle,
+    );
+  }
+  if (choices.dealing === 'live' && choices.dealtBy === 'player') {
+    return invalid(
+      'dealtBy',
+      'must be "dealer" on live tables (players deal only on rng tables)',
+      choices.dealtBy,
+    );
+  }
+  if (choices.dealtBy === 'player' && seconds !== null) {
+    return invalid(
+      'bettingSeconds',
+      'must be null on player-dealt tables (the player deals when ready)',
+      seconds,
+    );
+  }
+  return null;
+}
+
 /**
  * Validates a raw rules object and fills the defaults ({@link DEFAULT_RULES}). `undefined` gives the defaults.
  *
@@ -149,113 +261,40 @@ export function normalizeRules(raw: unknown): Result<TableRules, DomainError> {
     if (!(RULE_KEYS as readonly string[]).includes(key))
       return invalid(key, 'is not a table rule', input[key]);
   }
-
-  const dealing = oneOf(input, 'dealing', ['rng', 'live'] as const, DEFAULT_RULES.dealing);
-  if (!dealing.ok) return dealing;
-  const shuffle = oneOf(input, 'shuffle', ['shoe', 'every-coup'] as const, DEFAULT_RULES.shuffle);
-  if (!shuffle.ok) return shuffle;
-  const dealtBy = oneOf(input, 'dealtBy', ['dealer', 'player'] as const, DEFAULT_RULES.dealtBy);
-  if (!dealtBy.ok) return dealtBy;
-  const tiePays = oneOf(input, 'tiePays', [8, 9] as const, DEFAULT_RULES.tiePays);
-  if (!tiePays.ok) return tiePays;
-  const commission = oneOf(input, 'commission', ['deducted', 'box'] as const, DEFAULT_RULES.commission);
-  if (!commission.ok) return commission;
-
+  const choices = normalizeChoices(input);
+  if (!choices.ok) return choices;
   const decks = input['decks'] === undefined ? DEFAULT_RULES.decks : input['decks'];
   if (!isPositiveInt(decks, 8)) return invalid('decks', 'must be an integer from 1 to 8', decks);
-
-  const chipsInput = input['chips'] === undefined ? DEFAULT_RULES.chips : input['chips'];
-  if (!Array.isArray(chipsInput) || chipsInput.length < 1 || chipsInput.length > 20) {
-    return invalid('chips', 'must be an array of 1 to 20 chip values in cents', chipsInput);
-  }
-  for (let i = 0; i < chipsInput.length; i++) {
-    const chip: unknown = Object.hasOwn(chipsInput, i) ? chipsInput[i] : undefined;
-    if (!isPositiveInt(chip))
-      return invalid(`chips[${i}]`, `must be a positive integer of cents up to ${MAX_LIMIT}`, chip);
-    if (i > 0 && chip <= (chipsInput[i - 1] as number)) {
-      return invalid(`chips[${i}]`, 'must be greater than the previous chip (ascending, unique)', chip);
-    }
-  }
-  const chips = [...(chipsInput as number[])];
-  const unit = chipUnit(chips);
-
-  const limitsInput = input['limits'];
-  if (limitsInput !== undefined && !isPlainObject(limitsInput)) {
-    return invalid('limits', 'must be an object { player, banker, tie }', limitsInput);
-  }
-  const limitsObject = ownFields(limitsInput ?? {});
-  for (const key of Object.keys(limitsObject)) {
-    if (key !== 'player' && key !== 'banker' && key !== 'tie') {
-      return invalid(`limits.${key}`, 'is not a spot (player, banker, tie)', limitsObject[key]);
-    }
-  }
-  const player = normalizeLimit(limitsObject['player'], 'player', unit);
-  if (!player.ok) return player;
-  const banker = normalizeLimit(limitsObject['banker'], 'banker', unit);
-  if (!banker.ok) return banker;
-  const tie = normalizeLimit(limitsObject['tie'], 'tie', unit);
-  if (!tie.ok) return tie;
-
+  const chips = normalizeChips(input);
+  if (!chips.ok) return chips;
+  const limits = normalizeLimits(input, chipUnit(chips.value));
+  if (!limits.ok) return limits;
   const allow = input['allowPlayerAndBanker'] ?? DEFAULT_RULES.allowPlayerAndBanker;
   if (typeof allow !== 'boolean') return invalid('allowPlayerAndBanker', 'must be a boolean', allow);
-
   const seconds =
     input['bettingSeconds'] === undefined ? DEFAULT_RULES.bettingSeconds : input['bettingSeconds'];
   if (seconds !== null && !isPositiveInt(seconds, 600)) {
     return invalid('bettingSeconds', 'must be an integer from 1 to 600, or null for no timer', seconds);
   }
-
-  const maxCut = Math.floor((decks * 52) / 2);
-  const cutCard = input['cutCard'] === undefined ? DEFAULT_RULES.cutCard : input['cutCard'];
-  if (
-    typeof cutCard !== 'number' ||
-    !Number.isInteger(cutCard) ||
-    cutCard < MIN_CUT_CARD ||
-    cutCard > maxCut
-  ) {
-    return invalid(
-      'cutCard',
-      `must be an integer from ${MIN_CUT_CARD} to ${maxCut} (half the shoe)`,
-      cutCard,
-    );
-  }
-
-  if (dealing.value === 'live' && shuffle.value === 'every-coup') {
-    return invalid(
-      'shuffle',
-      'must be "shoe" on live tables (a live shoe is shuffled by hand)',
-      shuffle.value,
-    );
-  }
-  if (dealing.value === 'live' && dealtBy.value === 'player') {
-    return invalid(
-      'dealtBy',
-      'must be "dealer" on live tables (players deal only on rng tables)',
-      dealtBy.value,
-    );
-  }
-  if (dealtBy.value === 'player' && seconds !== null) {
-    return invalid(
-      'bettingSeconds',
-      'must be null on player-dealt tables (the player deals when ready)',
-      seconds,
-    );
-  }
-
+  const cutCard = normalizeCutCard(input, decks);
+  if (!cutCard.ok) return cutCard;
+  const combination = invalidCombination(choices.value, seconds);
+  if (combination) return combination;
+  const c = choices.value;
   return {
     ok: true,
     value: {
-      dealing: dealing.value,
+      dealing: c.dealing,
       decks,
-      shuffle: shuffle.value,
-      dealtBy: dealtBy.value,
-      tiePays: tiePays.value,
-      commission: commission.value,
-      limits: { player: player.value, banker: banker.value, tie: tie.value },
-      chips,
+      shuffle: c.shuffle,
+      dealtBy: c.dealtBy,
+      tiePays: c.tiePays,
+      commission: c.commission,
+      limits: limits.value,
+      chips: chips.value,
       allowPlayerAndBanker: allow,
       bettingSeconds: seconds,
-      cutCard,
+      cutCard: cutCard.value,
     },
   };
 }

@@ -5,7 +5,15 @@
  */
 import type { NextPosition } from '@coup/engine';
 import { nextFor } from './coup';
-import { type CoupSummary, type Phase, type TableState, roundOpen } from './state';
+import {
+  type CoupSummary,
+  type Phase,
+  type PlayerState,
+  type RoundState,
+  type ShoeState,
+  type TableState,
+  roundOpen,
+} from './state';
 import type {
   Actor,
   Card,
@@ -103,6 +111,58 @@ function filterResult(result: CoupSummary | null, me: string | null): CoupSummar
   return { ...result, settlements: result.settlements.filter((s) => s.playerId === me) };
 }
 
+/** The shoe as shown, with `inCoup` cards of the open round already out of it. */
+function shoeViewOf(shoe: ShoeState, inCoup: number): ShoeView {
+  const progress = shoe.progress;
+  return {
+    shoeNo: shoe.shoeNo,
+    dealing: shoe.dealing,
+    everyCoup: shoe.everyCoup,
+    decks: shoe.decks,
+    length: shoe.length,
+    position: shoe.position + inCoup,
+    cardsLeft: Math.max(0, shoe.length - shoe.position - inCoup),
+    cutIndex: progress?.cutIndex ?? null,
+    cutCardOut: progress === null ? false : progress.cutCardOut || shoe.position + inCoup > progress.cutIndex,
+    coupsLeft: progress === null ? null : progress.coupsLeft,
+    coups: shoe.coups,
+    commitment: shoe.commitment,
+    seed: shoe.revealed ? shoe.seed : null,
+    burn: { card: shoe.burnCard, count: shoe.burnCount },
+    ended: shoe.ended,
+    endReason: shoe.endReason,
+  };
+}
+
+/** The round as shown: the layout's totals and bettors, each bettor's stakes (only `me`'s for a player). */
+function roundViewOf(round: RoundState, statePlayers: readonly PlayerState[], me: string | null): RoundView {
+  const totals = { player: 0, banker: 0, tie: 0 };
+  const players: PlayerBetsView[] = [];
+  let bettors = 0;
+  for (const { playerId, bets: b } of statePlayers) {
+    if (b === null) continue;
+    if (b.player + b.banker + b.tie === 0) continue;
+    bettors += 1;
+    totals.player += b.player;
+    totals.banker += b.banker;
+    totals.tie += b.tie;
+    if (me === null || playerId === me)
+      players.push({ playerId, player: b.player, banker: b.banker, tie: b.tie });
+  }
+  return {
+    roundNo: round.roundNo,
+    shoeNo: round.shoeNo,
+    status: round.status,
+    openedAt: round.openedAt,
+    deadline: round.deadline,
+    bets: { totals, bettors, players },
+    cards: round.cards.map((c, index) => ({ index, card: c.card, to: c.to, slot: c.slot })),
+    next: round.status === 'dealing' ? nextFor(round.cards.map((c) => c.card)) : null,
+    result: filterResult(round.result, me),
+    voided: round.voided === null ? null : { reason: round.voided.reason, by: round.voided.by },
+  };
+}
+
 /**
  * The table as `viewer` may see it (no viewer: everything but unrevealed seeds, as staff see it). A `player`
  * viewer sees only its own entry in `players`, `round.bets.players` and settlements.
@@ -110,60 +170,7 @@ function filterResult(result: CoupSummary | null, me: string | null): CoupSummar
 export function tableView(state: TableState, viewer?: Actor): TableView {
   const me = onlyPlayer(viewer);
   const round = state.round;
-  const open = roundOpen(round);
-  const shoe = state.shoe;
-  let shoeView: ShoeView | null = null;
-  if (shoe !== null) {
-    const inCoup = open ? round.cards.length : 0;
-    const progress = shoe.progress;
-    shoeView = {
-      shoeNo: shoe.shoeNo,
-      dealing: shoe.dealing,
-      everyCoup: shoe.everyCoup,
-      decks: shoe.decks,
-      length: shoe.length,
-      position: shoe.position + inCoup,
-      cardsLeft: Math.max(0, shoe.length - shoe.position - inCoup),
-      cutIndex: progress?.cutIndex ?? null,
-      cutCardOut:
-        progress === null ? false : progress.cutCardOut || shoe.position + inCoup > progress.cutIndex,
-      coupsLeft: progress === null ? null : progress.coupsLeft,
-      coups: shoe.coups,
-      commitment: shoe.commitment,
-      seed: shoe.revealed ? shoe.seed : null,
-      burn: { card: shoe.burnCard, count: shoe.burnCount },
-      ended: shoe.ended,
-      endReason: shoe.endReason,
-    };
-  }
-  let roundView: RoundView | null = null;
-  if (round !== null) {
-    const totals = { player: 0, banker: 0, tie: 0 };
-    const players: PlayerBetsView[] = [];
-    let bettors = 0;
-    for (const { playerId, bets: b } of state.players) {
-      if (b === null) continue;
-      if (b.player + b.banker + b.tie === 0) continue;
-      bettors += 1;
-      totals.player += b.player;
-      totals.banker += b.banker;
-      totals.tie += b.tie;
-      if (me === null || playerId === me)
-        players.push({ playerId, player: b.player, banker: b.banker, tie: b.tie });
-    }
-    roundView = {
-      roundNo: round.roundNo,
-      shoeNo: round.shoeNo,
-      status: round.status,
-      openedAt: round.openedAt,
-      deadline: round.deadline,
-      bets: { totals, bettors, players },
-      cards: round.cards.map((c, index) => ({ index, card: c.card, to: c.to, slot: c.slot })),
-      next: round.status === 'dealing' ? nextFor(round.cards.map((c) => c.card)) : null,
-      result: filterResult(round.result, me),
-      voided: round.voided === null ? null : { reason: round.voided.reason, by: round.voided.by },
-    };
-  }
+  const inCoup = roundOpen(round) ? round.cards.length : 0;
   const players: PlayerView[] = state.players
     .filter((p) => me === null || p.playerId === me)
     .map((p) => ({ playerId: p.playerId, chips: p.chips, commissionOwed: p.commissionOwed }));
@@ -173,8 +180,8 @@ export function tableView(state: TableState, viewer?: Actor): TableView {
     phase: state.phase,
     rules: state.rules,
     roundNo: state.roundNo,
-    shoe: shoeView,
-    round: roundView,
+    shoe: state.shoe === null ? null : shoeViewOf(state.shoe, inCoup),
+    round: round === null ? null : roundViewOf(round, state.players, me),
     players,
     lastResult: filterResult(state.lastResult, me),
   };
