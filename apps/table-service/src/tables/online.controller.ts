@@ -1,28 +1,15 @@
 import { Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@coup/auth';
-import {
-  ONLINE_CROUPIER,
-  ONLINE_RULES,
-  onlineCashier,
-  onlineTableId,
-  tableView,
-  type Actor,
-} from '@coup/table';
+import { ONLINE_RULES, onlineTableId, tableView } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
 import { AmountDto, ValidBody } from './dto';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
+import { cashier, checkOnlinePlayer, checkOwnTable, croupier, exitRefusal, openedTableView } from './online';
 import { TableCommands } from './table-commands';
 import { TableProcessor } from './table-processor';
-
-/**
- * The system actors the online game uses on the player's behalf (recorded in the events as such). The decider
- * holds the personal table to its player and these actors (PERSONAL_TABLE).
- */
-const cashier = (p: Principal): Actor => ({ id: onlineCashier(p.id), role: 'admin' });
-const croupier: Actor = { id: ONLINE_CROUPIER, role: 'dealer' };
 
 /**
  * The online single-player game on the same backend: each player gets a personal table (created on first visit,
@@ -40,12 +27,8 @@ export class OnlineController {
   ) {}
 
   private async own(tableId: string, p: Principal): Promise<ReturnType<typeof tableView>> {
-    if (tableId !== onlineTableId(p.id))
-      throw new ApiError(403, 'FORBIDDEN', 'this is not your online table');
-    const view = tableView((await this.tables.read(tableId)).state, { id: p.id, role: p.role });
-    if (view.status === 'none')
-      throw new ApiError(404, 'UNKNOWN_TABLE', `there is no table '${tableId}'; open it first`);
-    return view;
+    checkOwnTable(tableId, p);
+    return openedTableView(tableId, p, (await this.tables.read(tableId)).state);
   }
 
   @Post()
@@ -56,12 +39,7 @@ export class OnlineController {
   })
   async open(@CurrentPrincipal() p: Caller) {
     const tableId = onlineTableId(p.id);
-    if (!/^[A-Za-z0-9_-]{1,57}$/.test(p.id))
-      throw new ApiError(
-        400,
-        'INVALID_PARAMETER',
-        'player ids for the online game are 1 to 57 of A-Z a-z 0-9 _ -',
-      );
+    checkOnlinePlayer(p.id);
     let view = tableView((await this.tables.read(tableId)).state);
     if (view.status === 'closed')
       throw new ApiError(409, 'TABLE_CLOSED', 'your online table was closed by the casino');
@@ -78,11 +56,10 @@ export class OnlineController {
     }
     if (view.phase === 'idle' || view.phase === 'ready') {
       // Keyed by the round it opens, so two tabs opening at once open one round and both get its answer.
-      const seed = await this.commands.seedFor(tableId, 'OpenBetting');
       await this.commands.send(
         tableId,
         'OpenBetting',
-        seed ? { seed } : {},
+        await this.commands.seedsFor(tableId, 'OpenBetting'),
         croupier,
         `online-round-${tableId}-${view.roundNo + 1}`,
         p.correlationId,
@@ -136,16 +113,7 @@ export class OnlineController {
         p.correlationId,
       );
     } catch (error) {
-      if ((error as ApiError).code === 'UNKNOWN_PLAYER')
-        throw new ApiError(409, 'NOT_SEATED', 'you have no chips on this table');
-      if ((error as ApiError).code === 'BETS_IN_PLAY') {
-        throw new ApiError(
-          409,
-          'COUP_INCOMPLETE',
-          'a coup is incomplete: DEAL it or CLEAR your bets, then exit',
-        );
-      }
-      throw error;
+      throw exitRefusal(error);
     }
   }
 }

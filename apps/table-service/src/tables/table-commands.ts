@@ -1,17 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { tableView, type Actor, type TableCommand } from '@coup/table';
+import {
+  COMMAND_SEEDS,
+  TABLE_ID_PATTERN,
+  tableView,
+  type Actor,
+  type CommandData,
+  type CommandReply,
+  type TableCommand,
+  type TableCommandType,
+  type TableRules,
+} from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { ExecuteTableCommand } from './commands';
 import { Clock, SeedSource } from './edge-inputs';
 import { TableProcessor } from './table-processor';
 
-export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export type CommandData<C extends TableCommand['type']> = Extract<TableCommand, { type: C }>['data'];
+export type { CommandData };
+
+/** The commands that carry a fresh shuffle seed (their seed fields are the decider's `COMMAND_SEEDS`). */
+export type SeededCommand = 'StartShoe' | 'OpenBetting' | 'Deal';
 
 /** A path parameter that must be an id: 400 INVALID_PARAMETER otherwise. */
 export function checkId(name: string, value: string): string {
-  if (!ID_PATTERN.test(value))
+  if (!TABLE_ID_PATTERN.test(value))
     throw new ApiError(400, 'INVALID_PARAMETER', `${name} must be 1 to 64 letters, digits, _ or -`);
   return value;
 }
@@ -48,34 +60,45 @@ export class TableCommands {
     private readonly seeds: SeedSource,
   ) {}
 
-  send<C extends TableCommand['type']>(
+  /** Sends a command; resolves with its answer (the decider's reply for its type) or rejects with an ApiError. */
+  send<C extends TableCommandType>(
     tableId: string,
     type: C,
     data: CommandData<C>,
     actor: Actor,
     key?: string,
     correlationId?: string,
-  ): Promise<unknown> {
+  ): Promise<CommandReply<C>> {
     const command = {
       type,
       data,
       meta: { actor: { id: actor.id, role: actor.role }, at: this.clock.now() },
     } as TableCommand;
+    // The processor answers with the decider's reply for the command (or its first answer under the key).
     return this.bus.execute(
       new ExecuteTableCommand(checkId('tableId', tableId), command, idempotencyKey(key), correlationId),
-    );
+    ) as Promise<CommandReply<C>>;
   }
 
   /**
-   * A fresh seed for a command that starts a shuffle on this table: StartShoe on rng tables, OpenBetting on rng
-   * `every-coup` tables, and Deal on player-dealt rng tables (whose next coup's shoe starts at once).
+   * The seed fields (`COMMAND_SEEDS`) of a command that starts a shuffle on this table, each with a fresh seed, or
+   * none when the table's rules shuffle no shoe with it (`shufflesWith`).
    */
-  async seedFor(tableId: string, command: 'StartShoe' | 'OpenBetting' | 'Deal'): Promise<string | undefined> {
+  async seedsFor<C extends SeededCommand>(tableId: string, command: C): Promise<Partial<CommandData<C>>> {
     const rules = tableView(await this.tables.state(checkId('tableId', tableId))).rules;
-    if (rules?.dealing !== 'rng') return undefined;
-    const wanted =
-      command === 'StartShoe' ||
-      (command === 'OpenBetting' ? rules.shuffle === 'every-coup' : rules.dealtBy === 'player');
-    return wanted ? this.seeds.next() : undefined;
+    if (!rules || !shufflesWith(rules, command)) return {};
+    return Object.fromEntries(COMMAND_SEEDS[command].map((field) => [field, this.seeds.next()])) as Partial<
+      CommandData<C>
+    >;
   }
+}
+
+/**
+ * Does this command start a shuffle on a table with these rules? StartShoe on rng tables, OpenBetting on rng
+ * `every-coup` tables, and Deal on player-dealt rng tables (whose next coup's shoe starts at once).
+ */
+export function shufflesWith(rules: TableRules, command: SeededCommand): boolean {
+  if (rules.dealing !== 'rng') return false;
+  if (command === 'StartShoe') return true;
+  return command === 'OpenBetting' ? rules.shuffle === 'every-coup' : rules.dealtBy === 'player';
 }

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { normalizeRules, tableView, type TableCommand } from '@coup/table';
+import { normalizeRules, tableView, type TableCommandType } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
@@ -34,7 +34,7 @@ export class TablesController {
     private readonly catalog: TableCatalog,
   ) {}
 
-  private run<C extends TableCommand['type']>(
+  private run<C extends TableCommandType>(
     tableId: string,
     type: C,
     data: CommandData<C>,
@@ -49,10 +49,6 @@ export class TablesController {
       key,
       principal.correlationId,
     );
-  }
-
-  private seedFor(tableId: string, command: 'StartShoe' | 'OpenBetting' | 'Deal') {
-    return this.commands.seedFor(tableId, command);
   }
 
   @Post()
@@ -142,11 +138,11 @@ export class TablesController {
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
-    const seed = await this.seedFor(tableId, 'StartShoe');
+    const seeds = await this.commands.seedsFor(tableId, 'StartShoe');
     return this.run(
       tableId,
       'StartShoe',
-      { ...(seed ? { seed } : {}), ...(body.firstCard !== undefined ? { firstCard: body.firstCard } : {}) },
+      { ...seeds, ...(body.firstCard !== undefined ? { firstCard: body.firstCard } : {}) },
       p,
       key,
     );
@@ -160,8 +156,7 @@ export class TablesController {
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
-    const seed = await this.seedFor(tableId, 'OpenBetting');
-    return this.run(tableId, 'OpenBetting', seed ? { seed } : {}, p, key);
+    return this.run(tableId, 'OpenBetting', await this.commands.seedsFor(tableId, 'OpenBetting'), p, key);
   }
 
   @Post(':tableId/rounds/:roundNo/bets')
@@ -240,8 +235,8 @@ export class TablesController {
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
-    const nextSeed = await this.seedFor(tableId, 'Deal');
-    return this.run(tableId, 'Deal', { roundNo: roundNo(round), ...(nextSeed ? { nextSeed } : {}) }, p, key);
+    const seeds = await this.commands.seedsFor(tableId, 'Deal');
+    return this.run(tableId, 'Deal', { roundNo: roundNo(round), ...seeds }, p, key);
   }
 
   @Post(':tableId/rounds/:roundNo/cards')
