@@ -8,6 +8,7 @@ import { TOKEN_VERIFIER, mayUseTable, principalFromHeader } from '../common/auth
 import { toErrorBody } from '../common/exception.filter';
 import { Metrics } from '../common/metrics';
 import { EventStoreHandle } from '../store/event-store.provider';
+import { tableIdOf } from '@coup/table';
 import { TableProcessor } from '../tables/table-processor';
 import { type Client, LiveClients } from './live.clients';
 import { DEFAULT_LIVE_LIMITS, LIVE_LIMITS, SUBSCRIBE_COST, type LiveLimits } from './live.limits';
@@ -244,8 +245,9 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
   }
 
   private dispatch(e: RecordedEvent): void {
-    if (!e.streamName.startsWith('table-')) return;
-    const set = this.clients.following(e.streamName.slice('table-'.length));
+    const tableId = tableIdOf(e.streamName);
+    if (tableId === null) return;
+    const set = this.clients.following(tableId);
     if (!set) return;
     for (const client of set) {
       try {

@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordedEvent } from '@coup/event-store';
-import { tableView } from '@coup/table';
 import type { EventStoreHandle } from '../store/event-store.provider';
-import { type TableProcessor, tableStream } from '../tables/table-processor';
+import { tableStream, tableView } from '@coup/table';
+import type { TableProcessor } from '../tables/table-processor';
 import type { Client, LiveClients } from './live.clients';
 import type { ClientMessage } from './live.protocol';
 import type { LiveSender } from './live.send';

@@ -12,7 +12,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ReadModels, replayHand, verifyHand } from '@coup/projections';
 import type { Principal } from '@coup/auth';
-import { onlineTableId } from '@coup/table';
+import { onlineTableId, tableStream } from '@coup/table';
 import { rolesFor } from '../common/access';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
@@ -61,7 +61,7 @@ export class HandsController {
    */
   private async knownOrRecorded(tableId: string): Promise<void> {
     if (this.read.table(tableId) !== null) return;
-    if ((await this.source.store.streamHead(`table-${tableId}`)) !== null) return;
+    if ((await this.source.store.streamHead(tableStream(tableId))) !== null) return;
     this.known(tableId);
   }
 
