@@ -2,10 +2,11 @@ import { Body } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CoupValidationPipe, RawObject } from '../common/validation';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { TABLE_ID_PATTERN } from '@coup/table';
 
 /** Largest amount of one request, in cents ($10,000,000,000): far above any table limit, far below 2^53. */
 export const MAX_AMOUNT = 1_000_000_000_000;
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ID = TABLE_ID_PATTERN;
 const ID_MESSAGE = '$property must be 1 to 64 letters, digits, _ or -';
 
 export class CreateTableDto {
