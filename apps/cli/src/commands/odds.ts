@@ -10,6 +10,71 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
+type Odds = ReturnType<typeof exactOdds>;
+
+/** The odds as JSON, the exact counts as decimal strings. */
+function oddsJson(o: Odds): string {
+  const json = {
+    decks: o.decks,
+    tiePays: o.tiePays,
+    probabilities: o.probabilities,
+    houseEdge: o.houseEdge,
+    natural: o.natural,
+    pairs: o.pairs,
+    counts: {
+      total: o.counts.total.toString(),
+      player: o.counts.player.toString(),
+      banker: o.counts.banker.toString(),
+      tie: o.counts.tie.toString(),
+      natural: o.counts.natural.toString(),
+    },
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+/** The odds as tables: each bet's probability, sequences, house edge and pay, then naturals and pairs. */
+function oddsText(o: Odds): string {
+  const p = (x: number): string => x.toFixed(6);
+  const lines = [
+    `Exact odds, ${o.decks} deck${o.decks === 1 ? '' : 's'}, tie pays ${o.tiePays} to 1`,
+    `(every one of the ${grouped(o.counts.total)} ordered six-card sequences counted, with card removal)`,
+    '',
+    table(
+      [
+        ['', 'probability', 'sequences', 'house edge', 'pays'],
+        [
+          'banker',
+          p(o.probabilities.banker),
+          grouped(o.counts.banker),
+          percent(o.houseEdge.banker),
+          '1 to 1 less 5%',
+        ],
+        [
+          'player',
+          p(o.probabilities.player),
+          grouped(o.counts.player),
+          percent(o.houseEdge.player),
+          '1 to 1',
+        ],
+        ['tie', p(o.probabilities.tie), grouped(o.counts.tie), percent(o.houseEdge.tie), `${o.tiePays} to 1`],
+      ],
+      [false, true, true, true, false],
+    ),
+    '',
+    table(
+      [
+        ['natural (either hand 8 or 9 on two cards)', p(o.natural)],
+        ['player pair (first two cards of one rank)', p(o.pairs.player)],
+        ['banker pair', p(o.pairs.banker)],
+      ],
+      [false, true],
+    ),
+    '',
+    'Player and banker bets push on a tie; edges are per coup, ties included.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 /** `coup odds`: the exact odds and house edges, as a table or JSON. */
 export const odds: Command = {
   name: 'odds',
@@ -26,70 +91,7 @@ export const odds: Command = {
     const { options } = parseArgs('odds', args, OPTIONS);
     const tiePays = options['tie-pays'] === 9 ? 9 : 8;
     const o = exactOdds({ decks: options.decks, tiePays });
-    if (options.json) {
-      const json = {
-        decks: o.decks,
-        tiePays: o.tiePays,
-        probabilities: o.probabilities,
-        houseEdge: o.houseEdge,
-        natural: o.natural,
-        pairs: o.pairs,
-        counts: {
-          total: o.counts.total.toString(),
-          player: o.counts.player.toString(),
-          banker: o.counts.banker.toString(),
-          tie: o.counts.tie.toString(),
-          natural: o.counts.natural.toString(),
-        },
-      };
-      io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-      return EXIT.ok;
-    }
-    const p = (x: number): string => x.toFixed(6);
-    const lines = [
-      `Exact odds, ${o.decks} deck${o.decks === 1 ? '' : 's'}, tie pays ${o.tiePays} to 1`,
-      `(every one of the ${grouped(o.counts.total)} ordered six-card sequences counted, with card removal)`,
-      '',
-      table(
-        [
-          ['', 'probability', 'sequences', 'house edge', 'pays'],
-          [
-            'banker',
-            p(o.probabilities.banker),
-            grouped(o.counts.banker),
-            percent(o.houseEdge.banker),
-            '1 to 1 less 5%',
-          ],
-          [
-            'player',
-            p(o.probabilities.player),
-            grouped(o.counts.player),
-            percent(o.houseEdge.player),
-            '1 to 1',
-          ],
-          [
-            'tie',
-            p(o.probabilities.tie),
-            grouped(o.counts.tie),
-            percent(o.houseEdge.tie),
-            `${o.tiePays} to 1`,
-          ],
-        ],
-        [false, true, true, true, false],
-      ),
-      '',
-      table(
-        [
-          ['natural (either hand 8 or 9 on two cards)', p(o.natural)],
-          ['player pair (first two cards of one rank)', p(o.pairs.player)],
-          ['banker pair', p(o.pairs.banker)],
-        ],
-        [false, true],
-      ),
-      '',
-      'Player and banker bets push on a tie; edges are per coup, ties included.',
-    ];
-    io.stdout.write(`${lines.join('\n')}\n`);
+    io.stdout.write(options.json ? oddsJson(o) : oddsText(o));
     return EXIT.ok;
   },
 };

@@ -35,6 +35,110 @@ function progressBar(io: CliIo): { update(done: number, total: number): void; cl
   };
 }
 
+/** What a simulation was asked for. */
+interface Setup {
+  readonly decks: number;
+  readonly shoes: number;
+  readonly seed: string;
+  readonly cutCard: number;
+  readonly burn: boolean;
+}
+
+type Simulation = ReturnType<typeof runSimulation>;
+type Exact = ReturnType<typeof exactOdds>;
+type ZScores = ReturnType<typeof simulationZScores>;
+
+/** Plays the shoes (with a progress bar on a terminal) and times it. */
+function playShoes(setup: Setup, io: CliIo): { result: Simulation; seconds: number } {
+  const bar = io.isTTY ? progressBar(io) : undefined;
+  const started = performance.now();
+  let result;
+  try {
+    result = runSimulation({
+      decks: setup.decks,
+      shoes: setup.shoes,
+      seed: setup.seed,
+      cutCard: setup.cutCard,
+      burn: setup.burn,
+      onProgress: bar === undefined ? undefined : (done, total) => bar.update(done, total),
+    });
+  } finally {
+    bar?.clear();
+  }
+  return { result, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The JSON output: no timing, so a seed always gives the same output. */
+function simulationJson(setup: Setup, result: Simulation, exact: Exact, z: ZScores): string {
+  const n = result.coups;
+  const json = {
+    decks: result.decks,
+    shoes: result.shoes,
+    seed: setup.seed,
+    cutCard: setup.cutCard,
+    burn: setup.burn,
+    coups: n,
+    outcomes: result.outcomes,
+    naturals: result.naturals,
+    pairs: result.pairs,
+    handsPerShoe: result.handsPerShoe,
+    frequencies: {
+      player: result.outcomes.player / n,
+      banker: result.outcomes.banker / n,
+      tie: result.outcomes.tie / n,
+      natural: result.naturals / n,
+      playerPair: result.pairs.player / n,
+      bankerPair: result.pairs.banker / n,
+    },
+    exact: {
+      player: exact.probabilities.player,
+      banker: exact.probabilities.banker,
+      tie: exact.probabilities.tie,
+      natural: exact.natural,
+      playerPair: exact.pairs.player,
+      bankerPair: exact.pairs.banker,
+    },
+    zScores: z,
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+/** The text output: counts, frequencies, exact probabilities and z-scores per bet, and the timing. */
+function simulationText(setup: Setup, result: Simulation, exact: Exact, z: ZScores, seconds: number): string {
+  const n = result.coups;
+  const rows: [string, number, number, number][] = [
+    ['banker', result.outcomes.banker, exact.probabilities.banker, z.banker],
+    ['player', result.outcomes.player, exact.probabilities.player, z.player],
+    ['tie', result.outcomes.tie, exact.probabilities.tie, z.tie],
+    ['natural', result.naturals, exact.natural, z.natural],
+    ['player pair', result.pairs.player, exact.pairs.player, z.playerPair],
+    ['banker pair', result.pairs.banker, exact.pairs.banker, z.bankerPair],
+  ];
+  const rate = seconds > 0 ? ` (${(n / seconds / 1e6).toFixed(1)} million coups a second)` : '';
+  const lines = [
+    `Simulated ${grouped(result.shoes)} shoe${result.shoes === 1 ? '' : 's'} of ${result.decks} deck${result.decks === 1 ? '' : 's'}, seed ${JSON.stringify(setup.seed)}, ${setup.burn ? 'burn' : 'no burn'}, cut card ${setup.cutCard} from the end`,
+    `${grouped(n)} coups in ${seconds.toFixed(2)} s${rate}`,
+    '',
+    table(
+      [
+        ['', 'count', 'frequency', 'exact', 'z'],
+        ...rows.map(([name, count, p, zz]) => [
+          name,
+          grouped(count),
+          (count / n).toFixed(6),
+          p.toFixed(6),
+          zz.toFixed(2),
+        ]),
+      ],
+      [false, true, true, true, true],
+    ),
+    '',
+    `coups per shoe: min ${result.handsPerShoe.min}, mean ${result.handsPerShoe.mean.toFixed(2)}, max ${result.handsPerShoe.max}`,
+    'z is (count - n p) / sqrt(n p (1 - p)): within about 2 either way for 95% of seeds.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 /** `coup simulate`: play whole shoes from a seed and compare with the exact odds. */
 export const simulate: Command = {
   name: 'simulate',
@@ -54,90 +158,21 @@ export const simulate: Command = {
   ].join('\n'),
   run(args, io) {
     const { options } = parseArgs('simulate', args, OPTIONS);
-    const burn = !options['no-burn'];
-    const bar = io.isTTY ? progressBar(io) : undefined;
-    const started = performance.now();
-    let result;
-    try {
-      result = runSimulation({
-        decks: options.decks,
-        shoes: options.shoes,
-        seed: options.seed,
-        cutCard: options['cut-card'],
-        burn,
-        onProgress: bar === undefined ? undefined : (done, total) => bar.update(done, total),
-      });
-    } finally {
-      bar?.clear();
-    }
-    const seconds = (performance.now() - started) / 1000;
+    const setup: Setup = {
+      decks: options.decks,
+      shoes: options.shoes,
+      seed: options.seed,
+      cutCard: options['cut-card'],
+      burn: !options['no-burn'],
+    };
+    const { result, seconds } = playShoes(setup, io);
     const exact = exactOdds({ decks: options.decks });
     const z = simulationZScores(result, exact);
-    const n = result.coups;
-    const rows: [string, number, number, number][] = [
-      ['banker', result.outcomes.banker, exact.probabilities.banker, z.banker],
-      ['player', result.outcomes.player, exact.probabilities.player, z.player],
-      ['tie', result.outcomes.tie, exact.probabilities.tie, z.tie],
-      ['natural', result.naturals, exact.natural, z.natural],
-      ['player pair', result.pairs.player, exact.pairs.player, z.playerPair],
-      ['banker pair', result.pairs.banker, exact.pairs.banker, z.bankerPair],
-    ];
-    if (options.json) {
-      const json = {
-        decks: result.decks,
-        shoes: result.shoes,
-        seed: options.seed,
-        cutCard: options['cut-card'],
-        burn,
-        coups: n,
-        outcomes: result.outcomes,
-        naturals: result.naturals,
-        pairs: result.pairs,
-        handsPerShoe: result.handsPerShoe,
-        frequencies: {
-          player: result.outcomes.player / n,
-          banker: result.outcomes.banker / n,
-          tie: result.outcomes.tie / n,
-          natural: result.naturals / n,
-          playerPair: result.pairs.player / n,
-          bankerPair: result.pairs.banker / n,
-        },
-        exact: {
-          player: exact.probabilities.player,
-          banker: exact.probabilities.banker,
-          tie: exact.probabilities.tie,
-          natural: exact.natural,
-          playerPair: exact.pairs.player,
-          bankerPair: exact.pairs.banker,
-        },
-        zScores: z,
-      };
-      io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-      return EXIT.ok;
-    }
-    const rate = seconds > 0 ? ` (${(n / seconds / 1e6).toFixed(1)} million coups a second)` : '';
-    const lines = [
-      `Simulated ${grouped(result.shoes)} shoe${result.shoes === 1 ? '' : 's'} of ${result.decks} deck${result.decks === 1 ? '' : 's'}, seed ${JSON.stringify(options.seed)}, ${burn ? 'burn' : 'no burn'}, cut card ${options['cut-card']} from the end`,
-      `${grouped(n)} coups in ${seconds.toFixed(2)} s${rate}`,
-      '',
-      table(
-        [
-          ['', 'count', 'frequency', 'exact', 'z'],
-          ...rows.map(([name, count, p, zz]) => [
-            name,
-            grouped(count),
-            (count / n).toFixed(6),
-            p.toFixed(6),
-            zz.toFixed(2),
-          ]),
-        ],
-        [false, true, true, true, true],
-      ),
-      '',
-      `coups per shoe: min ${result.handsPerShoe.min}, mean ${result.handsPerShoe.mean.toFixed(2)}, max ${result.handsPerShoe.max}`,
-      'z is (count - n p) / sqrt(n p (1 - p)): within about 2 either way for 95% of seeds.',
-    ];
-    io.stdout.write(`${lines.join('\n')}\n`);
+    io.stdout.write(
+      options.json
+        ? simulationJson(setup, result, exact, z)
+        : simulationText(setup, result, exact, z, seconds),
+    );
     return EXIT.ok;
   },
 };

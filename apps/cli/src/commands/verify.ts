@@ -1,8 +1,9 @@
-import { type HandVerification, verifyHand } from '@coup/projections';
+import type { StreamHead } from '@coup/event-store';
+import { type Check, type HandVerification, type ReadModels, verifyHand } from '@coup/projections';
 import { parseArgs } from '../args';
 import type { Command } from '../command';
-import { EXIT, UsageError } from '../io';
-import { caughtUpReadModels, openReadSide, progressBar } from './read-side';
+import { type CliIo, EXIT, UsageError } from '../io';
+import { type ReadSide, caughtUpReadModels, openReadSide, progressBar } from './read-side';
 
 const OPTIONS = {
   table: { type: 'string' },
@@ -10,6 +11,78 @@ const OPTIONS = {
   to: { type: 'integer', min: 1 },
   json: { type: 'boolean' },
 } as const;
+
+interface Verified {
+  readonly results: HandVerification[];
+  readonly failed: HandVerification[];
+  readonly counts: Record<Check['status'], number>;
+}
+
+/** The finished (resolved or voided) rounds of the table in the range, in order. */
+function finishedRounds(read: ReadModels, tableId: string, from?: number, to?: number): number[] {
+  const rounds: number[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = read.hands(tableId, { roundFrom: from, roundTo: to, order: 'asc' }, { cursor, limit: 500 });
+    rounds.push(
+      ...page.items.filter((h) => h.status === 'resolved' || h.status === 'voided').map((h) => h.roundNo),
+    );
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return rounds;
+}
+
+/** Verifies each round, with a progress bar; counts the checks by status. */
+async function verifyRounds(
+  side: ReadSide,
+  read: ReadModels,
+  tableId: string,
+  rounds: readonly number[],
+  io: CliIo,
+): Promise<Verified> {
+  const bar = progressBar(io, 'hands');
+  const results: HandVerification[] = [];
+  const failed: HandVerification[] = [];
+  const counts = { pass: 0, fail: 0, pending: 0, skipped: 0 };
+  for (const round of rounds) {
+    const v = await verifyHand({ store: side.store, readModels: read, raw: side.raw }, tableId, round);
+    results.push(v);
+    for (const c of v.checks) counts[c.status] += 1;
+    if (!v.ok) failed.push(v);
+    bar.update(results.length, rounds.length);
+  }
+  bar.clear();
+  return { results, failed, counts };
+}
+
+/** The failures, one line per failed check, then the summary and the stream's head. */
+function printText(
+  io: CliIo,
+  tableId: string,
+  rounds: readonly number[],
+  { results, failed, counts }: Verified,
+  head: StreamHead | null,
+): void {
+  for (const v of failed) {
+    for (const c of v.checks.filter((x) => x.status === 'fail')) {
+      const at = c.event
+        ? ` [${c.event.type} revision ${c.event.revision}, position ${c.event.position}]`
+        : '';
+      io.stdout.write(`round ${v.roundNo}: FAIL ${c.name}: ${c.detail}${at}\n`);
+    }
+  }
+  const range = rounds.length
+    ? `rounds ${rounds[0]}-${rounds[rounds.length - 1]}`
+    : 'no finished hands in that range';
+  io.stdout.write(
+    `table ${tableId}: ${results.length} hands verified (${range}): ${failed.length === 0 ? 'all OK' : `${failed.length} FAILED`}; ` +
+      `checks ${counts.pass} pass, ${counts.fail} fail, ${counts.pending} pending (seed not yet revealed), ${counts.skipped} skipped\n`,
+  );
+  if (head)
+    io.stdout.write(
+      `stream head: revision ${head.revision}, hash ${head.hash} (keep it outside the store)\n`,
+    );
+}
 
 /** `coup verify --table T [--from N --to M]`: verifies hands; exits 1 if any check fails. */
 export const verify: Command = {
@@ -44,59 +117,15 @@ export const verify: Command = {
           io.stderr.write(`coup verify: no table ${tableId} in the read models\n`);
           return EXIT.failure;
         }
-        const rounds: number[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = read.hands(
-            tableId,
-            { roundFrom: options.from, roundTo: options.to, order: 'asc' },
-            { cursor, limit: 500 },
-          );
-          rounds.push(
-            ...page.items
-              .filter((h) => h.status === 'resolved' || h.status === 'voided')
-              .map((h) => h.roundNo),
-          );
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor !== undefined);
-        const bar = progressBar(io, 'hands');
-        const results: HandVerification[] = [];
-        const failed: HandVerification[] = [];
-        const counts = { pass: 0, fail: 0, pending: 0, skipped: 0 };
-        for (const round of rounds) {
-          const v = await verifyHand({ store: side.store, readModels: read, raw: side.raw }, tableId, round);
-          results.push(v);
-          for (const c of v.checks) counts[c.status] += 1;
-          if (!v.ok) failed.push(v);
-          bar.update(results.length, rounds.length);
-        }
-        bar.clear();
+        const rounds = finishedRounds(read, tableId, options.from, options.to);
+        const verified = await verifyRounds(side, read, tableId, rounds, io);
+        const { results, failed, counts } = verified;
         const head = await side.store.streamHead(`table-${tableId}`);
         if (options.json) {
           io.stdout.write(
             `${JSON.stringify({ tableId, ok: failed.length === 0, hands: results.length, failed: failed.length, checks: counts, head: head ? { revision: Number(head.revision), hash: head.hash } : null, results })}\n`,
           );
-        } else {
-          for (const v of failed) {
-            for (const c of v.checks.filter((x) => x.status === 'fail')) {
-              const at = c.event
-                ? ` [${c.event.type} revision ${c.event.revision}, position ${c.event.position}]`
-                : '';
-              io.stdout.write(`round ${v.roundNo}: FAIL ${c.name}: ${c.detail}${at}\n`);
-            }
-          }
-          const range = rounds.length
-            ? `rounds ${rounds[0]}-${rounds[rounds.length - 1]}`
-            : 'no finished hands in that range';
-          io.stdout.write(
-            `table ${tableId}: ${results.length} hands verified (${range}): ${failed.length === 0 ? 'all OK' : `${failed.length} FAILED`}; ` +
-              `checks ${counts.pass} pass, ${counts.fail} fail, ${counts.pending} pending (seed not yet revealed), ${counts.skipped} skipped\n`,
-          );
-          if (head)
-            io.stdout.write(
-              `stream head: revision ${head.revision}, hash ${head.hash} (keep it outside the store)\n`,
-            );
-        }
+        } else printText(io, tableId, rounds, verified, head);
         return failed.length === 0 ? EXIT.ok : EXIT.failure;
       } finally {
         await models.close();
