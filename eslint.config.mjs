@@ -88,6 +88,18 @@ const pureRules = {
   ],
 };
 
+/** Which project may import which, by tags. */
+const moduleBoundaries = {
+  enforceBuildableLibDependency: false,
+  allow: [],
+  depConstraints: [
+    { sourceTag: 'layer:pure', onlyDependOnLibsWithTags: ['layer:pure'] },
+    { sourceTag: 'layer:infra', onlyDependOnLibsWithTags: ['layer:pure', 'layer:infra'] },
+    { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['layer:pure'] },
+    { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:pure', 'layer:infra'] },
+  ],
+};
+
 export default [
   {
     ignores: [
@@ -106,19 +118,7 @@ export default [
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'layer:pure', onlyDependOnLibsWithTags: ['layer:pure'] },
-            { sourceTag: 'layer:infra', onlyDependOnLibsWithTags: ['layer:pure', 'layer:infra'] },
-            { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['layer:pure'] },
-            { sourceTag: 'layer:app', onlyDependOnLibsWithTags: ['layer:pure', 'layer:infra'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', moduleBoundaries],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
@@ -171,6 +171,45 @@ export default [
             {
               regex: '^\\.\\./\\.\\./(commands|decide|reply|index)$',
               message: 'A capability may not import the registry of commands (it imports the capabilities).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The read side's wire types are types only, so the browser can take them without any code of the library.
+    files: ['libs/projections/src/**/wire.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '.*',
+              allowTypeImports: true,
+              message: 'A wire module imports and re-exports types only (`import type`, `export type`).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The browser app's one way into the read side: the types of its API answers (`@coup/projections/wire`,
+    // types only), imported as types, so no code of @coup/projections reaches the bundle.
+    files: ['apps/dealer-console/src/**/*.ts', 'apps/dealer-console/src/**/*.tsx'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { ...moduleBoundaries, allow: ['@coup/projections/wire'] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@coup/projections/wire',
+              allowTypeImports: true,
+              message: 'The browser takes only types from the read side: `import type`.',
             },
           ],
         },

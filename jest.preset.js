@@ -3,9 +3,13 @@
 const path = require('node:path');
 
 const libs = ['engine', 'table', 'event-store', 'projections', 'auth'];
-const moduleNameMapper = Object.fromEntries(
-  libs.map((lib) => [`^@coup/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
-);
+const moduleNameMapper = {
+  ...Object.fromEntries(
+    libs.map((lib) => [`^@coup/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
+  ),
+  // The read side's wire types alone (the browser's one way into @coup/projections).
+  '^@coup/projections/wire$': path.join(__dirname, 'libs', 'projections', 'src', 'wire.ts'),
+};
 
 /** @param {string} projectDir @param {object} [extra] */
 module.exports = function preset(projectDir, extra = {}) {

@@ -76,6 +76,20 @@ const probes = {
       filePath: 'apps/dealer-console/src/probe.ts',
       code: "import type { ReadModels } from '@coup/projections';\nexport type X = ReadModels;\n",
     },
+    {
+      filePath: 'apps/dealer-console/src/probe.ts',
+      code: "import { HandSummary } from '@coup/projections/wire';\nexport type X = HandSummary;\n",
+    },
+  ],
+  wireTypesOnly: [
+    {
+      filePath: 'libs/projections/src/replay/wire.ts',
+      code: "import type { TableView } from '@coup/table';\nexport type * from '../read-models/ledger/wire';\nexport type X = TableView;\n",
+    },
+    {
+      filePath: 'libs/projections/src/replay/wire.ts',
+      code: "import { ONLINE_RULES } from '@coup/table';\nexport * from '../read-models/ledger/wire';\nexport const x = ONLINE_RULES;\n",
+    },
   ],
   serviceToAll: [
     {
@@ -174,9 +188,21 @@ describe('module boundaries between projects', () => {
     expect(boundaryErrors(errors.browserToStore[0]!)).toHaveLength(1);
   });
 
-  it("the browser app may import the projections' wire types only", () => {
-    expect(boundaryErrors(errors.browserToProjections[0]!)).toEqual([]);
+  it("the browser app may import the projections' wire types only, as types", () => {
+    expect(errors.browserToProjections[0]!).toEqual([]);
     expect(boundaryErrors(errors.browserToProjections[1]!)).toHaveLength(1);
+    expect(boundaryErrors(errors.browserToProjections[2]!)).toEqual([]);
+    expect(joined(errors.browserToProjections[2]!)).toMatch(
+      /no-restricted-imports: .*only types from the read side/,
+    );
+  });
+
+  it("the projections' wire modules import and re-export types only", () => {
+    expect(errors.wireTypesOnly[0]!).toEqual([]);
+    const list = errors.wireTypesOnly[1]!.filter((e) =>
+      e.startsWith('@typescript-eslint/no-restricted-imports'),
+    );
+    expect(list).toHaveLength(2);
   });
 
   it('the service may import every library', () => {

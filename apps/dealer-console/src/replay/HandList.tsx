@@ -4,7 +4,7 @@ import { ApiError } from '../api';
 import { money } from '../format';
 import { type ReadApi, readApi } from './api';
 import { handHash } from './route';
-import type { HandFilter, HandPage, HandSummary } from './types';
+import type { HandFilter, HandPage, HandSummary } from '@coup/projections/wire';
 
 const OUTCOME_TEXT: Record<Outcome, string> = { player: 'Player', banker: 'Banker', tie: 'Tie' };
 

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReadApi } from './api';
 import { HAND_LIST_REFRESH_MS, HandList, toFilter } from './HandList';
-import type { HandSummary } from './types';
+import type { HandSummary } from '@coup/projections/wire';
 
 const hand = (roundNo: number): HandSummary => ({
   tableId: 'T1',

@@ -7,7 +7,7 @@ import { type ReadApi, readApi } from './api';
 import { type FoldedReplay, type Recheck, foldReplay, recheckCoup } from './fold';
 import { handHash } from './route';
 import { Stepper } from './Stepper';
-import type { HandReplay, HandVerification, ReplayEvent } from './types';
+import type { HandReplay, HandVerification, ReplayEvent } from '@coup/projections/wire';
 
 /** How soon a hand still in play, or with a pending check, is read again. */
 export const HAND_REREAD_MS = 3_000;

@@ -1,7 +1,7 @@
 /** The read-side calls of the replay screen and the roads (`GET` only). */
 import type { Fetch } from '../api';
 import { getJson, queryString } from './http';
-import type { HandFilter, HandPage, HandReplay, HandSummary, HandVerification } from './types';
+import type { HandFilter, HandPage, HandReplay, HandSummary, HandVerification } from '@coup/projections/wire';
 
 export const PAGE_SIZE = 20;
 

@@ -17,7 +17,7 @@ import {
   evolve,
   tableView,
 } from '@coup/table';
-import type { HandReplay, ReplayEvent } from './types';
+import type { HandReplay, ReplayEvent } from '@coup/projections/wire';
 
 /**
  * A decision state that `tableView` shows exactly as `view`. What a view leaves out cannot matter to the views

@@ -12,7 +12,7 @@ import {
   initialState,
   tableView,
 } from '@coup/table';
-import type { HandReplay, HandVerification } from '../types';
+import type { Check, HandReplay, HandVerification } from '@coup/projections/wire';
 
 type Cmd = { type: TableCommand['type']; data: unknown; role?: Role };
 
@@ -90,8 +90,8 @@ export function replayOf(events: readonly TableEvent[], roundNo: number, extra =
 }
 
 export function verification(roundNo: number, failing: string | null = null): HandVerification {
-  const names = ['index', 'chain', 'coup', 'settlements', 'commitment', 'shuffle'];
-  const checks = names.map((name) => ({
+  const names: Check['name'][] = ['index', 'chain', 'coup', 'settlements', 'commitment', 'shuffle'];
+  const checks = names.map((name): Check => ({
     name,
     status:
       name === failing
