@@ -2,12 +2,14 @@ import { Body } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CoupValidationPipe, RawObject } from '../common/validation';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { TABLE_ID_PATTERN } from '@coup/table';
+import { PLAYER_ID_PATTERN, TABLE_ID_PATTERN } from '@coup/table';
 
 /** Largest amount of one request, in cents ($10,000,000,000): far above any table limit, far below 2^53. */
 export const MAX_AMOUNT = 1_000_000_000_000;
 const ID = TABLE_ID_PATTERN;
 const ID_MESSAGE = '$property must be 1 to 64 letters, digits, _ or -';
+export const PLAYER_ID_MESSAGE =
+  '$property must be a player id: 1 to 64 letters, digits, _ . : @ + or -, the first a letter or digit';
 
 export class CreateTableDto {
   @ApiProperty({ example: 'T1', description: 'Unique table id: 1 to 64 of A-Z a-z 0-9 _ -' })
@@ -54,7 +56,7 @@ export class StartShoeDto {
 export class PlaceBetDto {
   @ApiProperty({ example: 'p1' })
   @IsString()
-  @Matches(ID, { message: ID_MESSAGE })
+  @Matches(PLAYER_ID_PATTERN, { message: PLAYER_ID_MESSAGE })
   playerId!: string;
 
   @ApiProperty({ enum: ['player', 'banker', 'tie'] })
@@ -71,7 +73,7 @@ export class PlaceBetDto {
 export class PlayerRefDto {
   @ApiProperty({ example: 'p1' })
   @IsString()
-  @Matches(ID, { message: ID_MESSAGE })
+  @Matches(PLAYER_ID_PATTERN, { message: PLAYER_ID_MESSAGE })
   playerId!: string;
 }
 
@@ -110,7 +112,7 @@ export function isPlaceBetBody(body: unknown): boolean {
   return (
     keys === 3 &&
     typeof playerId === 'string' &&
-    ID.test(playerId) &&
+    PLAYER_ID_PATTERN.test(playerId) &&
     SPOTS.has(spot) &&
     typeof amount === 'number' &&
     Number.isInteger(amount) &&

@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import fc from 'fast-check';
+import { PLAYER_ID_PATTERN } from '@coup/table';
 import { CoupValidationPipe } from '../common/validation';
 import { FAST_BODY_CHECKS, isPlaceBetBody, MAX_AMOUNT, PlaceBetDto } from './dto';
 
@@ -33,7 +34,8 @@ const anyValue = fc.oneof(
 );
 const playerId = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
-  fc.constantFrom('', 'a b', 'x'.repeat(65), 'é', 'p1\n'),
+  fc.stringMatching(PLAYER_ID_PATTERN),
+  fc.constantFrom('', 'a b', 'x'.repeat(65), 'é', 'p1\n', '.a', '-a', 'a@b.c'),
   anyValue,
 );
 const spot = fc.oneof(fc.constantFrom('player', 'banker', 'tie', 'Player', 'both', ''), anyValue);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   COMMAND_SEEDS,
+  PLAYER_ID_PATTERN,
   TABLE_ID_PATTERN,
   tableView,
   type Actor,
@@ -25,6 +26,17 @@ export type SeededCommand = 'StartShoe' | 'OpenBetting' | 'Deal';
 export function checkId(name: string, value: string): string {
   if (!TABLE_ID_PATTERN.test(value))
     throw new ApiError(400, 'INVALID_PARAMETER', `${name} must be 1 to 64 letters, digits, _ or -`);
+  return value;
+}
+
+/** A player id path parameter (the decider's pattern): 400 INVALID_PARAMETER otherwise. */
+export function checkPlayerId(value: string): string {
+  if (!PLAYER_ID_PATTERN.test(value))
+    throw new ApiError(
+      400,
+      'INVALID_PARAMETER',
+      'playerId must be a player id: 1 to 64 letters, digits, _ . : @ + or -, the first a letter or digit',
+    );
   return value;
 }
 

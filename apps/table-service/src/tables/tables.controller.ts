@@ -4,7 +4,7 @@ import { normalizeRules, tableView, type TableCommandType } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
-import { checkId, roundNo, TableCommands, type CommandData } from './table-commands';
+import { checkId, checkPlayerId, roundNo, TableCommands, type CommandData } from './table-commands';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
 import {
   AmountDto,
@@ -104,13 +104,7 @@ export class TablesController {
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
-    return this.run(
-      tableId,
-      'BuyIn',
-      { playerId: checkId('playerId', playerId), amount: body.amount },
-      p,
-      key,
-    );
+    return this.run(tableId, 'BuyIn', { playerId: checkPlayerId(playerId), amount: body.amount }, p, key);
   }
 
   @Post(':tableId/players/:playerId/cash-out')
@@ -123,7 +117,7 @@ export class TablesController {
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
-    return this.run(tableId, 'CashOut', { playerId: checkId('playerId', playerId) }, p, key);
+    return this.run(tableId, 'CashOut', { playerId: checkPlayerId(playerId) }, p, key);
   }
 
   @Post(':tableId/shoes')
@@ -191,7 +185,7 @@ export class TablesController {
     return this.run(
       tableId,
       'ClearBets',
-      { roundNo: roundNo(round), playerId: checkId('playerId', playerId) },
+      { roundNo: roundNo(round), playerId: checkPlayerId(playerId) },
       p,
       key,
     );
