@@ -110,6 +110,19 @@ function notEnough(needed: number, given: number, exact: boolean): EngineError {
   );
 }
 
+/** The coup's card `i`, parsed; an invalid card's error says which card of the coup it is (`details.index`). */
+function cardAt(cards: readonly string[], i: number): Card {
+  try {
+    return parseCard(cards[i]);
+  } catch (e) {
+    const error = e as EngineError;
+    throw new EngineError(error.code, `Card ${i + 1} of the coup: ${error.message}`, {
+      ...error.details,
+      index: i,
+    });
+  }
+}
+
 /**
  * Plays one coup from the cards in dealing order: player, banker, player, banker, then the player's third card
  * if the player draws, then the banker's if the banker draws. Cards after the last one used are ignored (not
@@ -125,25 +138,14 @@ export function resolveCoup(cards: readonly string[]): CoupResult {
     throw new EngineError('INVALID_ARGUMENT', 'resolveCoup takes an array of cards in dealing order', {});
   }
   const given = cards.length;
-  const card = (i: number): Card => {
-    try {
-      return parseCard(cards[i]);
-    } catch (e) {
-      const error = e as EngineError;
-      throw new EngineError(error.code, `Card ${i + 1} of the coup: ${error.message}`, {
-        ...error.details,
-        index: i,
-      });
-    }
-  };
   if (given < 4) {
-    for (let i = 0; i < given; i++) card(i);
+    for (let i = 0; i < given; i++) cardAt(cards, i);
     throw notEnough(4, given, false);
   }
-  const p1 = card(0);
-  const b1 = card(1);
-  const p2 = card(2);
-  const b2 = card(3);
+  const p1 = cardAt(cards, 0);
+  const b1 = cardAt(cards, 1);
+  const p2 = cardAt(cards, 2);
+  const b2 = cardAt(cards, 3);
   const playerCards: Card[] = [p1, p2];
   const bankerCards: Card[] = [b1, b2];
   const playerTwo = (cardValue(p1) + cardValue(p2)) % 10;
@@ -160,7 +162,7 @@ export function resolveCoup(cards: readonly string[]): CoupResult {
         const certain = bankerTwo <= 2 || bankerTwo === 7;
         throw notEnough(bankerTwo <= 2 ? 6 : 5, given, certain);
       }
-      const p3 = card(4);
+      const p3 = cardAt(cards, 4);
       playerCards.push(p3);
       playerThirdValue = cardValue(p3);
       playerTotal = (playerTotal + playerThirdValue) % 10;
@@ -168,7 +170,7 @@ export function resolveCoup(cards: readonly string[]): CoupResult {
     }
     if (bankerDraws(bankerTwo, playerThirdValue)) {
       if (given < used + 1) throw notEnough(used + 1, given, true);
-      const b3 = card(used);
+      const b3 = cardAt(cards, used);
       bankerCards.push(b3);
       bankerTotal = (bankerTotal + cardValue(b3)) % 10;
       used += 1;

@@ -64,12 +64,10 @@ const PLAYER_DRAWS = PLAYER_DRAW_TABLE;
 const BANKER_DRAWS = BANKER_DRAW_TABLE;
 
 /**
- * Exact counts over ordered six-card sequences for a shoe holding `valueCounts[v]` cards of each baccarat value
- * v = 0..9 (a full deck holds 16 of value 0 and 4 of each other value).
- * @throws EngineError `INVALID_ARGUMENT` unless there are 10 non-negative integer counts, at least 6 cards in
- *   all, and N (N-1) ... (N-5) below 2^53 (any shoe of up to 8 decks qualifies).
+ * The number of cards in a shoe of `valueCounts`, checked: 10 non-negative integer counts, at least 6 cards,
+ * N (N-1) ... (N-5) below 2^53.
  */
-export function exactCountsByValue(valueCounts: readonly number[]): CoupCounts {
+function checkedShoeSize(valueCounts: readonly number[]): number {
   if (valueCounts.length !== 10 || valueCounts.some((n) => !Number.isInteger(n) || n < 0)) {
     throw new EngineError(
       'INVALID_ARGUMENT',
@@ -79,9 +77,8 @@ export function exactCountsByValue(valueCounts: readonly number[]): CoupCounts {
       },
     );
   }
-  const c = Float64Array.from(valueCounts);
   let n = 0;
-  for (let v = 0; v < 10; v++) n += c[v]!;
+  for (let v = 0; v < 10; v++) n += valueCounts[v]!;
   const total = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5);
   if (n < 6 || !Number.isSafeInteger(total)) {
     throw new EngineError(
@@ -90,8 +87,80 @@ export function exactCountsByValue(valueCounts: readonly number[]): CoupCounts {
       { cards: n },
     );
   }
+  return n;
+}
+
+/**
+ * The third cards of a coup without a natural, after four cards of weight `w4` (the shoe `c` without them)
+ * with two-card totals `pt` and `bt`: adds the player, banker and tie counts to `acc[0..2]`. Sums in locals
+ * and writes `acc` once, so the inner loops run as they would inline.
+ */
+function addThirdCards(
+  c: Float64Array,
+  pt: number,
+  bt: number,
+  w4: number,
+  unused1: number,
+  unused2: number,
+  acc: Float64Array,
+): void {
+  let player = 0;
+  let banker = 0;
+  let tie = 0;
+  if (PLAYER_DRAWS[pt] === 1) {
+    for (let p3 = 0; p3 < 10; p3++) {
+      const w5 = w4 * c[p3]!;
+      if (w5 === 0) continue;
+      const pt3 = (pt + p3) % 10;
+      if (BANKER_DRAWS[bt * 11 + 1 + p3] === 1) {
+        c[p3]! -= 1;
+        for (let b3 = 0; b3 < 10; b3++) {
+          const x = w5 * c[b3]!;
+          const bt3 = (bt + b3) % 10;
+          if (pt3 > bt3) player += x;
+          else if (bt3 > pt3) banker += x;
+          else tie += x;
+        }
+        c[p3]! += 1;
+      } else {
+        const x = w5 * unused1;
+        if (pt3 > bt) player += x;
+        else if (bt > pt3) banker += x;
+        else tie += x;
+      }
+    }
+  } else if (BANKER_DRAWS[bt * 11] === 1) {
+    for (let b3 = 0; b3 < 10; b3++) {
+      const x = w4 * c[b3]! * unused1;
+      const bt3 = (bt + b3) % 10;
+      if (pt > bt3) player += x;
+      else if (bt3 > pt) banker += x;
+      else tie += x;
+    }
+  } else {
+    const x = w4 * unused2;
+    if (pt > bt) player += x;
+    else if (bt > pt) banker += x;
+    else tie += x;
+  }
+  acc[0]! += player;
+  acc[1]! += banker;
+  acc[2]! += tie;
+}
+
+/**
+ * Exact counts over ordered six-card sequences for a shoe holding `valueCounts[v]` cards of each baccarat value
+ * v = 0..9 (a full deck holds 16 of value 0 and 4 of each other value).
+ * @throws EngineError `INVALID_ARGUMENT` unless there are 10 non-negative integer counts, at least 6 cards in
+ *   all, and N (N-1) ... (N-5) below 2^53 (any shoe of up to 8 decks qualifies).
+ */
+export function exactCountsByValue(valueCounts: readonly number[]): CoupCounts {
+  const n = checkedShoeSize(valueCounts);
+  const c = Float64Array.from(valueCounts);
+  const total = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5);
   const unused2 = (n - 4) * (n - 5); // ways to draw the two unused cards of a four-card coup
   const unused1 = n - 5; // ... the one unused card of a five-card coup
+  const drawn = new Float64Array(3); // player, banker, tie of the coups without a natural
   let player = 0;
   let banker = 0;
   let tie = 0;
@@ -122,42 +191,7 @@ export function exactCountsByValue(valueCounts: readonly number[]): CoupCounts {
             continue;
           }
           c[b2]! -= 1;
-          if (PLAYER_DRAWS[pt] === 1) {
-            for (let p3 = 0; p3 < 10; p3++) {
-              const w5 = w4 * c[p3]!;
-              if (w5 === 0) continue;
-              const pt3 = (pt + p3) % 10;
-              if (BANKER_DRAWS[bt * 11 + 1 + p3] === 1) {
-                c[p3]! -= 1;
-                for (let b3 = 0; b3 < 10; b3++) {
-                  const x = w5 * c[b3]!;
-                  const bt3 = (bt + b3) % 10;
-                  if (pt3 > bt3) player += x;
-                  else if (bt3 > pt3) banker += x;
-                  else tie += x;
-                }
-                c[p3]! += 1;
-              } else {
-                const x = w5 * unused1;
-                if (pt3 > bt) player += x;
-                else if (bt > pt3) banker += x;
-                else tie += x;
-              }
-            }
-          } else if (BANKER_DRAWS[bt * 11] === 1) {
-            for (let b3 = 0; b3 < 10; b3++) {
-              const x = w4 * c[b3]! * unused1;
-              const bt3 = (bt + b3) % 10;
-              if (pt > bt3) player += x;
-              else if (bt3 > pt) banker += x;
-              else tie += x;
-            }
-          } else {
-            const x = w4 * unused2;
-            if (pt > bt) player += x;
-            else if (bt > pt) banker += x;
-            else tie += x;
-          }
+          addThirdCards(c, pt, bt, w4, unused1, unused2, drawn);
           c[b2]! += 1;
         }
         c[p2]! += 1;
@@ -166,12 +200,12 @@ export function exactCountsByValue(valueCounts: readonly number[]): CoupCounts {
     }
     c[p1] = w1;
   }
-  // Every addend and partial sum above is an integer no larger than `total` < 2^53, hence exact.
+  // Every addend and partial sum above is an integer no larger than `total` < 2^53, hence exact (in any order).
   return {
     total: BigInt(total),
-    player: BigInt(player),
-    banker: BigInt(banker),
-    tie: BigInt(tie),
+    player: BigInt(player + drawn[0]!),
+    banker: BigInt(banker + drawn[1]!),
+    tie: BigInt(tie + drawn[2]!),
     natural: BigInt(natural),
   };
 }
