@@ -4,6 +4,7 @@
  * view, and the table's past events over the WebSocket (for the history: the `player` role reads no hand records,
  * but receives its own table's events, seeds included once revealed).
  */
+import type { LedgerAccount as WireLedgerAccount } from '@coup/projections/wire';
 import type { CoupSummary, Spot, TableEvent, TableView } from '@coup/table';
 import { ApiError, type Fetch } from '../api';
 
@@ -27,19 +28,20 @@ export interface DealAnswer extends Omit<CoupSummary, 'at' | 'shoeNo'> {
 }
 
 /** One table's account in `GET /api/players/:playerId/ledger` (the read model: it may lag a coup behind). */
-export interface LedgerAccount {
-  readonly tableId: string;
-  readonly bought_in: number;
-  readonly bets: number;
-  readonly staked: number;
-  readonly wins: number;
-  readonly losses: number;
-  readonly pushes: number;
-  readonly net_result: number;
-  readonly commission_deducted: number;
-  readonly cashed_out: number;
-  readonly chips: number;
-}
+export type LedgerAccount = Pick<
+  WireLedgerAccount,
+  | 'tableId'
+  | 'bought_in'
+  | 'bets'
+  | 'staked'
+  | 'wins'
+  | 'losses'
+  | 'pushes'
+  | 'net_result'
+  | 'commission_deducted'
+  | 'cashed_out'
+  | 'chips'
+>;
 
 /** A fresh Idempotency-Key. */
 export function newKey(): string {

@@ -3,6 +3,7 @@
  * or, until it has caught up, from the coups this console saw resolve live.
  */
 import type { Outcome } from '@coup/engine';
+import type { RoadsView } from '@coup/projections/wire';
 import type { RoadEntry } from '../feed';
 import { type DerivedCell, beadPlate, bigRoad, derivedRoads } from './roads';
 
@@ -29,17 +30,11 @@ export interface RoadsData {
   readonly cockroachPig: readonly DerivedCell[];
 }
 
-/** The service's `RoadsView` (the fields the console draws). */
-export interface ServiceRoads {
-  readonly shoeNo: number;
-  readonly coups: number;
-  readonly beadPlate: RoadsData['beadPlate'];
-  readonly bigRoad: RoadsData['bigRoad'];
-  readonly leadingTies: number;
-  readonly bigEyeBoy: readonly DerivedCell[];
-  readonly smallRoad: readonly DerivedCell[];
-  readonly cockroachPig: readonly DerivedCell[];
-}
+/** The service's `RoadsView`: the fields the console draws. */
+export type ServiceRoads = Pick<
+  RoadsView,
+  'shoeNo' | 'coups' | 'beadPlate' | 'bigRoad' | 'leadingTies' | 'bigEyeBoy' | 'smallRoad' | 'cockroachPig'
+>;
 
 export function fromService(r: ServiceRoads): RoadsData {
   return {
