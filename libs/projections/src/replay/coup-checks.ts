@@ -2,33 +2,14 @@
  * The `coup` and `settlements` checks: the engine re-resolves the recorded cards (corrections applied) to the
  * recorded result, and `settleBet` recomputes each stake's recorded settlement (for a void, every stake returned).
  */
-import { type Card, type Outcome, fullShoeCounts, nextPosition, resolveCoup, settleBet } from '@coup/engine';
+import { type Card, fullShoeCounts, nextPosition, resolveCoup, settleBet } from '@coup/engine';
 import type { RecordedEvent } from '@coup/event-store';
-import { type TableState, tableView } from '@coup/table';
+import { type EventData, type Settlement, type TableState, tableView } from '@coup/table';
 import type { HandRecord } from '../read-models/hand-history/wire';
-import { ref } from './span';
+import { failedAt } from './span';
 import type { Check } from './types';
 
-interface CoupData {
-  readonly playerCards: readonly Card[];
-  readonly bankerCards: readonly Card[];
-  readonly playerTotal: number;
-  readonly bankerTotal: number;
-  readonly outcome: Outcome;
-  readonly natural: boolean;
-  readonly cardsUsed: number;
-  readonly commissionMode: 'deducted' | 'box';
-  readonly settlements: readonly RecordedSettlement[];
-}
-
-interface RecordedSettlement {
-  readonly playerId: string;
-  readonly spot: 'player' | 'banker' | 'tie';
-  readonly amount: number;
-  readonly result: string;
-  readonly paid: number;
-  readonly commission: number;
-}
+type CoupData = EventData<'CoupResolved'>;
 
 /** A card of the hand in dealing order, with the event that dealt (or last corrected) it. */
 export interface DealtCard {
@@ -59,13 +40,6 @@ export function dealtCards(events: readonly RecordedEvent[]): DealtCard[] {
   return cards;
 }
 
-const coupFail = (detail: string, e: RecordedEvent): Check => ({
-  name: 'coup',
-  status: 'fail',
-  detail,
-  event: ref(e),
-});
-
 /** The first card dealt after the coup was complete or recorded to another hand or slot than the engine's. */
 function misdealt(cards: readonly DealtCard[]): Check | null {
   for (let i = 0; i < cards.length; i++) {
@@ -73,9 +47,10 @@ function misdealt(cards: readonly DealtCard[]): Check | null {
     const c = cards[i];
     if (c === undefined) break;
     if (next.to === 'complete')
-      return coupFail(`card ${i} (${c.card}) was dealt after the coup was complete`, c.e);
+      return failedAt('coup', `card ${i} (${c.card}) was dealt after the coup was complete`, c.e);
     if (c.e.type === 'CardDealt' && (next.to !== c.to || next.slot !== c.slot)) {
-      return coupFail(
+      return failedAt(
+        'coup',
         `card ${i} (${c.card}) was recorded to ${c.to}/${c.slot}; the engine puts it to ${next.to}/${next.slot}`,
         c.e,
       );
@@ -104,7 +79,7 @@ export function checkCoup(hand: HandRecord, events: readonly RecordedEvent[]): C
   try {
     engine = resolveCoup(cards.map((c) => c.card));
   } catch (error) {
-    return coupFail(`the recorded cards do not make a coup: ${(error as Error).message}`, resolved);
+    return failedAt('coup', `the recorded cards do not make a coup: ${(error as Error).message}`, resolved);
   }
   const same =
     engine.cardsUsed === cards.length &&
@@ -116,7 +91,8 @@ export function checkCoup(hand: HandRecord, events: readonly RecordedEvent[]): C
     engine.playerCards.join() === d.playerCards.join() &&
     engine.bankerCards.join() === d.bankerCards.join();
   if (!same) {
-    return coupFail(
+    return failedAt(
+      'coup',
       `the engine resolves the cards ${cards.map((c) => c.card).join(' ')} to ${engine.outcome} ${engine.playerTotal}-${engine.bankerTotal}` +
         ` (player ${engine.playerCards.join(' ')}, banker ${engine.bankerCards.join(' ')}); recorded: ${d.outcome} ${d.playerTotal}-${d.bankerTotal}` +
         ` (player ${d.playerCards.join(' ')}, banker ${d.bankerCards.join(' ')})`,
@@ -145,13 +121,6 @@ function stakesFrom(events: readonly RecordedEvent[]): Map<string, Stakes> {
   return stakes;
 }
 
-const settlementFail = (detail: string, e: RecordedEvent): Check => ({
-  name: 'settlements',
-  status: 'fail',
-  detail,
-  event: ref(e),
-});
-
 /** A void: every player's total stake returned, nothing returned to anyone without a stake. */
 function checkVoidReturns(stakes: ReadonlyMap<string, Stakes>, voided: RecordedEvent): Check {
   const returned = new Map(
@@ -163,7 +132,8 @@ function checkVoidReturns(stakes: ReadonlyMap<string, Stakes>, voided: RecordedE
   for (const [playerId, s] of stakes) {
     const total = s.player + s.banker + s.tie;
     if (total > 0 && returned.get(playerId) !== total) {
-      return settlementFail(
+      return failedAt(
+        'settlements',
         `player ${playerId} staked ${total}; the void returned ${returned.get(playerId) ?? 0}`,
         voided,
       );
@@ -172,7 +142,7 @@ function checkVoidReturns(stakes: ReadonlyMap<string, Stakes>, voided: RecordedE
   }
   for (const [playerId, amount] of returned) {
     if (amount > 0)
-      return settlementFail(`the void returned ${amount} to ${playerId}, who had no stake`, voided);
+      return failedAt('settlements', `the void returned ${amount} to ${playerId}, who had no stake`, voided);
   }
   return {
     name: 'settlements',
@@ -186,7 +156,7 @@ function stakeMismatch(
   playerId: string,
   spot: 'player' | 'banker' | 'tie',
   amount: number,
-  got: RecordedSettlement | undefined,
+  got: Settlement | undefined,
   expected: ReturnType<typeof settleBet>,
 ): string | null {
   if (!got) return `no settlement recorded for ${playerId}'s ${amount} on ${spot}`;
@@ -216,7 +186,7 @@ export function checkSettlements(
   if (!resolved) return { name: 'settlements', status: 'skipped', detail: 'the coup has not resolved yet' };
   const d = resolved.data as unknown as CoupData;
   const rules = tableView(before).rules;
-  if (!rules) return settlementFail('the state before the hand has no table rules', resolved);
+  if (!rules) return failedAt('settlements', 'the state before the hand has no table rules', resolved);
   const recorded = new Map(d.settlements.map((s) => [`${s.playerId}/${s.spot}`, s]));
   let count = 0;
   for (const [playerId, s] of stakes) {
@@ -231,12 +201,16 @@ export function checkSettlements(
       const got = recorded.get(`${playerId}/${spot}`);
       recorded.delete(`${playerId}/${spot}`);
       const mismatch = stakeMismatch(playerId, spot, amount, got, expected);
-      if (mismatch) return settlementFail(mismatch, resolved);
+      if (mismatch) return failedAt('settlements', mismatch, resolved);
     }
   }
   const extra = [...recorded.keys()];
   if (extra.length > 0)
-    return settlementFail(`settlements recorded for stakes never placed: ${extra.join(', ')}`, resolved);
+    return failedAt(
+      'settlements',
+      `settlements recorded for stakes never placed: ${extra.join(', ')}`,
+      resolved,
+    );
   return {
     name: 'settlements',
     status: 'pass',

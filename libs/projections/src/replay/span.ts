@@ -2,7 +2,7 @@
 import type { EventStore, RecordedEvent } from '@coup/event-store';
 import type { TableState } from '@coup/table';
 import type { HandRecord } from '../read-models/hand-history/wire';
-import { type HandSource, ReplayError } from './types';
+import { type Check, type HandSource, ReplayError } from './types';
 
 export const streamOf = (tableId: string): string => `table-${tableId}`;
 
@@ -36,4 +36,12 @@ export const ref = (e: RecordedEvent) => ({
   revision: Number(e.streamRevision),
   position: Number(e.globalPosition),
   type: e.type,
+});
+
+/** A failed check about the event `e`. */
+export const failedAt = (name: Check['name'], detail: string, e: RecordedEvent): Check => ({
+  name,
+  status: 'fail',
+  detail,
+  event: ref(e),
 });
