@@ -16,7 +16,12 @@ export { snapshotStream, tableStream };
 export type { TableAt };
 
 const MAX_BATCH = 256;
-const MAX_CONFLICT_RETRIES = 20;
+/**
+ * A batch that keeps losing the race to another process's appends is decided again up to this many times (jittered
+ * backoff, at most 50 ms each: about 2.5 s in all) before the client gets 409 CONCURRENCY_CONFLICT. Two processes
+ * taking a whole table's bets at once lose many races in a row; 20 tries were seen to run out under that load.
+ */
+const MAX_CONFLICT_RETRIES = 100;
 /** Keys older than the retention are pruned this often. */
 const PRUNE_EVERY_MS = 3_600_000;
 
