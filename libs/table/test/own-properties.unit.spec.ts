@@ -3,7 +3,15 @@
  * as unknown, like any other unknown key, and nothing inherited (a polluted Object.prototype, an object made with
  * a prototype) is ever read as a rule or a command field.
  */
-import { DEFAULT_RULES, decide, fold, normalizeRules, type TableCommand } from '../src';
+import {
+  DEFAULT_RULES,
+  decide,
+  evolve,
+  fold,
+  normalizeRules,
+  type TableCommand,
+  type TableEvent,
+} from '../src';
 import { admin, bet, buy, cmd, dealer, given, history, open, player, seed, T0 } from './support';
 
 /** Sets properties on Object.prototype for the length of `run`, then removes them. */
@@ -142,4 +150,11 @@ describe('commands: own fields only', () => {
         .then('INVALID_COMMAND', { field: key });
     },
   );
+});
+
+describe('evolve: own event types only', () => {
+  it.each(PROTOTYPE_KEYS)("leaves the state as it is for an event of type %p (a newer writer's)", (type) => {
+    const state = fold(history(open()));
+    expect(evolve(state, { type, data: {} } as unknown as TableEvent)).toBe(state);
+  });
 });

@@ -46,7 +46,11 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
     snapshot: s.snapshot,
     writes: [],
   };
-  const handler = HANDLERS[e.event.type] as ((x: Step, d: unknown) => void) | undefined;
+  // own keys only: an event type named like an Object property (`__proto__`, `constructor`) has no handler
+  const type = e.event.type;
+  const handler = Object.hasOwn(HANDLERS, type)
+    ? (HANDLERS[type] as (x: Step, d: unknown) => void)
+    : undefined;
   if (handler !== undefined) handler(x, e.event.data);
   return {
     // written out (not `...s`): the state's fields in order, once per event

@@ -1,4 +1,4 @@
-import type { Actor, TableState } from '@coup/table';
+import type { Actor, TableEvent, TableState } from '@coup/table';
 import { Scenario } from '../../testing/scenario';
 import {
   HH_HANDS,
@@ -273,4 +273,15 @@ describe('hand history', () => {
     for (let i = 1; i < hands.length; i++)
       expect(Number(hands[i]!.first_position)).toBeGreaterThan(Number(hands[i - 1]!.last_position));
   });
+
+  test.each(['__proto__', 'constructor', 'toString'])(
+    'an event type named like an Object property (%s, from a newer writer) is skipped, not run as a handler',
+    (type) => {
+      const s = rngShoe();
+      const before = s.state();
+      s.feed([{ type, data: {} } as unknown as TableEvent]);
+      expect(s.state()).toEqual({ ...before, position: s.state().position });
+      expect(s.row(HH_SHOES, { table_id: 'T1', shoe_no: 1 })).toBeDefined();
+    },
+  );
 });

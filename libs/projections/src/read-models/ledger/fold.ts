@@ -263,8 +263,9 @@ const ENTRIES: { readonly [K in TableEvent['type']]?: (w: LedgerWrites, d: DataO
 };
 
 function ledgerWrites(s: LedgerState, e: ProjectionEvent): readonly Write[] {
-  const entries = ENTRIES[e.event.type] as ((w: LedgerWrites, d: unknown) => void) | undefined;
-  if (entries === undefined) return [];
+  // own keys only: an event type named like an Object property (`__proto__`, `constructor`) makes no entries
+  if (!Object.hasOwn(ENTRIES, e.event.type)) return [];
+  const entries = ENTRIES[e.event.type] as (w: LedgerWrites, d: unknown) => void;
   const w = new LedgerWrites(s.tableId, e.position, (e.event.data as { at: string }).at);
   entries(w, e.event.data);
   return w.writes;

@@ -152,4 +152,23 @@ describe('player ledger', () => {
     });
     expectIdempotent(s);
   });
+
+  test.each(['__proto__', 'constructor', 'toString'])(
+    'an event type named like an Object property (%s, from a newer writer) makes no entries',
+    (type) => {
+      const state = ledgerProjection.initial('T1');
+      const e = {
+        tableId: 'T1',
+        event: { type, data: { at: '2026-01-01T00:00:00.000Z' } } as unknown as TableEvent,
+        position: 1,
+        revision: 0,
+        recordedAt: '2026-01-01T00:00:00.000Z',
+        prevHash: '',
+        hash: '',
+        actor: null,
+        commandId: null,
+      };
+      expect(ledgerProjection.evolve(state, e)).toEqual({ state, writes: [] });
+    },
+  );
 });
