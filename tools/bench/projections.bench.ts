@@ -19,6 +19,7 @@
 // Env: BENCH_EVENTS (default 1000000), BENCH_BIG_COUPS (default 100000), BENCH_REPS (default 3), BENCH_KEEP=1
 // keeps the temp dir, BENCH_LIVE_* as above (BENCH_LIVE_BETS=0 skips part 4). Wall-clock and CPU seconds are both
 // printed: the machine's 2 cores are shared.
+import { tableStream } from '@coup/table';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -79,7 +80,7 @@ class Writer {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    await this.store.appendToStream(`table-${this.tableId}`, batch, { expectedRevision: 'any' });
+    await this.store.appendToStream(tableStream(this.tableId), batch, { expectedRevision: 'any' });
     this.appended += batch.length;
   }
 }

@@ -1,3 +1,4 @@
+import { TABLE_ID_SOURCE } from '@coup/table';
 import { useEffect, useMemo, useState } from 'react';
 import { type Api, type TokenInfo, apiClient, readToken } from './api';
 import { SignIn } from './components/SignIn';
@@ -8,11 +9,14 @@ import { HandList } from './replay/HandList';
 import { ReplayScreen } from './replay/ReplayScreen';
 import { parseReplayRoute } from './replay/route';
 
+/** `#/tables/<id>`: a table's console. */
+const TABLE_ROUTE = new RegExp(`^#/tables/(${TABLE_ID_SOURCE})$`);
+
 const TOKEN_KEY = 'coup.token';
 
 /** `#/tables/T1` -> the table; anything else -> the picker. (The player page will get `#/play`.) */
 function tableFromHash(hash: string): string | null {
-  const m = /^#\/tables\/([A-Za-z0-9_-]{1,64})$/.exec(hash);
+  const m = TABLE_ROUTE.exec(hash);
   return m?.[1] ?? null;
 }
 

@@ -1,3 +1,4 @@
+import { TABLE_ID_PATTERN } from '@coup/table';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROLES, isRole, signToken } from '@coup/auth';
@@ -70,10 +71,7 @@ export const token: Command = {
             .split(',')
             .map((t) => t.trim())
             .filter(Boolean);
-    if (
-      tables !== undefined &&
-      (tables.length === 0 || tables.some((t) => !/^[A-Za-z0-9_-]{1,64}$/.test(t)))
-    ) {
+    if (tables !== undefined && (tables.length === 0 || tables.some((t) => !TABLE_ID_PATTERN.test(t)))) {
       throw new UsageError('--tables must be table ids separated by commas', 'token');
     }
     const expiresInSeconds = ttlSeconds(options.ttl);

@@ -1,3 +1,4 @@
+import { tableStream } from '@coup/table';
 import type { StreamHead } from '@coup/event-store';
 import { type Check, type HandVerification, type ReadModels, verifyHand } from '@coup/projections';
 import { parseArgs } from '../args';
@@ -120,7 +121,7 @@ export const verify: Command = {
         const rounds = finishedRounds(read, tableId, options.from, options.to);
         const verified = await verifyRounds(side, read, tableId, rounds, io);
         const { results, failed, counts } = verified;
-        const head = await side.store.streamHead(`table-${tableId}`);
+        const head = await side.store.streamHead(tableStream(tableId));
         if (options.json) {
           io.stdout.write(
             `${JSON.stringify({ tableId, ok: failed.length === 0, hands: results.length, failed: failed.length, checks: counts, head: head ? { revision: Number(head.revision), hash: head.hash } : null, results })}\n`,

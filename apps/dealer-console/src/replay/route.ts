@@ -1,3 +1,8 @@
+import { TABLE_ID_SOURCE } from '@coup/table';
+
+/** `#/tables/<id>/hands[/<roundNo>][?query]`: the hand history and a hand's replay. */
+const HANDS_ROUTE = new RegExp(`^#/tables/(${TABLE_ID_SOURCE})/hands(?:/([1-9][0-9]{0,8}))?(?:\\?(.*))?$`);
+
 /** Hash routes of the hand history and replay: `#/tables/T1/hands` and `#/tables/T1/hands/12?step=5`. */
 export type ReplayRoute =
   | { readonly kind: 'hands'; readonly tableId: string }
@@ -9,7 +14,7 @@ export type ReplayRoute =
     };
 
 export function parseReplayRoute(hash: string): ReplayRoute | null {
-  const m = /^#\/tables\/([A-Za-z0-9_-]{1,64})\/hands(?:\/([1-9][0-9]{0,8}))?(?:\?(.*))?$/.exec(hash);
+  const m = HANDS_ROUTE.exec(hash);
   if (!m) return null;
   const tableId = m[1] ?? '';
   if (m[2] === undefined) return { kind: 'hands', tableId };

@@ -1,8 +1,9 @@
 /** Query and path parameters, checked: anything malformed is a 400 with a stable code naming the field. */
+import { PLAYER_ID_PATTERN, TABLE_ID_PATTERN } from '@coup/table';
 import { ApiError } from '../common/api-error';
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const PLAYER_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,63}$/;
+const ID = TABLE_ID_PATTERN;
+const PLAYER_ID = PLAYER_ID_PATTERN;
 
 export function tableIdParam(value: string): string {
   if (!ID.test(value))

@@ -1,10 +1,12 @@
 /** Reading a hand: its index record, the stored state before it, and a bounded span of its table stream. */
+import { tableStream } from '@coup/table';
 import type { EventStore, RecordedEvent } from '@coup/event-store';
 import type { TableState } from '@coup/table';
 import type { HandRecord } from '../read-models/hand-history/wire';
 import { type Check, type HandSource, ReplayError } from './types';
 
-export const streamOf = (tableId: string): string => `table-${tableId}`;
+/** The table's stream (its name is defined once, in @coup/table). */
+export const streamOf = tableStream;
 
 export async function readSpan(
   store: EventStore,

@@ -4,6 +4,7 @@
  * in the read models with the checkpoints after it, or none of it is: after a crash nothing is applied twice or
  * skipped. The in-memory state cache is only updated once the transaction has committed.
  */
+import { TABLE_STREAM_PREFIX } from '@coup/table';
 import type { RecordedEvent } from '@coup/event-store';
 import type { TableEvent } from '@coup/table';
 import type {
@@ -17,7 +18,6 @@ import { CHECKPOINTS, type Db, readCheckpoint, stateTable } from './db';
 import { type StatementSink, WriteSet, compileTables } from './write-set';
 
 /** The stream prefix of table streams; other streams (snapshots, ...) are skipped by projections. */
-export const TABLE_STREAM_PREFIX = 'table-';
 
 /** Another process (a rebuild) moved a projection's checkpoint: reload and resume from the stored one. */
 export class CheckpointMovedError extends Error {
@@ -332,3 +332,6 @@ export class ProjectionEngine {
     for (const slot of this.slots) slot.dirty.clear();
   }
 }
+
+/** The prefix of the table streams the projections fold (defined once, in @coup/table). */
+export { TABLE_STREAM_PREFIX };

@@ -15,6 +15,7 @@ import {
   type TableEvent,
   onlineCashier,
   onlineTableId,
+  tableStream,
 } from '@coup/table';
 import { PROJECTIONS } from '../read-models';
 import { ReadModels } from '../read';
@@ -197,7 +198,7 @@ export function goldenCorpus(): RecordedEvent[] {
             commandId: `cmd-${position}`,
             actor: d.by && d.role ? `${d.role}:${d.by}` : undefined,
           },
-          streamName: `table-${tableId}`,
+          streamName: tableStream(tableId),
           streamRevision: BigInt(revision),
           globalPosition: BigInt(position),
           recordedAt: d.at,

@@ -1,7 +1,7 @@
 /** Test and benchmark helper: appends table events to a store the way the service does (stream, metadata). */
 import { randomUUID } from 'node:crypto';
 import type { AppendResult, EventStore, NewEvent, RecordedEvent } from '@coup/event-store';
-import { EVENT_SCHEMA_VERSION, type TableEvent } from '@coup/table';
+import { EVENT_SCHEMA_VERSION, type TableEvent, tableStream } from '@coup/table';
 
 /** The events as the store's new events, with the service's metadata. */
 export function toNewEvents(events: readonly TableEvent[], commandType = 'Test'): NewEvent[] {
@@ -30,7 +30,7 @@ export function appendTable(
   tableId: string,
   events: readonly TableEvent[],
 ): Promise<AppendResult> {
-  return store.appendToStream(`table-${tableId}`, toNewEvents(events), { expectedRevision: 'any' });
+  return store.appendToStream(tableStream(tableId), toNewEvents(events), { expectedRevision: 'any' });
 }
 
 /** Every event of the store, in global order. */

@@ -3,8 +3,10 @@
  * DTOs, route parameters and gateway take them from here.
  */
 
+/** A table id inside a larger pattern (a route): 1..64 characters of `[A-Za-z0-9_-]`. */
+export const TABLE_ID_SOURCE = '[A-Za-z0-9_-]{1,64}';
 /** Table ids: 1..64 characters of `[A-Za-z0-9_-]`. */
-export const TABLE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const TABLE_ID_PATTERN = new RegExp(`^${TABLE_ID_SOURCE}$`);
 /** Player ids: 1..64 characters of `[A-Za-z0-9_.:@+-]`, the first a letter or digit. */
 export const PLAYER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,63}$/;
 /** What follows `online-` in a personal table's id: a player id made of table-id characters (no `.:@+`). */
