@@ -2,18 +2,16 @@
  * The `commitment` and `shuffle` checks of an rng shoe once its seed is revealed: sha256(seed) is the commitment
  * published at ShoeStarted, and `shuffleShoe(decks, seed)` has the recorded cards at the recorded shoe positions.
  */
-import { type Card, commitment as commitmentOf, seedFromHex, shuffleShoe } from '@coup/engine';
+import { commitment as commitmentOf, seedFromHex, shuffleShoe } from '@coup/engine';
 import type { RecordedEvent } from '@coup/event-store';
+import type { ShoeStartedData } from '@coup/table';
 import type { ShoeRecordView } from '../read-models/hand-history/wire';
 import { dealtCards } from './coup-checks';
 import { ref } from './span';
 import type { Check, CheckStatus } from './types';
 
-interface ShoeStartedData {
-  readonly commitment: string | null;
-  readonly decks: number;
-  readonly burnCard: Card | null;
-}
+/** What the checks read of a ShoeStarted event. */
+type ShoeStarted = Pick<ShoeStartedData, 'commitment' | 'decks' | 'burnCard'>;
 
 interface Revealed {
   readonly seed: Uint8Array;
@@ -53,7 +51,7 @@ function revealed(
   }
 }
 
-function checkCommitment(bytes: Uint8Array, s: ShoeStartedData, started: RecordedEvent): Check {
+function checkCommitment(bytes: Uint8Array, s: ShoeStarted, started: RecordedEvent): Check {
   return commitmentOf(bytes) === s.commitment
     ? {
         name: 'commitment',
@@ -70,7 +68,7 @@ function checkCommitment(bytes: Uint8Array, s: ShoeStartedData, started: Recorde
 
 function checkShuffle(
   bytes: Uint8Array,
-  s: ShoeStartedData,
+  s: ShoeStarted,
   started: RecordedEvent,
   events: readonly RecordedEvent[],
 ): Check {
@@ -109,6 +107,6 @@ export function checkSeed(
 ): [Check, Check] {
   const r = revealed(shoe, started, ended);
   if (Array.isArray(r)) return r;
-  const s = r.started.data as unknown as ShoeStartedData;
+  const s = r.started.data as unknown as ShoeStarted;
   return [checkCommitment(r.seed, s, r.started), checkShuffle(r.seed, s, r.started, events)];
 }

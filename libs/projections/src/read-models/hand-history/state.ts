@@ -1,5 +1,5 @@
 /** The hand history's fold state: the open hand, its span so far, the current shoe, the last stored state. */
-import type { Card, TableState } from '@coup/table';
+import type { ShoeStartedData, TableState } from '@coup/table';
 import type { ProjectionEvent } from '../kernel/types';
 import type { BetLog } from './bet-log';
 import type { CardEntry, CorrectionEntry } from './wire';
@@ -67,19 +67,22 @@ export function handWith(
   };
 }
 
-export interface ShoeRecord {
-  readonly shoeNo: number;
-  readonly dealing: 'rng' | 'live';
-  readonly shuffle: 'shoe' | 'every-coup';
-  readonly decks: number;
-  readonly length: number;
-  readonly commitment: string | null;
+/** A shoe of the table: what its ShoeStarted event says, and where it starts and ends in the log. */
+export interface ShoeRecord extends Pick<
+  ShoeStartedData,
+  | 'shoeNo'
+  | 'dealing'
+  | 'shuffle'
+  | 'decks'
+  | 'length'
+  | 'commitment'
+  | 'burnCard'
+  | 'burnCount'
+  | 'firstCoupIndex'
+  | 'cutCard'
+> {
   /** Only once revealed (ShoeEnded). */
   readonly seed: string | null;
-  readonly burnCard: Card | null;
-  readonly burnCount: number;
-  readonly firstCoupIndex: number;
-  readonly cutCard: number | null;
   readonly startedAt: string;
   readonly startedBy: string;
   readonly startedPosition: number;

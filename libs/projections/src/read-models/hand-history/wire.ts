@@ -1,5 +1,5 @@
 /** What the hand history's queries answer (JSON over the API): browser-safe types, no code. */
-import type { Card, Role, Settlement, Slot, Spot, SpotAmounts } from '@coup/table';
+import type { Card, Role, Settlement, ShoeStartedData, Slot, Spot, SpotAmounts } from '@coup/table';
 
 /** A bet placed (or cleared) in a hand, with who and when. */
 export interface BetEntry {
@@ -123,17 +123,14 @@ export interface HandRecord extends HandSummary {
   readonly replayFrom: { readonly roundNo: number; readonly revision: number };
 }
 
-export interface ShoeRecordView {
+/** A shoe as the hand history answers it: the fields of its ShoeStarted event, and where it starts and ends. */
+export interface ShoeRecordView extends Pick<
+  ShoeStartedData,
+  'shoeNo' | 'dealing' | 'shuffle' | 'decks' | 'length' | 'commitment' | 'burnCard' | 'burnCount'
+> {
   readonly tableId: string;
-  readonly shoeNo: number;
-  readonly dealing: 'rng' | 'live';
-  readonly shuffle: 'shoe' | 'every-coup';
-  readonly decks: number;
-  readonly length: number;
-  readonly commitment: string | null;
+  /** Only once revealed (ShoeEnded). */
   readonly seed: string | null;
-  readonly burnCard: string | null;
-  readonly burnCount: number;
   readonly startedAt: string;
   readonly startedRevision: number;
   readonly startedPosition: number;

@@ -1,5 +1,5 @@
 /** The hand history's queries: hands (filters, cursor), one hand, the state a replay starts from, a shoe. */
-import type { TableState } from '@coup/table';
+import type { Card, TableState } from '@coup/table';
 import {
   QueryError,
   type Raw,
@@ -87,7 +87,7 @@ function shoeOf(r: Raw): ShoeRecordView {
     length: Number(r.length),
     commitment: (r.commitment as string | null) ?? null,
     seed: (r.seed as string | null) ?? null,
-    burnCard: (r.burn_card as string | null) ?? null,
+    burnCard: (r.burn_card as Card | null) ?? null,
     burnCount: Number(r.burn_count),
     startedAt: String(r.started_at),
     startedRevision: Number(r.started_revision),
