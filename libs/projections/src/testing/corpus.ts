@@ -12,6 +12,7 @@ import {
   type Actor,
   EVENT_SCHEMA_VERSION,
   ONLINE_CROUPIER,
+  ONLINE_RULES,
   type TableEvent,
   onlineCashier,
   onlineTableId,
@@ -26,22 +27,6 @@ import { fakeHash } from './events';
 
 /** One table's history in pieces (a piece: the events of one command group, e.g. a round), interleaved later. */
 type Pieces = TableEvent[][];
-
-/** The online game's rules (as the service opens a personal table with them). */
-const ONLINE_RULES = {
-  dealing: 'rng',
-  decks: 8,
-  shuffle: 'every-coup',
-  dealtBy: 'player',
-  tiePays: 8,
-  commission: 'deducted',
-  chips: [100, 500, 2500, 10000, 50000],
-  limits: {
-    player: { min: 100, max: 100_000 },
-    banker: { min: 100, max: 100_000 },
-    tie: { min: 100, max: 20_000 },
-  },
-};
 
 const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
 const SUPERVISOR: Actor = { id: 'super-1', role: 'supervisor' };
