@@ -3,8 +3,9 @@
  * projections and the service. Every `data` has `at` (the command's instant) and, when a person did it, `by`
  * (the actor id) and `role`.
  */
+import type { CoupResult } from '@coup/engine';
 import type { Role } from './actors';
-import type { Card, NextPosition, Outcome, Slot, Spot, SpotAmounts, TableRules } from './table';
+import type { Card, NextPosition, Slot, Spot, SpotAmounts, TableRules } from './table';
 
 type Evt<T extends string, D> = { readonly type: T; readonly data: D };
 
@@ -205,16 +206,10 @@ export type TableEvent =
     >
   | Evt<
       'CoupResolved',
-      {
+      /** The engine's resolution of the coup (cards, totals, outcome), where and how it settled. */
+      CoupResult & {
         readonly roundNo: number;
         readonly shoeNo: number;
-        readonly playerCards: readonly Card[];
-        readonly bankerCards: readonly Card[];
-        readonly playerTotal: number;
-        readonly bankerTotal: number;
-        readonly outcome: Outcome;
-        readonly natural: boolean;
-        readonly cardsUsed: number;
         /** The table's commission mode: whether `commission` below was deducted from `paid` or is owed. */
         readonly commissionMode: 'deducted' | 'box';
         readonly settlements: readonly Settlement[];
