@@ -4,7 +4,7 @@ import { EventStoreInputError, type EventStore } from '@coup/event-store';
 import { ApiError } from '../common/api-error';
 import type { Metrics } from '../common/metrics';
 import { decideBatch, type BatchDecision, type Outcome } from './batch';
-import { SqliteKeyIndex, keyExpired, keyReused, requestHashOf, type KeyIndex } from './idempotency';
+import { SqliteKeyIndex, keyExpired, requestHashOf, type KeyIndex } from './idempotency';
 import { completeKeys, keysCutoff } from './key-index-fill';
 import { SessionCache } from './session-cache';
 import { openSession } from './session-loader';
@@ -99,12 +99,6 @@ export class TableProcessor {
     const key = idempotencyKey ?? null;
     // Only a keyed command is ever compared with a retry.
     const requestHash = key !== null ? requestHashOf(command) : '';
-    if (key !== null && this.sessions.loaded(tableId)) {
-      // A key in the index is recorded in the stream: its answer is final, whatever the session holds. Only once the
-      // table is loaded: loading checks that the index is not ahead of the store (a store restored from a backup).
-      const seen = this.keys.get(tableId, key);
-      if (seen) return seen.hash === requestHash ? Promise.resolve(seen.reply) : Promise.reject(keyReused());
-    }
     this.inFlight++;
     const run = this.sessions.get(tableId).then(
       (session) =>
