@@ -19,11 +19,12 @@ const MAX_BATCH = 256;
 /**
  * A batch that keeps losing the race to another process's appends is decided again up to this many times (jittered
  * backoff, at most 50 ms each: about 2.5 s in all) before the client gets 409 CONCURRENCY_CONFLICT. Two processes
- * taking a whole table's bets at once lose many races in a row; 20 tries were seen to run out under that load.
+ * taking a whole table's bets at once can lose many races in a row.
  */
 const MAX_CONFLICT_RETRIES = 100;
 /** Keys older than the retention are pruned this often. */
 const PRUNE_EVERY_MS = 3_600_000;
+const shuttingDown = () => new ApiError(503, 'SHUTTING_DOWN', 'the service is shutting down; retry shortly');
 
 export interface ProcessorOptions {
   readonly snapshotEvery: number;
@@ -92,10 +93,7 @@ export class TableProcessor {
     idempotencyKey?: string,
     correlationId?: string,
   ): Promise<unknown> {
-    if (this.closing)
-      return Promise.reject(
-        new ApiError(503, 'SHUTTING_DOWN', 'the service is shutting down; retry shortly'),
-      );
+    if (this.closing) return Promise.reject(shuttingDown());
     const key = idempotencyKey ?? null;
     // Only a keyed command is ever compared with a retry.
     const requestHash = key !== null ? requestHashOf(command) : '';
@@ -126,7 +124,7 @@ export class TableProcessor {
    * leaves nothing behind in memory.
    */
   async read(tableId: string): Promise<TableAt> {
-    if (this.closing) throw new ApiError(503, 'SHUTTING_DOWN', 'the service is shutting down; retry shortly');
+    if (this.closing) throw shuttingDown();
     const session = await this.sessions.get(tableId);
     const at = await session.exclusive(async () => {
       await this.catchUp(session);
