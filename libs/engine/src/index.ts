@@ -6,6 +6,7 @@ export * from './errors';
 export * from './cards';
 export * from './coup';
 export * from './dealer';
+export * from './bets';
 export * from './settlement';
 export * from './shuffle';
 export * from './shoe';

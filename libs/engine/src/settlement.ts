@@ -1,25 +1,26 @@
 /**
- * Settlement of one bet, in integer cents (never floats). Player pays 1:1; banker 1:1 less a 5% commission,
- * either deducted from the win or owed to the player's commission box (the live-table practice, collected at
- * cash-out); tie pays 8:1 or 9:1. Player and banker bets push on a tie; tie bets lose on a non-tie.
+ * Settlement of one bet, in integer cents (never floats), by the bet catalogue's payouts (bets.ts). In the
+ * commission game the banker pays 1:1 less a 5% commission, either deducted from the win or owed to the
+ * player's commission box (the live-table practice, collected at cash-out). Fractional odds (0.54:1, 1.5:1,
+ * the no-commission banker 6's 1:2) round the winnings down to the whole cent.
  *
  * Commission rounding: 5% of the stake rounded DOWN to the whole cent, `floor(amount * 5 / 100)`, so 110 cents
  * pays 5 cents of commission, not 5.5 and not 6. It is exact for any multiple of 20 cents (tables whose chips
  * are whole dollars never see a fraction).
  */
-import type { Outcome } from './coup';
+import {
+  type CoupFeatures,
+  GAME_MODES,
+  type PayoutRules,
+  type Spot,
+  coupFeatures,
+  isSpot,
+  payoutOf,
+} from './bets';
+import type { CoupResult } from './coup';
 import { EngineError, describeInput } from './errors';
 
-/** A betting spot. */
-export type Spot = 'player' | 'banker' | 'tie';
-
-/** The table's payout rules. */
-export interface PayoutRules {
-  /** What a winning tie bet pays, to 1. */
-  readonly tiePays: 8 | 9;
-  /** Whether the banker commission is taken from the win (`deducted`) or owed to the commission box (`box`). */
-  readonly commission: 'deducted' | 'box';
-}
+export type { PayoutRules, Spot };
 
 /** How one bet settles. */
 export interface BetSettlement {
@@ -50,47 +51,49 @@ export function commissionFor(amount: number): number {
   return (amount - (amount % 20)) / 20;
 }
 
-const SPOTS: ReadonlySet<string> = new Set<Spot>(['player', 'banker', 'tie']);
-const OUTCOMES: ReadonlySet<string> = new Set<Outcome>(['player', 'banker', 'tie']);
-
 function checkRules(rules: PayoutRules): void {
   const tiePays: unknown = rules?.tiePays;
   const commission: unknown = rules?.commission;
-  if ((tiePays !== 8 && tiePays !== 9) || (commission !== 'deducted' && commission !== 'box')) {
+  const game: unknown = rules?.game ?? 'commission';
+  if (
+    (tiePays !== 8 && tiePays !== 9) ||
+    (commission !== 'deducted' && commission !== 'box') ||
+    !GAME_MODES.includes(game as never)
+  ) {
     throw new EngineError(
       'INVALID_ARGUMENT',
-      `Invalid payout rules: tiePays must be 8 or 9 and commission 'deducted' or 'box', got tiePays ${describeInput(tiePays)} and commission ${describeInput(commission)}`,
-      { tiePays, commission },
+      `Invalid payout rules: game must be ${GAME_MODES.join(', ')}, tiePays 8 or 9 and commission 'deducted' or 'box', got game ${describeInput(game)}, tiePays ${describeInput(tiePays)} and commission ${describeInput(commission)}`,
+      { game, tiePays, commission },
     );
   }
 }
 
+/** The largest payout multiplier of any bet (Perfect Pair's 200:1), for the overflow check. */
+const MAX_MULTIPLIER = 201;
+
 /**
- * Settles a bet of `amount` cents on `spot` for a coup that ended in `outcome`.
- * - player: win pays 1:1 (`paid = 2 * amount`).
- * - banker: win pays 1:1 less commission: `deducted` gives `paid = 2 * amount - commission`; `box` gives
- *   `paid = 2 * amount` with `commission` owed to the box.
- * - tie: win pays `tiePays`:1 (`paid = amount * (tiePays + 1)`); loses on a non-tie.
- * - player and banker push on a tie (`paid = amount`).
+ * Settles a bet of `amount` cents on `spot` for a resolved coup (or its features), under the table's payout
+ * rules (see `payoutOf` in bets.ts for what each spot pays).
+ * - A win pays `amount + floor(amount * num / den)` (`paid` includes the stake): winnings round down to the cent.
+ * - A commission-game banker win pays 1:1 less the 5% commission: `deducted` gives `paid = 2 * amount -
+ *   commission`; `box` gives `paid = 2 * amount` with `commission` owed to the box.
+ * - A push returns the stake; a loss pays 0.
  * @throws EngineError `INVALID_AMOUNT` unless `amount` is a positive safe integer whose payout is a safe
- *   integer too; `INVALID_ARGUMENT` for an unknown spot, outcome or rule.
+ *   integer too; `INVALID_ARGUMENT` for an unknown spot, rule or paytable.
  */
-export function settleBet(spot: Spot, amount: number, outcome: Outcome, rules: PayoutRules): BetSettlement {
-  if (!SPOTS.has(spot as string)) {
-    throw new EngineError(
-      'INVALID_ARGUMENT',
-      `Unknown spot ${describeInput(spot)}: expected player, banker or tie`,
-      {
-        spot,
-      },
-    );
+export function settleBet(
+  spot: Spot,
+  amount: number,
+  coup: CoupResult | CoupFeatures,
+  rules: PayoutRules,
+): BetSettlement {
+  if (!isSpot(spot)) {
+    throw new EngineError('INVALID_ARGUMENT', `Unknown spot ${describeInput(spot)}`, { spot });
   }
-  if (!OUTCOMES.has(outcome as string)) {
-    throw new EngineError(
-      'INVALID_ARGUMENT',
-      `Unknown outcome ${describeInput(outcome)}: expected player, banker or tie`,
-      { outcome },
-    );
+  if (typeof coup !== 'object' || coup === null || !['player', 'banker', 'tie'].includes(coup.outcome)) {
+    throw new EngineError('INVALID_ARGUMENT', 'settleBet needs a resolved coup', {
+      outcome: (coup as { outcome?: unknown } | null)?.outcome,
+    });
   }
   checkRules(rules);
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
@@ -100,21 +103,21 @@ export function settleBet(spot: Spot, amount: number, outcome: Outcome, rules: P
       { amount },
     );
   }
-  if (!Number.isSafeInteger(amount * (rules.tiePays + 1))) {
+  if (!Number.isSafeInteger(amount * MAX_MULTIPLIER)) {
     throw new EngineError('INVALID_AMOUNT', `Bet amount ${amount} is too large to settle exactly`, {
       amount,
     });
   }
-  if (spot === 'tie') {
-    return outcome === 'tie'
-      ? { result: 'win', paid: amount * (rules.tiePays + 1), commission: 0 }
-      : { result: 'lose', paid: 0, commission: 0 };
+  const features = 'playerPair' in coup ? coup : coupFeatures(coup);
+  const payout = payoutOf(spot, features, rules);
+  if (payout.result === 'lose') return { result: 'lose', paid: 0, commission: 0 };
+  if (payout.result === 'push') return { result: 'push', paid: amount, commission: 0 };
+  if (payout.commission) {
+    const commission = commissionFor(amount);
+    return rules.commission === 'deducted'
+      ? { result: 'win', paid: 2 * amount - commission, commission }
+      : { result: 'win', paid: 2 * amount, commission };
   }
-  if (outcome === 'tie') return { result: 'push', paid: amount, commission: 0 };
-  if (outcome !== spot) return { result: 'lose', paid: 0, commission: 0 };
-  if (spot === 'player') return { result: 'win', paid: 2 * amount, commission: 0 };
-  const commission = commissionFor(amount);
-  return rules.commission === 'deducted'
-    ? { result: 'win', paid: 2 * amount - commission, commission }
-    : { result: 'win', paid: 2 * amount, commission };
+  const product = amount * payout.num;
+  return { result: 'win', paid: amount + (product - (product % payout.den)) / payout.den, commission: 0 };
 }

@@ -1,6 +1,25 @@
 import fc from 'fast-check';
+import type { CoupFeatures } from './bets';
 import type { Outcome } from './coup';
 import { commissionFor, settleBet, type PayoutRules, type Spot } from './settlement';
+
+/** A two-card coup ending in `outcome` with no pair and no natural (all the main bets of the commission game need). */
+function ended(outcome: Outcome): CoupFeatures {
+  const [playerTotal, bankerTotal] = outcome === 'player' ? [5, 3] : outcome === 'banker' ? [3, 5] : [4, 4];
+  return {
+    outcome,
+    playerTotal,
+    bankerTotal,
+    playerCards: 3,
+    bankerCards: 3,
+    playerNatural: false,
+    bankerNatural: false,
+    playerPair: false,
+    bankerPair: false,
+    playerPerfectPair: false,
+    bankerPerfectPair: false,
+  };
+}
 
 // Every spot x outcome x rule for a bet of 110 cents (commission 5.5 rounds down to 5), written out by hand.
 // [spot, outcome, tiePays, commission rule, result, paid, commission]
@@ -31,7 +50,7 @@ describe('settlement', () => {
   test.each(TABLE)(
     'given 110 cents on %s, when the coup ends %s (tie pays %i, commission %s), then %s paid %i commission %i',
     (spot, outcome, tiePays, commission, result, paid, com) => {
-      expect(settleBet(spot, 110, outcome, { tiePays, commission })).toEqual({
+      expect(settleBet(spot, 110, ended(outcome), { tiePays, commission })).toEqual({
         result,
         paid,
         commission: com,
@@ -71,8 +90,8 @@ describe('settlement', () => {
   test('property: a banker win pays the same in total under both commission rules', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e13 }), (amount) => {
-        const d = settleBet('banker', amount, 'banker', { tiePays: 8, commission: 'deducted' });
-        const b = settleBet('banker', amount, 'banker', { tiePays: 8, commission: 'box' });
+        const d = settleBet('banker', amount, ended('banker'), { tiePays: 8, commission: 'deducted' });
+        const b = settleBet('banker', amount, ended('banker'), { tiePays: 8, commission: 'box' });
         expect(d.paid + d.commission).toBe(b.paid);
         expect(d.commission).toBe(b.commission);
       }),
@@ -83,7 +102,7 @@ describe('settlement', () => {
   test.each([[0], [-100], [1.5], [NaN], [Infinity], ['100'], [2 ** 53], [2 ** 52]])(
     'amount %p is INVALID_AMOUNT',
     (amount) => {
-      expect(() => settleBet('player', amount as number, 'player', rules)).toThrow(
+      expect(() => settleBet('player', amount as number, ended('player'), rules)).toThrow(
         expect.objectContaining({ code: 'INVALID_AMOUNT' }),
       );
     },
@@ -97,12 +116,16 @@ describe('settlement', () => {
 
   test('unknown spot, outcome or rules are INVALID_ARGUMENT', () => {
     const bad = { code: 'INVALID_ARGUMENT' };
-    expect(() => settleBet('pair' as Spot, 100, 'player', rules)).toThrow(expect.objectContaining(bad));
-    expect(() => settleBet('player', 100, 'draw' as Outcome, rules)).toThrow(expect.objectContaining(bad));
-    expect(() => settleBet('tie', 100, 'tie', { tiePays: 7 as 8, commission: 'box' })).toThrow(
+    expect(() => settleBet('pair' as Spot, 100, ended('player'), rules)).toThrow(
       expect.objectContaining(bad),
     );
-    expect(() => settleBet('tie', 100, 'tie', { tiePays: 8, commission: 'none' as 'box' })).toThrow(
+    expect(() => settleBet('player', 100, 'draw' as unknown as CoupFeatures, rules)).toThrow(
+      expect.objectContaining(bad),
+    );
+    expect(() => settleBet('tie', 100, ended('tie'), { tiePays: 7 as 8, commission: 'box' })).toThrow(
+      expect.objectContaining(bad),
+    );
+    expect(() => settleBet('tie', 100, ended('tie'), { tiePays: 8, commission: 'none' as 'box' })).toThrow(
       expect.objectContaining(bad),
     );
   });
