@@ -22,6 +22,7 @@ import { Metrics } from './common/metrics';
 import { OpsController } from './ops/ops.controller';
 import { MetricsEndpoint } from './ops/metrics-endpoint';
 import { EventStoreHandle } from './store/event-store.provider';
+import { LogFollowers } from './store/log-follower';
 import { BettingTimer } from './tables/betting-timer';
 import { ExecuteTableCommandHandler } from './tables/commands';
 import { Clock, SeedSource } from './tables/edge-inputs';
@@ -40,6 +41,8 @@ export interface AppOverrides {
   readonly seeds?: SeedSource;
   readonly store?: EventStoreHandle;
   readonly metrics?: Metrics;
+  /** The followers of the log (their backoff waits). */
+  readonly followers?: LogFollowers;
 }
 
 class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -103,9 +106,9 @@ function tableProviders(config: ServiceConfig): Provider[] {
     },
     {
       provide: TableCatalog,
-      inject: [EventStoreHandle],
-      useFactory: (handle: EventStoreHandle) =>
-        new TableCatalog(handle.store, { indexFile: join(config.dataDir, 'catalog.sqlite') }),
+      inject: [EventStoreHandle, LogFollowers],
+      useFactory: (handle: EventStoreHandle, followers: LogFollowers) =>
+        new TableCatalog(handle.store, { indexFile: join(config.dataDir, 'catalog.sqlite'), followers }),
     },
     ExecuteTableCommandHandler,
     TableCommands,
@@ -174,6 +177,12 @@ export class AppModule {
           useFactory: () => new MetricsEndpoint(metrics.registry, config.http, config.host),
         },
         { provide: EventStoreHandle, useValue: handle },
+        {
+          provide: LogFollowers,
+          useValue:
+            overrides.followers ??
+            new LogFollowers({ retry: { firstMs: config.followRetryMs, maxMs: config.followRetryMaxMs } }),
+        },
         ...tableProviders(config),
         {
           provide: APP_GUARD,

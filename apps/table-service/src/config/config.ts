@@ -71,6 +71,10 @@ export interface ServiceConfig {
   readonly wsMaxResumeEvents: number;
   /** Messages a live socket may send per second, after a burst of twice as many (COUP_WS_MESSAGES_PER_SECOND). */
   readonly wsMessagesPerSecond: number;
+  /** A log follower (live push, table list) that lost its subscription retries after this (COUP_FOLLOW_RETRY_MS). */
+  readonly followRetryMs: number;
+  /** The wait doubles with each failure in a row, jittered, up to this (COUP_FOLLOW_RETRY_MAX_MS). */
+  readonly followRetryMaxMs: number;
   /** Serve the interactive OpenAPI page at /docs (the JSON document at /docs/openapi.json is always served). */
   readonly docsUi: boolean;
   /** Serve the dealer console's built files from this folder, if it exists. */
@@ -133,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     wsMaxSocketsPerPrincipal: integer(env, 'COUP_WS_MAX_SOCKETS_PER_PRINCIPAL', 20, 1, 100_000),
     wsMaxResumeEvents: integer(env, 'COUP_WS_MAX_RESUME_EVENTS', 2000, 0, 100_000),
     wsMessagesPerSecond: integer(env, 'COUP_WS_MESSAGES_PER_SECOND', 20, 1, 10_000),
+    ...followRetryOf(env),
     docsUi: env['COUP_DOCS_UI'] !== 'false',
     projections: projectionsMode(env['COUP_PROJECTIONS']),
     projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 500, 0, 10_000),
@@ -141,6 +146,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     http: httpEdgeConfig(env),
     seedKeys: seedKeysOf(env, kind, dataDir, cwd),
   };
+}
+
+/** The followers' backoff: COUP_FOLLOW_RETRY_MS, then up to COUP_FOLLOW_RETRY_MAX_MS (not below the first). */
+function followRetryOf(env: NodeJS.ProcessEnv): Pick<ServiceConfig, 'followRetryMs' | 'followRetryMaxMs'> {
+  const first = integer(env, 'COUP_FOLLOW_RETRY_MS', 200, 10, 60_000);
+  const max = integer(env, 'COUP_FOLLOW_RETRY_MAX_MS', Math.max(5_000, first), first, 600_000);
+  return { followRetryMs: first, followRetryMaxMs: max };
 }
 
 function logLevelOf(env: NodeJS.ProcessEnv): LogLevel {

@@ -68,9 +68,34 @@ describe('configuration is validated at start', () => {
     [{ COUP_METRICS_TOKEN: 'short' }, /COUP_METRICS_TOKEN/],
     [{ COUP_METRICS_TOKEN: 'has spaces in the token' }, /COUP_METRICS_TOKEN/],
     [{ COUP_METRICS_PORT: '70000' }, /COUP_METRICS_PORT/],
+    [{ COUP_FOLLOW_RETRY_MS: '9' }, /COUP_FOLLOW_RETRY_MS/],
+    [{ COUP_FOLLOW_RETRY_MS: 'soon' }, /COUP_FOLLOW_RETRY_MS/],
+    [{ COUP_FOLLOW_RETRY_MAX_MS: '600001' }, /COUP_FOLLOW_RETRY_MAX_MS/],
+    [
+      { COUP_FOLLOW_RETRY_MS: '1000', COUP_FOLLOW_RETRY_MAX_MS: '500' },
+      /COUP_FOLLOW_RETRY_MAX_MS .* from 1000/,
+    ],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env })).toThrow(message);
+  });
+  it('a follower of the log retries after 200 ms, doubling up to 5 s, unless told (the cap follows a longer first wait)', () => {
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir() })).toMatchObject({
+      followRetryMs: 200,
+      followRetryMaxMs: 5_000,
+    });
+    expect(
+      loadConfig({
+        ...KEY,
+        COUP_DATA_DIR: dir(),
+        COUP_FOLLOW_RETRY_MS: '50',
+        COUP_FOLLOW_RETRY_MAX_MS: '60000',
+      }),
+    ).toMatchObject({ followRetryMs: 50, followRetryMaxMs: 60_000 });
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir(), COUP_FOLLOW_RETRY_MS: '10000' })).toMatchObject({
+      followRetryMs: 10_000,
+      followRetryMaxMs: 10_000,
+    });
   });
   it('keeps keys 7 days and at most 10,000 tables in memory, idle ones 10 minutes, unless told', () => {
     expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir() })).toMatchObject({

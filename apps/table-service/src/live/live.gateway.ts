@@ -3,11 +3,12 @@ import { WebSocketGateway, type OnGatewayConnection, type OnGatewayDisconnect } 
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
 import type { Principal, TokenVerifier } from '@coup/auth';
-import type { RecordedEvent, Subscription } from '@coup/event-store';
+import type { RecordedEvent } from '@coup/event-store';
 import { TOKEN_VERIFIER, mayUseTable, principalFromHeader } from '../common/auth';
 import { toErrorBody } from '../common/exception.filter';
 import { Metrics } from '../common/metrics';
 import { EventStoreHandle } from '../store/event-store.provider';
+import { type LogFollower, LogFollowers } from '../store/log-follower';
 import { tableIdOf } from '@coup/table';
 import { TableProcessor } from '../tables/table-processor';
 import { type Client, LiveClients } from './live.clients';
@@ -26,7 +27,8 @@ const MAX_BACKLOG = 10_000;
  * `{ "type": "subscribe", "tableId": "T1", "fromRevision"?: n }`. The server answers with `{ type: "view" }` (the
  * table now, with its revision) or, when resuming, the missed events then `{ type: "resumed" }`, and then every
  * event in order as `{ type: "event", tableId, revision, event }`. Events come from the store's `$all`
- * subscription, so commands handled by another service process reach every client too.
+ * subscription, so commands handled by another service process reach every client too; when that subscription
+ * fails, it is made again from the last event dispatched (LogFollowers), so clients get every event once.
  *
  * A socket follows one table at a time: a subscribe replaces the socket's current one, including one still
  * reading (the later supersedes the earlier). Every message is checked against the protocol's schema
@@ -40,7 +42,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
   private readonly clients: LiveClients;
   private readonly sender: LiveSender;
   private readonly subscriptions: LiveSubscriptions;
-  private subscription: Subscription | null = null;
+  private follower: LogFollower | null = null;
 
   constructor(
     @Inject(EventStoreHandle) private readonly handle: EventStoreHandle,
@@ -48,6 +50,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
     @Inject(TOKEN_VERIFIER) private readonly tokens: TokenVerifier,
     @Optional() @Inject(LIVE_LIMITS) private readonly limits: LiveLimits = DEFAULT_LIVE_LIMITS,
     @Optional() @Inject(Metrics) private readonly metrics: Metrics | null = null,
+    @Optional() @Inject(LogFollowers) private readonly followers: LogFollowers = new LogFollowers(),
   ) {
     this.clients = new LiveClients(limits.maxSocketsPerPrincipal);
     this.sender = new LiveSender(this.clients);
@@ -63,15 +66,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
   /** Follows the log from its current end; called once the app has started. */
   async start(): Promise<void> {
     const head = await this.handle.store.headPosition();
-    this.subscription = this.handle.store.subscribeToAll(head === null ? {} : { fromPosition: head });
-    const sub = this.subscription;
-    void (async () => {
-      try {
-        for await (const e of sub) this.dispatch(e);
-      } catch (error) {
-        this.log.error({ msg: 'live subscription stopped', error: String((error as Error).message) });
-      }
-    })();
+    this.follower = this.followers.follow('live-push', this.handle.store, head, (e) => this.dispatch(e));
   }
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
@@ -89,7 +84,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.subscription?.close();
+    await this.follower?.stop();
     this.log.log({ msg: 'live feed stopped' });
     for (const c of this.clients.all()) c.socket.close(CLOSE.shuttingDown, 'server shutting down');
   }

@@ -2,6 +2,7 @@ import { Controller, Get, Header, Headers, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { EventStoreHandle } from '../store/event-store.provider';
+import { LogFollowers } from '../store/log-follower';
 import { ApiError } from '../common/api-error';
 import { Public } from '../common/auth';
 import { Metrics } from '../common/metrics';
@@ -14,24 +15,30 @@ export class OpsController {
     private readonly store: EventStoreHandle,
     private readonly metrics: Metrics,
     private readonly endpoint: MetricsEndpoint,
+    private readonly followers: LogFollowers,
   ) {}
 
   @Get('health')
   @Public()
-  @ApiOperation({ summary: 'Liveness and store reachability (503 when the store does not answer)' })
+  @ApiOperation({
+    summary:
+      'Liveness, store reachability and the followers of the log (live push, table list): 503 when the store does not answer (unavailable) or a follower has lost its subscription (degraded, naming it, since when and why)',
+  })
   async health(@Res() reply: FastifyReply) {
+    const store = await this.probeStore();
+    const followers = this.followers.statuses();
+    const status = !store.reachable ? 'unavailable' : followers.every((f) => f.up) ? 'ok' : 'degraded';
+    return reply.status(status === 'ok' ? 200 : 503).send({ status, store, followers });
+  }
+
+  private async probeStore() {
     const started = process.hrtime.bigint();
     try {
       await this.store.store.streamHead('health-probe');
-      const storeMs = Number(process.hrtime.bigint() - started) / 1e6;
-      return reply
-        .status(200)
-        .send({ status: 'ok', store: { kind: this.store.kind, reachable: true, latencyMs: storeMs } });
+      const latencyMs = Number(process.hrtime.bigint() - started) / 1e6;
+      return { kind: this.store.kind, reachable: true, latencyMs };
     } catch (error) {
-      return reply.status(503).send({
-        status: 'unavailable',
-        store: { kind: this.store.kind, reachable: false, error: String((error as Error).message) },
-      });
+      return { kind: this.store.kind, reachable: false, error: String((error as Error).message) };
     }
   }
 

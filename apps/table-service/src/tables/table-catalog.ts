@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
-import type { EventStore, RecordedEvent, Subscription } from '@coup/event-store';
+import type { EventStore, RecordedEvent } from '@coup/event-store';
 import { type Db, openReadModelDb } from '@coup/projections';
+import { type LogFollower, LogFollowers } from '../store/log-follower';
 
 export interface CatalogEntry {
   readonly tableId: string;
@@ -18,6 +19,8 @@ export interface TableCatalogOptions {
   readonly indexFile?: string | null;
   /** How often the position reached while following is saved, in ms (default 1000; always saved on stop). */
   readonly saveEveryMs?: number;
+  /** Where the catalog's live follower of the log is made (its backoff, and what `/health` reads). */
+  readonly followers?: LogFollowers;
 }
 
 /** The position the catalog has read to and the hash of the event there (a replaced store does not match). */
@@ -107,7 +110,8 @@ class CatalogIndex {
  * The list of tables (`GET /api/tables`, and the open tables loaded at start), folded from `TableOpened` /
  * `TableClosed` in the global log. It resumes from its own small index file (the list and the position it is
  * true at), reads only the events appended since (by this or any other process), then follows the log live,
- * so tables opened by another service process appear too. Independent of where the projections run (worker,
+ * so tables opened by another service process appear too; a failed subscription is made again from the last
+ * event read (LogFollowers). Independent of where the projections run (worker,
  * in-process or off): it needs only the event store.
  */
 export class TableCatalog {
@@ -118,7 +122,7 @@ export class TableCatalog {
   private last: Mark | null = null;
   private saved: bigint | null = null;
   private index: CatalogIndex | null = null;
-  private subscription: Subscription | null = null;
+  private follower: LogFollower | null = null;
   private saveTimer: ReturnType<typeof setInterval> | null = null;
   private readonly log = new Logger('catalog');
   /** What the last `start` read from the log (events after the saved position). */
@@ -232,22 +236,14 @@ export class TableCatalog {
     }
     this.startStats = { resumedFrom: from ?? null, eventsRead: read };
     this.save();
-    const sub = this.store.subscribeToAll(this.last ? { fromPosition: this.last.position } : {});
-    this.subscription = sub;
+    const followers = this.options.followers ?? new LogFollowers();
+    this.follower = followers.follow('table-catalog', this.store, this.last?.position ?? null, (e) =>
+      this.apply(e),
+    );
     if (this.index) {
       this.saveTimer = setInterval(() => this.save(), this.options.saveEveryMs ?? 1000);
       this.saveTimer.unref?.();
     }
-    void (async () => {
-      try {
-        for await (const e of sub) this.apply(e);
-      } catch (error) {
-        this.log.error({
-          msg: 'table catalog subscription stopped',
-          error: String((error as Error).message),
-        });
-      }
-    })();
   }
 
   /** The position of the last event read (null before any). */
@@ -269,8 +265,8 @@ export class TableCatalog {
   async stop(): Promise<void> {
     if (this.saveTimer) clearInterval(this.saveTimer);
     this.saveTimer = null;
-    await this.subscription?.close();
-    this.subscription = null;
+    await this.follower?.stop();
+    this.follower = null;
     this.save();
     this.index?.close();
     this.index = null;
