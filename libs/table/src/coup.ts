@@ -4,6 +4,7 @@
  */
 import {
   type Card,
+  type CoupResult,
   type CoupState,
   type NextPosition,
   type ShoeCounts,
@@ -14,7 +15,16 @@ import {
   settleBet,
 } from '@coup/engine';
 import type { DealtCard } from './state';
-import { type Returned, SPOTS, type Settlement, type SpotAmounts, type TableRules } from './vocabulary';
+import {
+  type Returned,
+  type Settlement,
+  type SpotAmounts,
+  type TableRules,
+  amountOn,
+  payoutRulesOf,
+  stakedSpots,
+  totalOf,
+} from './vocabulary';
 
 let fullOneDeck: ShoeCounts | null = null;
 
@@ -39,20 +49,31 @@ export function placeCards(cards: readonly Card[]): DealtCard[] {
   });
 }
 
-/** Every stake on the layout settled for `outcome`, in player id order, then spot (player, banker, tie). */
+/**
+ * Every stake on the layout settled on the coup, in player id order, then spot (main spots, then side bets); a
+ * side bet's settlement names the paytable it was paid by.
+ */
 export function settleRound(
   stakes: readonly { readonly playerId: string; readonly bets: SpotAmounts }[],
-  outcome: 'player' | 'banker' | 'tie',
-  rules: Pick<TableRules, 'tiePays' | 'commission'>,
+  coup: CoupResult,
+  rules: TableRules,
 ): Settlement[] {
   const settlements: Settlement[] = [];
-  const payout = { tiePays: rules.tiePays, commission: rules.commission };
+  const payout = payoutRulesOf(rules);
   for (const { playerId, bets } of stakes) {
-    for (const spot of SPOTS) {
-      const amount = bets[spot];
-      if (amount <= 0) continue;
-      const s = settleBet(spot, amount, outcome, payout);
-      settlements.push({ playerId, spot, amount, result: s.result, paid: s.paid, commission: s.commission });
+    for (const spot of stakedSpots(bets)) {
+      const amount = amountOn(bets, spot);
+      const s = settleBet(spot, amount, coup, payout);
+      const paytable = payout.paytables?.[spot as keyof NonNullable<typeof payout.paytables>];
+      settlements.push({
+        playerId,
+        spot,
+        amount,
+        result: s.result,
+        paid: s.paid,
+        commission: s.commission,
+        ...(paytable === undefined ? {} : { paytable }),
+      });
     }
   }
   return settlements;
@@ -63,7 +84,7 @@ export function returnsOf(
   stakes: readonly { readonly playerId: string; readonly bets: SpotAmounts }[],
 ): Returned[] {
   return stakes
-    .map(({ playerId, bets }) => ({ playerId, amount: bets.player + bets.banker + bets.tie }))
+    .map(({ playerId, bets }) => ({ playerId, amount: totalOf(bets) }))
     .filter((r) => r.amount > 0);
 }
 

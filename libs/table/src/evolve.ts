@@ -15,7 +15,7 @@ import {
   initialState,
   seatOf,
 } from './state';
-import type { EventData, SpotAmounts, TableEvent } from './vocabulary';
+import { type EventData, type SpotAmounts, type TableEvent, addStake, totalOf } from './vocabulary';
 
 /**
  * The state with one player updated (seated first if new; removed if `update` returns null). Copies the players
@@ -46,9 +46,7 @@ function withStakes(
   state: TableState,
   update: (p: PlayerState, bets: SpotAmounts) => PlayerState,
 ): PlayerState[] {
-  return state.players.map((p) =>
-    p.bets !== null && p.bets.player + p.bets.banker + p.bets.tie > 0 ? update(p, p.bets) : p,
-  );
+  return state.players.map((p) => (p.bets !== null && totalOf(p.bets) > 0 ? update(p, p.bets) : p));
 }
 
 function takeOut(counts: ShoeCounts | null, card: Card): ShoeCounts | null {
@@ -267,8 +265,7 @@ const EVOLVERS: Evolvers = {
   BettingOpened: bettingOpened,
   BetPlaced: (state, d) =>
     withPlayer(state, d.playerId, (p) => {
-      const current = p.bets ?? NO_BETS;
-      return { ...p, chips: p.chips - d.amount, bets: { ...current, [d.spot]: current[d.spot] + d.amount } };
+      return { ...p, chips: p.chips - d.amount, bets: addStake(p.bets ?? NO_BETS, d.spot, d.amount) };
     }),
   BetsCleared: (state, d) =>
     withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.returned, bets: null })),

@@ -3,10 +3,19 @@
  * the defaults. Only the input's own keys are read; unknown ones (`toString` and `constructor` as much as `foo`)
  * are refused; every failure is `INVALID_RULES` with `details.field`.
  */
-import type { Result } from '@coup/engine';
+import {
+  GAME_MODES,
+  type GameMode,
+  type Result,
+  SIDE_SPOTS,
+  type SideSpot,
+  defaultPaytable,
+  isSideSpot,
+  sideBetRefusal,
+} from '@coup/engine';
 import { type DomainError, domainError } from './vocabulary';
 import { ownFields } from './kernel/fields';
-import type { Limit, TableRules } from './vocabulary';
+import type { Limit, SideBetRule, TableRules } from './vocabulary';
 
 /** The largest limit or chip value accepted, in cents (ten billion dollars): keeps every payout a safe integer. */
 export const MAX_LIMIT = 1_000_000_000_000;
@@ -51,6 +60,8 @@ const RULE_KEYS: readonly (keyof TableRules)[] = [
   'allowPlayerAndBanker',
   'bettingSeconds',
   'cutCard',
+  'game',
+  'sideBets',
 ];
 
 type Fail = { readonly ok: false; readonly error: DomainError };
@@ -97,9 +108,9 @@ function normalizeLimit(
   input: unknown,
   spot: 'player' | 'banker' | 'tie',
   unit: number,
+  field = `limits.${spot}`,
 ): Result<Limit, DomainError> {
   const fallback = DEFAULT_RULES.limits[spot];
-  const field = `limits.${spot}`;
   if (input === undefined) {
     if (fallback.min % unit !== 0 || fallback.max % unit !== 0) {
       return invalid(
@@ -196,6 +207,81 @@ function normalizeLimits(
   return { ok: true, value: { player: player.value, banker: banker.value, tie: tie.value } };
 }
 
+/**
+ * `game`: the game mode (default `commission`); `commission` (deducted or box) belongs to the commission game
+ * only, so sending it with another mode is refused.
+ */
+function normalizeGame(input: Record<string, unknown>): Result<GameMode, DomainError> {
+  const game = oneOf(input, 'game', GAME_MODES, 'commission');
+  if (!game.ok) return game;
+  if (game.value !== 'commission' && input['commission'] !== undefined) {
+    return invalid(
+      'commission',
+      `applies only to the commission game, not to ${game.value}`,
+      input['commission'],
+    );
+  }
+  return game;
+}
+
+/** One side bet's rule: offered in this mode and shuffle, a known paytable, limits made of the chips and within the table's. */
+function normalizeSideBet(
+  spot: SideSpot,
+  input: unknown,
+  context: { game: GameMode; shuffle: TableRules['shuffle']; unit: number; limits: TableRules['limits'] },
+): Result<SideBetRule, DomainError> {
+  const field = `sideBets.${spot}`;
+  if (!isPlainObject(input)) return invalid(field, 'must be an object { paytable, min, max }', input);
+  const rule = ownFields(input);
+  for (const key of Object.keys(rule)) {
+    if (key !== 'paytable' && key !== 'min' && key !== 'max')
+      return invalid(`${field}.${key}`, 'is not a side bet field (paytable, min, max)', rule[key]);
+  }
+  const paytable = rule['paytable'] ?? defaultPaytable(spot);
+  if (typeof paytable !== 'string') return invalid(`${field}.paytable`, 'must be a paytable name', paytable);
+  const refusal = sideBetRefusal(spot, { game: context.game, shuffle: context.shuffle, paytable });
+  if (refusal) return invalid(field, `is not allowed: ${refusal}`, input);
+  const limit = normalizeLimit(
+    { min: rule['min'] ?? context.limits.tie.min, max: rule['max'] ?? context.limits.tie.max },
+    'tie',
+    context.unit,
+    field,
+  );
+  if (!limit.ok) return limit;
+  const tableMax = Math.max(context.limits.player.max, context.limits.banker.max);
+  if (limit.value.max > tableMax) {
+    return invalid(
+      `${field}.max`,
+      `(${limit.value.max}) must not exceed the table's maximum bet (${tableMax})`,
+      limit.value.max,
+    );
+  }
+  return { ok: true, value: { paytable, ...limit.value } };
+}
+
+/** `sideBets`: the side bets offered, by spot (none by default); recorded in catalogue order. */
+function normalizeSideBets(
+  input: Record<string, unknown>,
+  context: { game: GameMode; shuffle: TableRules['shuffle']; unit: number; limits: TableRules['limits'] },
+): Result<Partial<Record<SideSpot, SideBetRule>>, DomainError> {
+  const raw = input['sideBets'];
+  if (raw === undefined) return { ok: true, value: {} };
+  if (!isPlainObject(raw)) return invalid('sideBets', 'must be an object of side bets by spot', raw);
+  const given = ownFields(raw);
+  for (const key of Object.keys(given)) {
+    if (!isSideSpot(key))
+      return invalid(`sideBets.${key}`, `is not a side bet (${SIDE_SPOTS.join(', ')})`, given[key]);
+  }
+  const out: Partial<Record<SideSpot, SideBetRule>> = {};
+  for (const spot of SIDE_SPOTS) {
+    if (given[spot] === undefined) continue;
+    const rule = normalizeSideBet(spot, given[spot], context);
+    if (!rule.ok) return rule;
+    out[spot] = rule.value;
+  }
+  return { ok: true, value: out };
+}
+
 /** `cutCard`: an integer from {@link MIN_CUT_CARD} to half the shoe of `decks` decks. */
 function normalizeCutCard(input: Record<string, unknown>, decks: number): Result<number, DomainError> {
   const maxCut = Math.floor((decks * 52) / 2);
@@ -248,7 +334,10 @@ function invalidCombination(choices: Choices, seconds: number | null): Fail | nu
  * dealer|player; `tiePays` 8|9; `commission` deducted|box; `chips` 1..20 positive integers (cents, up to
  * {@link MAX_LIMIT}) strictly ascending; `limits.{player,banker,tie}.{min,max}` positive integers, min <= max, both
  * multiples of the chips' gcd; `allowPlayerAndBanker` boolean; `bettingSeconds` integer 1..600 or null; `cutCard`
- * integer {@link MIN_CUT_CARD}..decks*52/2. Combinations: live tables shuffle per shoe and are dealer-dealt;
+ * integer {@link MIN_CUT_CARD}..decks*52/2; `game` commission|no-commission|ez (`commission` only with the
+ * commission game); `sideBets.<spot>.{paytable,min,max}` a side bet the mode and shuffle allow (the engine's
+ * `sideBetRefusal`), a paytable of the catalogue, limits made of the chips with a max no higher than the
+ * table's largest main-spot max (min and max default to the tie's). Combinations: live tables shuffle per shoe and are dealer-dealt;
  * player-dealt tables are rng and have no betting timer (the player deals when ready).
  *
  * @returns the complete rules, or `INVALID_RULES` with `details.field` naming the first bad rule.
@@ -281,6 +370,15 @@ export function normalizeRules(raw: unknown): Result<TableRules, DomainError> {
   const combination = invalidCombination(choices.value, seconds);
   if (combination) return combination;
   const c = choices.value;
+  const game = normalizeGame(input);
+  if (!game.ok) return game;
+  const sideBets = normalizeSideBets(input, {
+    game: game.value,
+    shuffle: c.shuffle,
+    unit: chipUnit(chips.value),
+    limits: limits.value,
+  });
+  if (!sideBets.ok) return sideBets;
   return {
     ok: true,
     value: {
@@ -295,6 +393,9 @@ export function normalizeRules(raw: unknown): Result<TableRules, DomainError> {
       allowPlayerAndBanker: allow,
       bettingSeconds: seconds,
       cutCard: cutCard.value,
+      // the commission game without side bets records exactly the rules it did before modes and side bets
+      ...(game.value === 'commission' ? {} : { game: game.value }),
+      ...(Object.keys(sideBets.value).length === 0 ? {} : { sideBets: sideBets.value }),
     },
   };
 }

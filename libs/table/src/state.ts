@@ -5,7 +5,17 @@
  * REBET), the last resolved coup. Never a list of past rounds.
  */
 import type { Card, CoupResult, ShoeCounts, ShoeProgress } from '@coup/engine';
-import type { Role, Settlement, ShoeEndReason, Slot, SpotAmounts, TableRules } from './vocabulary';
+import {
+  type Role,
+  type Settlement,
+  type ShoeEndReason,
+  type Slot,
+  type SpotAmounts,
+  type TableRules,
+  totalOf,
+} from './vocabulary';
+
+export { totalOf };
 
 /** Bump when the state's shape changes (a snapshot of another version must be rebuilt from the events). */
 export const STATE_VERSION = 1;
@@ -169,11 +179,6 @@ export function stakesOnLayout(
 
 /** Zero stakes. */
 export const NO_BETS: SpotAmounts = Object.freeze({ player: 0, banker: 0, tie: 0 });
-
-/** Sum of a player's stakes. */
-export function totalOf(bets: SpotAmounts): number {
-  return bets.player + bets.banker + bets.tie;
-}
 
 /** True while the round's stakes are on the layout (betting or dealing). */
 export function roundOpen(round: RoundState | null): round is RoundState {

@@ -12,18 +12,23 @@ import {
   type RoundState,
   type ShoeState,
   type TableState,
+  NO_BETS,
   roundOpen,
 } from './state';
-import type {
-  Actor,
-  Card,
-  Returned,
-  Settlement,
-  ShoeEndReason,
-  Slot,
-  SpotAmounts,
-  TableEvent,
-  TableRules,
+import {
+  type Actor,
+  type Card,
+  type Returned,
+  type Settlement,
+  type ShoeEndReason,
+  type Slot,
+  type SpotAmounts,
+  type TableEvent,
+  type TableRules,
+  addStake,
+  amountOn,
+  stakedSpots,
+  totalOf,
 } from './vocabulary';
 
 /** The shoe as shown. `seed` is null until revealed. */
@@ -50,9 +55,7 @@ export interface ShoeView {
 }
 
 /** One player's stakes in the round. */
-export interface PlayerBetsView extends SpotAmounts {
-  readonly playerId: string;
-}
+export type PlayerBetsView = SpotAmounts & { readonly playerId: string };
 
 /** The current (or last) round as shown. */
 export interface RoundView {
@@ -136,18 +139,15 @@ function shoeViewOf(shoe: ShoeState, inCoup: number): ShoeView {
 
 /** The round as shown: the layout's totals and bettors, each bettor's stakes (only `me`'s for a player). */
 function roundViewOf(round: RoundState, statePlayers: readonly PlayerState[], me: string | null): RoundView {
-  const totals = { player: 0, banker: 0, tie: 0 };
+  let totals: SpotAmounts = NO_BETS;
   const players: PlayerBetsView[] = [];
   let bettors = 0;
   for (const { playerId, bets: b } of statePlayers) {
     if (b === null) continue;
-    if (b.player + b.banker + b.tie === 0) continue;
+    if (totalOf(b) === 0) continue;
     bettors += 1;
-    totals.player += b.player;
-    totals.banker += b.banker;
-    totals.tie += b.tie;
-    if (me === null || playerId === me)
-      players.push({ playerId, player: b.player, banker: b.banker, tie: b.tie });
+    for (const spot of stakedSpots(b)) totals = addStake(totals, spot, amountOn(b, spot));
+    if (me === null || playerId === me) players.push({ playerId, ...b });
   }
   return {
     roundNo: round.roundNo,

@@ -1,7 +1,7 @@
 /**
  * Property test: thousands of random, realistic command sequences (valid and invalid mixed, several players,
- * rng and live dealing, shoe and every-coup shuffles, dealer- and player-dealt tables, both commission modes, the
- * timer) keep every invariant of the table:
+ * rng and live dealing, shoe and every-coup shuffles, dealer- and player-dealt tables, every game mode (both
+ * commission rules, no-commission, EZ), every side bet the mode allows with each of its paytables, the timer) keep every invariant of the table:
  * - decide never throws and never changes its input; a refused command has a known code and records nothing;
  * - chips and commission owed are never negative;
  * - every cent is accounted for, checked from the events alone:
@@ -14,7 +14,20 @@
  * - the revealed seed matches the commitment published before the round's bets;
  * - the state is plain JSON and folding all the events from scratch gives the same state.
  */
-import { type Card, RANKS, SUITS, resolveCoup, seedFromHex, settleBet, shuffleShoe } from '@coup/engine';
+import {
+  ALL_SPOTS,
+  type Card,
+  GAME_MODES,
+  RANKS,
+  SIDE_BETS,
+  SIDE_SPOTS,
+  SUITS,
+  resolveCoup,
+  seedFromHex,
+  settleBet,
+  shuffleShoe,
+  sideBetRefusal,
+} from '@coup/engine';
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import {
@@ -28,6 +41,9 @@ import {
   evolve,
   fold,
   initialState,
+  offeredSpots,
+  payoutRulesOf,
+  totalOf,
 } from '../src';
 import { T0, commitOf, seed } from './support';
 
@@ -102,15 +118,28 @@ const rulesArb: fc.Arbitrary<Record<string, unknown>> = fc
     allowPlayerAndBanker: fc.boolean(),
     bettingSeconds: fc.option(fc.integer({ min: 5, max: 30 }), { nil: null }),
     min: fc.constantFrom(100, 500),
+    game: fc.constantFrom(...GAME_MODES),
+    sides: fc.array(fc.nat(), { minLength: SIDE_SPOTS.length, maxLength: SIDE_SPOTS.length }),
   })
   .map((r) => {
     const live = r.dealing === 'live';
     const playerDealt = !live && r.dealtBy === 'player';
+    const shuffle = live ? 'shoe' : r.shuffle;
+    // each side bet the mode and shuffle allow: offered or not, with one of its paytables
+    const sideBets: Record<string, unknown> = {};
+    SIDE_SPOTS.forEach((spot, i) => {
+      const pick = r.sides[i]!;
+      const names = Object.keys(SIDE_BETS[spot].paytables);
+      if (pick % 5 === 0 || sideBetRefusal(spot, { game: r.game, shuffle }) !== null) return;
+      sideBets[spot] = { paytable: names[pick % names.length], min: 100, max: 1000 };
+    });
     return {
       dealing: r.dealing,
-      shuffle: live ? 'shoe' : r.shuffle,
+      shuffle,
       dealtBy: live ? 'dealer' : r.dealtBy,
-      commission: r.commission,
+      game: r.game,
+      sideBets,
+      ...(r.game === 'commission' ? { commission: r.commission } : {}),
       tiePays: r.tiePays,
       decks: r.decks,
       allowPlayerAndBanker: r.allowPlayerAndBanker,
@@ -184,6 +213,13 @@ class Run {
     this.accepted++;
     for (const e of decision.events) {
       this.stats[e.type] = (this.stats[e.type] ?? 0) + 1;
+      if (e.type === 'CoupResolved') {
+        const game = (this.ledger.rules?.game ?? 'commission') as string;
+        for (const st of e.data.settlements) {
+          const key = `settled ${game} ${st.spot} ${st.result}`;
+          this.stats[key] = (this.stats[key] ?? 0) + 1;
+        }
+      }
       this.events.push(e);
       this.ledger.apply(e);
       this.state = deepFreeze(evolve(this.state, e)); // decide and evolve may not change it: a write would throw
@@ -286,7 +322,14 @@ class Run {
           ),
         );
       case 'placeBet': {
-        const spot = (['player', 'banker', 'tie'] as const)[step.a % 3]!;
+        // a main spot, a side bet the table offers, or any spot (those it does not offer are refused)
+        const offered = rules ? offeredSpots(rules).slice(3) : [];
+        const spot =
+          step.a % 3 === 0
+            ? ALL_SPOTS[step.b % 3]!
+            : step.a % 3 === 1 && offered.length > 0
+              ? offered[step.b % offered.length]!
+              : ALL_SPOTS[step.b % ALL_SPOTS.length]!;
         return this.exec(
           this.command(
             'PlaceBet',
@@ -526,10 +569,7 @@ class Ledger {
         }
         let staked = 0;
         for (const st of e.data.settlements) {
-          const x = settleBet(st.spot, st.amount, e.data.outcome, {
-            tiePays: rules.tiePays,
-            commission: rules.commission,
-          });
+          const x = settleBet(st.spot, st.amount, e.data, payoutRulesOf(rules));
           check(
             x.result === st.result && x.paid === st.paid && x.commission === st.commission,
             () => `settlement ${JSON.stringify(st)} is not the engine's ${JSON.stringify(x)}`,
@@ -573,7 +613,7 @@ class Ledger {
     const round = state.round;
     let stateLayout = 0;
     if (round && (round.status === 'betting' || round.status === 'dealing')) {
-      for (const p of state.players) if (p.bets) stateLayout += p.bets.player + p.bets.banker + p.bets.tie;
+      for (const p of state.players) if (p.bets) stateLayout += totalOf(p.bets);
     }
     const onLayout = this.onLayout();
     check(stateLayout === onLayout, () => `state layout ${stateLayout} != events layout ${onLayout}`);
@@ -652,8 +692,24 @@ describe('table invariants over random command sequences', () => {
       'CARD_NOT_DUE',
       'DEADLINE_NOT_REACHED',
       'MINIMUM_BET_REQUIRED',
+      'SPOT_NOT_OFFERED',
     ]) {
       expect(stats[`refused ${code}`] ?? 0).toBeGreaterThan(0);
+    }
+    // every spot settled, and side bets settled in every mode (per mode and spot the counts can be small)
+    const settledIn = (game: string, spot: string): number =>
+      ['win', 'lose', 'push'].reduce((n, r) => n + (stats[`settled ${game} ${spot} ${r}`] ?? 0), 0);
+    for (const spot of ALL_SPOTS) {
+      expect({ spot, settled: GAME_MODES.reduce((n, g) => n + settledIn(g, spot), 0) > 0 }).toEqual({
+        spot,
+        settled: true,
+      });
+    }
+    for (const game of GAME_MODES) {
+      expect({ game, sideBets: SIDE_SPOTS.reduce((n, s) => n + settledIn(game, s), 0) > 0 }).toEqual({
+        game,
+        sideBets: true,
+      });
     }
     expect(accepted).toBeGreaterThan(RUNS * 10);
     expect(refused).toBeGreaterThan(RUNS);

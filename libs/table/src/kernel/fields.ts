@@ -3,8 +3,8 @@
  * not send reads as undefined, never as something inherited (from a polluted Object.prototype, or an object made
  * with a prototype). Each reader checks one field's shape and refuses with its 400 code.
  */
-import { isCard } from '@coup/engine';
-import { type Card, PLAYER_ID_PATTERN, SEED_PATTERN, SPOTS, type Spot } from '../vocabulary';
+import { ALL_SPOTS, isCard, isSpot } from '@coup/engine';
+import { type Card, PLAYER_ID_PATTERN, SEED_PATTERN, type Spot } from '../vocabulary';
 import { Refusal, describe, refuse } from './refusal';
 
 /** A command's data, read by its own fields (an object without a prototype). */
@@ -79,11 +79,10 @@ export function readCard(v: unknown, field = 'card'): Card | Refusal {
 }
 
 export function readSpot(v: unknown): Spot | Refusal {
-  if (typeof v !== 'string' || !(SPOTS as readonly string[]).includes(v)) {
-    return refuse('INVALID_SPOT', `spot must be player, banker or tie, got ${describe(v)}`, {
+  if (!isSpot(v)) {
+    return refuse('INVALID_SPOT', `spot must be one of ${ALL_SPOTS.join(', ')}, got ${describe(v)}`, {
       field: 'spot',
     });
   }
-  return v as Spot;
+  return v;
 }
-

@@ -8,7 +8,7 @@ import {
   roundOpen,
   stakesOnLayout,
 } from '../state';
-import { type DomainErrorCode, SPOTS } from '../vocabulary';
+import { type DomainErrorCode, SPOTS, amountOn, limitOf, stakedSpots } from '../vocabulary';
 import type { Ctx, OpenCtx } from './context';
 import { type Refusal, refuse } from './refusal';
 
@@ -104,15 +104,15 @@ export function handDealt(shoe: ShoeState): NonNullable<ShoeState['remaining']> 
 export function minimumMet(ctx: OpenCtx): Refusal | null {
   let any = false;
   for (const { playerId, bets } of stakesOnLayout(ctx.state)) {
-    for (const spot of SPOTS) {
-      if (bets[spot] === 0) continue;
+    for (const spot of stakedSpots(bets)) {
       any = true;
-      const { min } = ctx.rules.limits[spot];
-      if (bets[spot] < min) {
+      const min = limitOf(ctx.rules, spot)?.min ?? 0;
+      const amount = amountOn(bets, spot);
+      if (amount < min) {
         return refuse(
           'MINIMUM_BET_REQUIRED',
-          `The ${spot} bet of ${playerId} is ${bets[spot]}, below the table minimum ${min}`,
-          { playerId, spot, amount: bets[spot], min },
+          `The ${spot} bet of ${playerId} is ${amount}, below the table minimum ${min}`,
+          { playerId, spot, amount, min },
         );
       }
     }

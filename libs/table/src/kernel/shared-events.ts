@@ -82,7 +82,7 @@ export function resolution(
         natural: result.natural,
         cardsUsed: result.cardsUsed,
         commissionMode: ctx.rules.commission,
-        settlements: settleRound(stakesOnLayout(ctx.state), result.outcome, ctx.rules),
+        settlements: settleRound(stakesOnLayout(ctx.state), result, ctx.rules),
         ...by(ctx),
       },
     },

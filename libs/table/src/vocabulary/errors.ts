@@ -40,6 +40,7 @@ export type DomainErrorCode =
   | 'INVALID_TABLE_ID'
   | 'INVALID_PLAYER_ID'
   | 'INVALID_SPOT'
+  | 'SPOT_NOT_OFFERED'
   | 'CORRECTION_CONFLICT'
   | 'PERSONAL_TABLE';
 
@@ -61,7 +62,8 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   INVALID_PLAYER_ID: 400, // playerId not 1..64 chars of [A-Za-z0-9_.:@+-] starting with a letter or digit
   INVALID_RULES: 400, // details.field names the bad rule
   INVALID_AMOUNT: 400, // not a positive safe integer, or not made of the table's chips
-  INVALID_SPOT: 400, // spot not player | banker | tie
+  INVALID_SPOT: 400, // spot not one of the catalogue's spots (main spots and side bets)
+  SPOT_NOT_OFFERED: 400, // a side bet this table's rules do not offer
   INVALID_CARD: 400, // not a card string
   INVALID_SEED: 400, // not 64 hex characters, or missing where required
   INVALID_INDEX: 400, // CorrectCard index not a dealt card of this coup

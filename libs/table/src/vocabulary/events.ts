@@ -12,7 +12,10 @@ type Evt<T extends string, D> = { readonly type: T; readonly data: D };
 /** Why a shoe ended: the cut card's last coup, every-coup tables after each coup, EndShoe, CloseTable, or the cards ran out (live shoes after voided coups). */
 export type ShoeEndReason = 'cut-card' | 'every-coup' | 'supervisor' | 'table-closed' | 'exhausted';
 
-/** One bet's settlement: `paid` goes back to the player's chips (stake included); `commission` deducted or owed. */
+/**
+ * One bet's settlement: `paid` goes back to the player's chips (stake included); `commission` deducted or owed;
+ * `paytable` names the side bet's paytable (absent on the main spots).
+ */
 export interface Settlement {
   readonly playerId: string;
   readonly spot: Spot;
@@ -20,6 +23,7 @@ export interface Settlement {
   readonly result: 'win' | 'lose' | 'push';
   readonly paid: number;
   readonly commission: number;
+  readonly paytable?: string;
 }
 
 /** A player's stake returned (void, clear). */

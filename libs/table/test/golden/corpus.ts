@@ -9,6 +9,7 @@
  * mostly sensible commands that move the table on, some with a wrong field, actor or envelope, so every command
  * type and every refusal is reached.
  */
+import { ALL_SPOTS } from '@coup/engine';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import {
@@ -73,7 +74,35 @@ const VARIANTS: readonly { tableId: string; rules: Record<string, unknown>; pers
       },
     },
   },
+  {
+    tableId: 'EZ-1',
+    rules: {
+      dealing: 'live',
+      game: 'ez',
+      sideBets: { dragon7: { min: 100, max: 10_000 }, panda8: {}, playerPair: {}, big: {}, small: {} },
+    },
+  },
+  {
+    tableId: 'NC-1',
+    rules: {
+      game: 'no-commission',
+      bettingSeconds: 15,
+      sideBets: {
+        super6: { paytable: '15-to-1' },
+        perfectPair: { paytable: '25-or-200-to-1' },
+        eitherPair: {},
+      },
+    },
+  },
+  {
+    tableId: 'DB-1',
+    rules: { shuffle: 'every-coup', sideBets: { playerDragon: {}, bankerDragon: {}, bankerPair: {} } },
+  },
 ];
+
+/** The spots a bet picks from: the main ones, and every spot (offered or not) at side-bet tables. */
+const MAIN_PICKS = ['player', 'banker', 'tie', 'banker', 'player'];
+const SIDE_PICKS = [...MAIN_PICKS, ...ALL_SPOTS];
 
 const ADMIN: Actor = { id: 'boss', role: 'admin' };
 const DEALER: Actor = { id: 'dealer-1', role: 'dealer' };
@@ -256,7 +285,7 @@ function dataFor(
       return {
         roundNo,
         playerId,
-        spot: pick(['player', 'banker', 'tie', 'banker', 'player'], r5),
+        spot: pick(variant.rules['sideBets'] ? SIDE_PICKS : MAIN_PICKS, r5),
         amount: pick(AMOUNTS, r3 + r5),
       };
     case 'ClearBets':

@@ -1,7 +1,7 @@
 /** PlaceBet (a player for itself, or staff and admins for a player): one stake on one spot. */
 import { type Command, type CommandSpec, Refusal, by, find, readAmount, readSpot } from '../../kernel';
 import { NO_BETS, betsOf } from '../../state';
-import type { Spot, SpotAmounts } from '../../vocabulary';
+import { type Spot, addStake, amountOn } from '../../vocabulary';
 import { BETTOR_SPEC, type Bettor, bettorAtTable, parseBettor } from './bettor';
 import { checkStakes } from './stakes';
 
@@ -33,7 +33,7 @@ export const placeBet: CommandSpec<'PlaceBet', Data, Reply> = {
     const at = bettorAtTable(bet, ctx);
     if (at instanceof Refusal) return at;
     const current = betsOf(ctx.state, playerId);
-    const add: SpotAmounts = { ...NO_BETS, [spot]: amount };
+    const add = addStake(NO_BETS, spot, amount);
     const refused = checkStakes(ctx, playerId, current, add);
     if (refused) return refused;
     const chips = at.player.chips - amount;
@@ -45,7 +45,7 @@ export const placeBet: CommandSpec<'PlaceBet', Data, Reply> = {
           playerId,
           spot,
           amount,
-          spotTotal: current[spot] + amount,
+          spotTotal: amountOn(current, spot) + amount,
           chips,
           rebet: false,
           ...by(ctx),

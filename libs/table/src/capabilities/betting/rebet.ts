@@ -1,7 +1,7 @@
 /** Rebet: adds the player's last round's bets to the current ones (all-or-nothing against limits and chips). */
 import { type Command, type CommandSpec, Refusal, by, findAll, refuse } from '../../kernel';
 import { betsOf, totalOf } from '../../state';
-import { SPOTS, type Spot, type TableEvent } from '../../vocabulary';
+import { type Spot, type TableEvent, amountOn, stakedSpots } from '../../vocabulary';
 import { BETTOR_SPEC, type Bettor, bettorAtTable, parseBettor } from './bettor';
 import { checkStakes } from './stakes';
 
@@ -33,9 +33,8 @@ export const rebet: CommandSpec<'Rebet', Bettor, Reply> = {
     if (refused) return refused;
     let chips = at.player.chips;
     const events: TableEvent[] = [];
-    for (const spot of SPOTS) {
-      const amount = last[spot];
-      if (amount === 0) continue;
+    for (const spot of stakedSpots(last)) {
+      const amount = amountOn(last, spot);
       chips -= amount;
       events.push({
         type: 'BetPlaced',
@@ -44,7 +43,7 @@ export const rebet: CommandSpec<'Rebet', Bettor, Reply> = {
           playerId,
           spot,
           amount,
-          spotTotal: current[spot] + amount,
+          spotTotal: amountOn(current, spot) + amount,
           chips,
           rebet: true,
           ...by(ctx),

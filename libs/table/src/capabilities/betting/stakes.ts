@@ -1,12 +1,12 @@
 /** The stake rules of a bet or a rebet: chip unit, player and banker together, limits, chips. */
 import { type OpenCtx, type Refusal, refuse } from '../../kernel';
 import { chipUnit } from '../../rules';
-import { playerOf, totalOf } from '../../state';
-import { SPOTS, type SpotAmounts } from '../../vocabulary';
+import { playerOf } from '../../state';
+import { type SpotAmounts, amountOn, limitOf, stakedSpots, totalOf } from '../../vocabulary';
 
 /**
- * Checks a player's stakes after adding `add` (per spot): chip unit, player+banker, limits (max always; min on
- * dealer-dealt tables), chips. All-or-nothing: the first failure refuses the whole.
+ * Checks a player's stakes after adding `add` (per spot): the spot offered here, chip unit, player+banker,
+ * limits (max always; min on dealer-dealt tables), chips. All-or-nothing: the first failure refuses the whole.
  */
 export function checkStakes(
   ctx: OpenCtx,
@@ -16,42 +16,45 @@ export function checkStakes(
 ): Refusal | null {
   const rules = ctx.rules;
   const unit = chipUnit(rules.chips);
-  const after: SpotAmounts = {
-    player: current.player + add.player,
-    banker: current.banker + add.banker,
-    tie: current.tie + add.tie,
-  };
-  for (const spot of SPOTS) {
-    if (add[spot] % unit !== 0) {
+  const spots = stakedSpots(add);
+  for (const spot of spots) {
+    if (limitOf(rules, spot) === null) {
+      return refuse('SPOT_NOT_OFFERED', `This table does not offer the ${spot} bet`, { spot });
+    }
+  }
+  for (const spot of spots) {
+    if (amountOn(add, spot) % unit !== 0) {
       return refuse(
         'INVALID_AMOUNT',
-        `${add[spot]} cents is not made of this table's chips (${rules.chips.join(', ')}): use a multiple of ${unit}`,
-        { amount: add[spot], unit, chips: rules.chips },
+        `${amountOn(add, spot)} cents is not made of this table's chips (${rules.chips.join(', ')}): use a multiple of ${unit}`,
+        { amount: amountOn(add, spot), unit, chips: rules.chips },
       );
     }
   }
-  if (!rules.allowPlayerAndBanker && after.player > 0 && after.banker > 0) {
+  const after = (spot: Parameters<typeof amountOn>[1]): number =>
+    amountOn(current, spot) + amountOn(add, spot);
+  if (!rules.allowPlayerAndBanker && after('player') > 0 && after('banker') > 0) {
     return refuse('PLAYER_AND_BANKER', 'Player and Banker may not both be bet by one player at this table', {
       playerId,
     });
   }
-  for (const spot of SPOTS) {
-    if (add[spot] === 0) continue;
-    const { min, max } = rules.limits[spot];
-    if (after[spot] > max) {
-      return refuse('BET_LIMIT', `The ${spot} bet would be ${after[spot]}, above the table maximum ${max}`, {
+  for (const spot of spots) {
+    const { min, max } = limitOf(rules, spot) ?? { min: 0, max: 0 }; // offered: checked above
+    const spotTotal = after(spot);
+    if (spotTotal > max) {
+      return refuse('BET_LIMIT', `The ${spot} bet would be ${spotTotal}, above the table maximum ${max}`, {
         spot,
         min,
         max,
-        spotTotal: after[spot],
+        spotTotal,
       });
     }
-    if (rules.dealtBy === 'dealer' && after[spot] < min) {
-      return refuse('BET_LIMIT', `The ${spot} bet would be ${after[spot]}, below the table minimum ${min}`, {
+    if (rules.dealtBy === 'dealer' && spotTotal < min) {
+      return refuse('BET_LIMIT', `The ${spot} bet would be ${spotTotal}, below the table minimum ${min}`, {
         spot,
         min,
         max,
-        spotTotal: after[spot],
+        spotTotal,
       });
     }
   }
