@@ -11,10 +11,12 @@ export * from './settlement';
 export * from './shuffle';
 export * from './shoe';
 export * from './odds';
+export { type SimulateOptions, type SimulationResult, simulate } from './simulate';
+export type { BetTally, SimulatedBets } from './simulate-bets';
 export {
-  type SimulateOptions,
-  type SimulationResult,
+  type BetZScores,
+  type ExactBetFigures,
   type SimulationZScores,
-  simulate,
+  betZScores,
   simulationZScores,
-} from './simulate';
+} from './simulate-z';

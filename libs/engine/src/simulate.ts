@@ -15,8 +15,8 @@ import { sha256 } from '@noble/hashes/sha256';
 import { utf8ToBytes } from '@noble/hashes/utils';
 import { type Card, DECK, MAX_DECKS, RANKS, RANK_VALUES, checkDecks, rankIndex } from './cards';
 import { type Outcome, resolveCoup } from './coup';
+import type { PayoutRules } from './bets';
 import { EngineError, describeInput } from './errors';
-import type { ExactOdds } from './odds';
 import {
   CUT_CARD_IN,
   DEFAULT_CUT_CARD,
@@ -25,6 +25,14 @@ import {
   startShoeProgress,
   startShoeProgressAt,
 } from './shoe';
+import {
+  type BetTally,
+  RANK_OF_CARD,
+  type SimulatedBets,
+  BetCounter,
+  checkSimulatedBets,
+  orderedCardIds,
+} from './simulate-bets';
 
 /** What to simulate. */
 export interface SimulateOptions {
@@ -40,6 +48,8 @@ export interface SimulateOptions {
   burn?: boolean;
   /** Called as shoes complete (about every 1% of them, and after the last). */
   onProgress?: (shoesDone: number, shoesTotal: number) => void;
+  /** Bets to stake on every coup and settle (none when absent): the same shoes are played either way. */
+  bets?: SimulatedBets;
 }
 
 /** What a simulation counted. */
@@ -58,6 +68,12 @@ export interface SimulationResult {
   readonly pairs: { readonly player: number; readonly banker: number };
   /** Coups per shoe. */
   readonly handsPerShoe: { readonly min: number; readonly max: number; readonly mean: number };
+  /** When bets were staked: their payout rules, the stake on each spot per coup, and each bet's tally. */
+  readonly bets?: {
+    readonly rules: PayoutRules;
+    readonly stake: number;
+    readonly tallies: readonly BetTally[];
+  };
 }
 
 /** Slots of a tally: the running counts of {@link playShoe}. */
@@ -324,16 +340,25 @@ export function simulate(options: SimulateOptions): SimulationResult {
   }
   const cutCard = options.cutCard ?? DEFAULT_CUT_CARD;
   cutIndexFor(52 * decks, cutCard);
+  const bets = options.bets === undefined ? undefined : checkSimulatedBets(options.bets, shoes);
+  const counter = bets === undefined ? undefined : new BetCounter(bets);
   const state = prngState(options.seed);
   const ranks = orderedRanks(decks);
+  // With bets the cards themselves are shuffled (the same permutation as the ranks alone) for the suits.
+  const ids = orderedCardIds(decks);
+  const onCoup = counter === undefined ? undefined : (start: number) => counter.coup(ids, start);
   const tally = newTally();
   const play = { cutCard, burn: options.burn !== false };
   const every = Math.max(1, Math.floor(shoes / 100));
   let min = Infinity;
   let max = 0;
   for (let shoe = 1; shoe <= shoes; shoe++) {
-    shuffleInPlace(ranks, state);
-    const coups = playShoe(ranks, play, tally);
+    if (onCoup === undefined) shuffleInPlace(ranks, state);
+    else {
+      shuffleInPlace(ids, state);
+      for (let i = 0; i < ids.length; i++) ranks[i] = RANK_OF_CARD[ids[i]!]!;
+    }
+    const coups = playShoe(ranks, play, tally, onCoup);
     if (coups < min) min = coups;
     if (coups > max) max = coups;
     if (onProgress !== undefined && (shoe % every === 0 || shoe === shoes)) onProgress(shoe, shoes);
@@ -347,32 +372,8 @@ export function simulate(options: SimulateOptions): SimulationResult {
     naturals: tally[TALLY.naturals]!,
     pairs: { player: tally[TALLY.playerPairs]!, banker: tally[TALLY.bankerPairs]! },
     handsPerShoe: { min, max, mean: coups / shoes },
-  };
-}
-
-/** How far each simulated frequency is from the exact probability, in standard errors. */
-export interface SimulationZScores {
-  readonly player: number;
-  readonly banker: number;
-  readonly tie: number;
-  readonly natural: number;
-  readonly playerPair: number;
-  readonly bankerPair: number;
-}
-
-/**
- * z-scores of a simulation against the exact odds: `(count - n p) / sqrt(n p (1 - p))` for each outcome, the
- * natural and each pair, with n the number of coups.
- */
-export function simulationZScores(result: SimulationResult, odds: ExactOdds): SimulationZScores {
-  const n = result.coups;
-  const z = (count: number, p: number): number => (count - n * p) / Math.sqrt(n * p * (1 - p));
-  return {
-    player: z(result.outcomes.player, odds.probabilities.player),
-    banker: z(result.outcomes.banker, odds.probabilities.banker),
-    tie: z(result.outcomes.tie, odds.probabilities.tie),
-    natural: z(result.naturals, odds.natural),
-    playerPair: z(result.pairs.player, odds.pairs.player),
-    bankerPair: z(result.pairs.banker, odds.pairs.banker),
+    ...(bets === undefined || counter === undefined
+      ? {}
+      : { bets: { rules: bets.rules, stake: bets.stake, tallies: counter.tallies() } }),
   };
 }

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
-import { rankIndex, rankOf, type Card } from './cards';
+import {
+  GAME_MODES,
+  type GameMode,
+  MAIN_SPOTS,
+  SIDE_BETS,
+  SIDE_SPOTS,
+  type SideSpot,
+  defaultPaytable,
+  isSideSpot,
+  sideBetRefusal,
+} from './bets';
+import { DECK, rankIndex, rankOf, type Card } from './cards';
 import { resolveCoup, type Outcome } from './coup';
+import { settleBet } from './settlement';
 import { exactOdds } from './odds';
 import { advanceShoe, startShoeProgress, startShoeProgressAt } from './shoe';
 import { shuffleShoe } from './shuffle';
@@ -13,8 +25,9 @@ import {
   prngState,
   shuffleInPlace,
   simulate,
-  simulationZScores,
 } from './simulate';
+import { type BetTally, type SimulatedBets, orderedCardIds } from './simulate-bets';
+import { betZScores, simulationZScores } from './simulate-z';
 
 interface Played {
   start: number;
@@ -246,5 +259,231 @@ describe('simulate', () => {
       playerPairs: 5,
       bankerPairs: 6,
     });
+  });
+});
+
+/** The shoes `simulate` plays from a seed, as cards: the card indices of the decks shuffled shoe after shoe. */
+function shoesOf(decks: number, shoes: number, seed: string): Card[][] {
+  const state = prngState(seed);
+  const ids = orderedCardIds(decks);
+  return Array.from({ length: shoes }, () => {
+    shuffleInPlace(ids, state);
+    return Array.from(ids, (i) => DECK[i]!);
+  });
+}
+
+/** The tallies by the reference path: each coup of each shoe resolved by resolveCoup and settled by settleBet. */
+function referenceTallies(
+  shoes: Card[][],
+  play: { cutCard: number; burn: boolean },
+  bets: Required<Pick<SimulatedBets, 'game' | 'tiePays' | 'commission' | 'sideBets' | 'stake'>> &
+    SimulatedBets,
+): BetTally[] {
+  const rules = {
+    game: bets.game,
+    tiePays: bets.tiePays,
+    commission: bets.commission,
+    paytables: bets.paytables,
+  };
+  const spots = [...MAIN_SPOTS, ...SIDE_SPOTS.filter((s) => bets.sideBets.includes(s))];
+  const tallies = spots.map((spot) => ({
+    spot,
+    paytable: isSideSpot(spot) ? (bets.paytables?.[spot] ?? defaultPaytable(spot)) : null,
+    results: { win: 0, push: 0, lose: 0 },
+    staked: 0,
+    paid: 0,
+    commission: 0,
+    net: 0,
+  }));
+  for (const shoe of shoes) {
+    for (const { start } of referencePlay(shoe, play.cutCard, play.burn).coups) {
+      const coup = resolveCoup(shoe.slice(start, start + 6));
+      spots.forEach((spot, k) => {
+        const s = settleBet(spot, bets.stake, coup, rules);
+        const t = tallies[k]!;
+        t.results[s.result]++;
+        t.staked += bets.stake;
+        t.paid += s.paid;
+        t.commission += s.commission;
+        t.net += s.paid - bets.stake - (bets.commission === 'box' ? s.commission : 0);
+      });
+    }
+  }
+  return tallies;
+}
+
+/** Every side bet a mode offers. */
+const offeredIn = (game: GameMode): SideSpot[] =>
+  SIDE_SPOTS.filter((spot) => sideBetRefusal(spot, { game, shuffle: 'shoe' }) === null);
+
+describe('simulate with bets', () => {
+  test('plays the same shoes as without bets', () => {
+    const plain = simulate({ decks: 8, shoes: 40, seed: 'same shoes' });
+    for (const game of GAME_MODES) {
+      const { bets, ...rest } = simulate({
+        decks: 8,
+        shoes: 40,
+        seed: 'same shoes',
+        bets: { game, sideBets: offeredIn(game) },
+      });
+      expect(rest).toEqual(plain);
+      const [player, banker, tie, playerPair, bankerPair] = bets!.tallies;
+      expect(player!.results).toEqual({
+        win: plain.outcomes.player,
+        push: plain.outcomes.tie,
+        lose: plain.outcomes.banker,
+      });
+      expect(banker!.results.lose).toBe(plain.outcomes.player);
+      expect(tie!.results).toEqual({
+        win: plain.outcomes.tie,
+        push: 0,
+        lose: plain.coups - plain.outcomes.tie,
+      });
+      expect(playerPair!.results.win).toBe(plain.pairs.player);
+      expect(bankerPair!.results.win).toBe(plain.pairs.banker);
+    }
+  });
+
+  test.each([
+    [8, 'commission', 9, 'box', 110, { perfectPair: '25-or-200-to-1' }, 16, true],
+    [8, 'no-commission', 8, 'deducted', 105, { super6: '15-to-1' }, 16, true],
+    [6, 'ez', 8, 'deducted', 100, {}, 14, false],
+    [1, 'commission', 8, 'deducted', 1, {}, 12, true],
+  ] as const)(
+    '%i decks, %s, tie pays %i, commission %s, %i cents, paytables %j: every bet as resolveCoup and settleBet settle each coup',
+    (decks, game, tiePays, commission, stake, paytables, cutCard, burn) => {
+      const bets = { game, tiePays, commission, stake, sideBets: offeredIn(game), paytables };
+      const r = simulate({ decks, shoes: 12, seed: `reference ${game}`, cutCard, burn, bets });
+      expect(r.bets).toEqual({
+        rules: {
+          game,
+          tiePays,
+          commission,
+          paytables: Object.fromEntries(
+            bets.sideBets.map((s) => [s, (paytables as Record<string, string>)[s] ?? defaultPaytable(s)]),
+          ),
+        },
+        stake,
+        tallies: referenceTallies(shoesOf(decks, 12, `reference ${game}`), { cutCard, burn }, bets),
+      });
+    },
+  );
+
+  test('property: any mode, side bets, paytables and stake settle as the reference path', () => {
+    const setup = fc
+      .record({
+        game: fc.constantFrom(...GAME_MODES),
+        tiePays: fc.constantFrom(8 as const, 9 as const),
+        commission: fc.constantFrom('deducted' as const, 'box' as const),
+        stake: fc.integer({ min: 1, max: 1_000_000 }),
+        decks: fc.integer({ min: 1, max: 8 }),
+        seed: fc.string({ minLength: 1, maxLength: 8 }),
+        picks: fc.array(fc.boolean(), { minLength: SIDE_SPOTS.length, maxLength: SIDE_SPOTS.length }),
+        tables: fc.array(fc.nat(), { minLength: SIDE_SPOTS.length, maxLength: SIDE_SPOTS.length }),
+      })
+      .map(({ picks, tables, ...rest }) => {
+        const sideBets = offeredIn(rest.game).filter((s) => picks[SIDE_SPOTS.indexOf(s)]);
+        const paytables = Object.fromEntries(
+          sideBets.map((s) => {
+            const names = Object.keys(SIDE_BETS[s].paytables);
+            return [s, names[tables[SIDE_SPOTS.indexOf(s)]! % names.length]!];
+          }),
+        );
+        return { ...rest, sideBets, paytables };
+      });
+    fc.assert(
+      fc.property(setup, ({ decks, seed, ...bets }) => {
+        const r = simulate({ decks, shoes: 2, seed, bets });
+        expect(r.bets!.tallies).toEqual(
+          referenceTallies(shoesOf(decks, 2, seed), { cutCard: 16, burn: true }, bets),
+        );
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  test('defaults: the commission game, tie pays 8, commission deducted, 100 cents, no side bet', () => {
+    const r = simulate({ decks: 8, shoes: 3, seed: 'defaults', bets: {} });
+    expect(r.bets!.rules).toEqual({ game: 'commission', tiePays: 8, commission: 'deducted', paytables: {} });
+    expect(r.bets!.stake).toBe(100);
+    expect(r.bets!.tallies.map((t) => [t.spot, t.paytable, t.staked])).toEqual([
+      ['player', null, 100 * r.coups],
+      ['banker', null, 100 * r.coups],
+      ['tie', null, 100 * r.coups],
+    ]);
+  });
+
+  test.each([
+    [
+      { game: 'commission', sideBets: ['dragon7'] },
+      /Dragon 7 is offered only on ez tables, not on a commission table/,
+    ],
+    [{ game: 'ez', sideBets: ['super6'] }, /Super 6 is offered only on no-commission tables/],
+    [
+      { sideBets: ['perfectPair'], paytables: { perfectPair: '30-to-1' } },
+      /Perfect Pair has no paytable "30-to-1"/,
+    ],
+    [
+      { sideBets: ['playerPair'], paytables: { perfectPair: '25-to-1' } },
+      /paytable is given for "perfectPair", which is not an offered side bet/,
+    ],
+    [{ sideBets: ['playerPair', 'playerPair'] }, /sideBets must list distinct side bets/],
+    [{ sideBets: ['player'] }, /sideBets must list distinct side bets/],
+    [{ sideBets: 'big' }, /sideBets must list distinct side bets/],
+    [{ game: 'punto' }, /game must be commission, no-commission, ez and tiePays 8 or 9, got "punto"/],
+    [{ tiePays: 7 }, /tiePays 8 or 9, got "commission" and 7/],
+    [{ commission: 'none' }, /commission must be 'deducted' or 'box', got "none"/],
+    [{ stake: 0 }, /stake must be a positive whole number of cents/],
+    [{ stake: 1.5 }, /stake must be a positive whole number of cents/],
+    [{ stake: 2 ** 40 }, /small enough for exact totals over 10 shoes/],
+  ])('bets %j are refused: %s', (bets, message) => {
+    expect(() => simulate({ decks: 8, shoes: 10, seed: 1, bets: bets as SimulatedBets })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(message) }),
+    );
+  });
+});
+
+describe('betZScores', () => {
+  const figures = {
+    probabilities: { win: 0.25, push: 0, lose: 0.75 },
+    ev: 0, // wins pay 3 to 1
+    results: [
+      { net: 3, probability: 0.25 },
+      { net: -1, probability: 0.75 },
+    ],
+  };
+  const tally = (win: number, lose: number, stake = 100): BetTally => ({
+    spot: 'playerPair',
+    paytable: '11-to-1',
+    results: { win, push: 0, lose },
+    staked: (win + lose) * stake,
+    paid: win * 4 * stake,
+    commission: 0,
+    net: (win * 3 - lose) * stake,
+  });
+
+  test('(count - n p) / sqrt(n p (1 - p)) per result; the return against n ev over sqrt(n var)', () => {
+    // n = 10,000: sd of the wins sqrt(1875) = 43.30; var of one coup 0.25 * 9 + 0.75 - 0 = 3, sd sqrt(30000) = 173.2
+    const [z] = betZScores([tally(2600, 7400)], { playerPair: figures });
+    expect(z!.spot).toBe('playerPair');
+    expect(z!.win).toBeCloseTo(100 / Math.sqrt(1875), 12);
+    expect(z!.lose).toBeCloseTo(-100 / Math.sqrt(1875), 12);
+    expect(z!.push).toBe(0);
+    expect(z!.return).toBeCloseTo(400 / Math.sqrt(30000), 12);
+    expect(betZScores([tally(2500, 7500, 700)], { playerPair: figures })[0]).toEqual({
+      spot: 'playerPair',
+      win: 0,
+      push: 0,
+      lose: 0,
+      return: 0,
+    });
+  });
+
+  test('a result that cannot happen but did is infinitely far; bets without odds are left out', () => {
+    const [z] = betZScores([{ ...tally(2500, 7499), results: { win: 2500, push: 1, lose: 7499 } }], {
+      playerPair: figures,
+    });
+    expect(z!.push).toBe(Infinity);
+    expect(betZScores([tally(1, 1)], {})).toEqual([]);
   });
 });
