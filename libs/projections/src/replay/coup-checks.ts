@@ -2,9 +2,22 @@
  * The `coup` and `settlements` checks: the engine re-resolves the recorded cards (corrections applied) to the
  * recorded result, and `settleBet` recomputes each stake's recorded settlement (for a void, every stake returned).
  */
-import { type Card, fullShoeCounts, nextPosition, resolveCoup, settleBet } from '@coup/engine';
+import { type Card, fullShoeCounts, isSideSpot, nextPosition, resolveCoup, settleBet } from '@coup/engine';
 import type { RecordedEvent } from '@coup/event-store';
-import { type EventData, type Settlement, type TableState, tableView } from '@coup/table';
+import {
+  type EventData,
+  type Settlement,
+  type Spot,
+  type SpotAmounts,
+  type TableState,
+  addStake,
+  amountOn,
+  gameOf,
+  payoutRulesOf,
+  stakedSpots,
+  tableView,
+  totalOf,
+} from '@coup/table';
 import type { HandRecord } from '../read-models/hand-history/wire';
 import { failedAt } from './span';
 import type { Check } from './types';
@@ -20,7 +33,7 @@ export interface DealtCard {
   readonly e: RecordedEvent;
 }
 
-type Stakes = { player: number; banker: number; tie: number };
+type Stakes = SpotAmounts;
 
 const ONE_DECK = fullShoeCounts(1);
 
@@ -111,9 +124,11 @@ function stakesFrom(events: readonly RecordedEvent[]): Map<string, Stakes> {
   const stakes = new Map<string, Stakes>();
   for (const e of events) {
     if (e.type === 'BetPlaced') {
-      const d = e.data as { playerId: string; spot: 'player' | 'banker' | 'tie'; amount: number };
-      const s = stakes.get(d.playerId) ?? { player: 0, banker: 0, tie: 0 };
-      stakes.set(d.playerId, { ...s, [d.spot]: s[d.spot] + d.amount });
+      const d = e.data as { playerId: string; spot: Spot; amount: number };
+      stakes.set(
+        d.playerId,
+        addStake(stakes.get(d.playerId) ?? { player: 0, banker: 0, tie: 0 }, d.spot, d.amount),
+      );
     } else if (e.type === 'BetsCleared') {
       stakes.delete((e.data as { playerId: string }).playerId);
     }
@@ -130,7 +145,7 @@ function checkVoidReturns(stakes: ReadonlyMap<string, Stakes>, voided: RecordedE
     ]),
   );
   for (const [playerId, s] of stakes) {
-    const total = s.player + s.banker + s.tie;
+    const total = totalOf(s);
     if (total > 0 && returned.get(playerId) !== total) {
       return failedAt(
         'settlements',
@@ -154,21 +169,23 @@ function checkVoidReturns(stakes: ReadonlyMap<string, Stakes>, voided: RecordedE
 /** One stake's recorded settlement against `settleBet`'s; null when they agree. */
 function stakeMismatch(
   playerId: string,
-  spot: 'player' | 'banker' | 'tie',
+  spot: Spot,
   amount: number,
   got: Settlement | undefined,
   expected: ReturnType<typeof settleBet>,
+  paytable: string | undefined,
 ): string | null {
   if (!got) return `no settlement recorded for ${playerId}'s ${amount} on ${spot}`;
   if (
     got.amount !== amount ||
     got.result !== expected.result ||
     got.paid !== expected.paid ||
-    got.commission !== expected.commission
+    got.commission !== expected.commission ||
+    got.paytable !== paytable
   ) {
     return (
-      `${playerId}'s ${amount} on ${spot}: recorded ${got.result}, paid ${got.paid}, commission ${got.commission} (stake ${got.amount}); ` +
-      `settleBet gives ${expected.result}, paid ${expected.paid}, commission ${expected.commission}`
+      `${playerId}'s ${amount} on ${spot}: recorded ${got.result}, paid ${got.paid}, commission ${got.commission} (stake ${got.amount}, paytable ${got.paytable ?? 'none'}); ` +
+      `settleBet gives ${expected.result}, paid ${expected.paid}, commission ${expected.commission} (paytable ${paytable ?? 'none'})`
     );
   }
   return null;
@@ -190,17 +207,15 @@ export function checkSettlements(
   const recorded = new Map(d.settlements.map((s) => [`${s.playerId}/${s.spot}`, s]));
   let count = 0;
   for (const [playerId, s] of stakes) {
-    for (const spot of ['player', 'banker', 'tie'] as const) {
-      const amount = s[spot];
-      if (amount <= 0) continue;
+    const payout = payoutRulesOf(rules);
+    for (const spot of stakedSpots(s)) {
+      const amount = amountOn(s, spot);
       count += 1;
-      const expected = settleBet(spot, amount, d.outcome, {
-        tiePays: rules.tiePays,
-        commission: rules.commission,
-      });
+      const expected = settleBet(spot, amount, d, payout);
       const got = recorded.get(`${playerId}/${spot}`);
       recorded.delete(`${playerId}/${spot}`);
-      const mismatch = stakeMismatch(playerId, spot, amount, got, expected);
+      const paytable = isSideSpot(spot) ? payout.paytables?.[spot] : undefined;
+      const mismatch = stakeMismatch(playerId, spot, amount, got, expected, paytable);
       if (mismatch) return failedAt('settlements', mismatch, resolved);
     }
   }
@@ -214,6 +229,6 @@ export function checkSettlements(
   return {
     name: 'settlements',
     status: 'pass',
-    detail: `${count} settlements recomputed with settleBet (tie ${rules.tiePays}:1, commission ${rules.commission})`,
+    detail: `${count} settlements recomputed with settleBet (${gameOf(rules)} game, tie ${rules.tiePays}:1, commission ${rules.commission})`,
   };
 }

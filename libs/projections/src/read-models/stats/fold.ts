@@ -148,8 +148,11 @@ function evolveStatsStep(s: StatsState, e: ProjectionEvent): Evolution<StatsStat
       const paid = { player: 0, banker: 0, tie: 0 };
       let commission = 0;
       for (const st of d.settlements) {
-        handle[st.spot] += st.amount;
-        paid[st.spot] += st.paid;
+        // side bets are not in these counters yet (issue 15's statistics per bet type)
+        if (st.spot === 'player' || st.spot === 'banker' || st.spot === 'tie') {
+          handle[st.spot] += st.amount;
+          paid[st.spot] += st.paid;
+        }
         commission += st.commission;
       }
       const add: Partial<Record<StatsCounter, number>> = {
