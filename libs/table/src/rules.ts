@@ -207,10 +207,7 @@ function normalizeLimits(
   return { ok: true, value: { player: player.value, banker: banker.value, tie: tie.value } };
 }
 
-/**
- * `game`: the game mode (default `commission`); `commission` (deducted or box) belongs to the commission game
- * only, so sending it with another mode is refused.
- */
+/** `game`: the mode (default `commission`); `commission` (deducted or box) is refused with another mode. */
 function normalizeGame(input: Record<string, unknown>): Result<GameMode, DomainError> {
   const game = oneOf(input, 'game', GAME_MODES, 'commission');
   if (!game.ok) return game;
@@ -259,7 +256,7 @@ function normalizeSideBet(
   return { ok: true, value: { paytable, ...limit.value } };
 }
 
-/** `sideBets`: the side bets offered, by spot (none by default); recorded in catalogue order. */
+/** `sideBets`: the side bets offered by spot (none by default), in catalogue order. */
 function normalizeSideBets(
   input: Record<string, unknown>,
   context: { game: GameMode; shuffle: TableRules['shuffle']; unit: number; limits: TableRules['limits'] },

@@ -2,21 +2,15 @@
 import { type OpenCtx, type Refusal, refuse } from '../../kernel';
 import { chipUnit } from '../../rules';
 import { playerOf } from '../../state';
-import { type SpotAmounts, amountOn, limitOf, stakedSpots, totalOf } from '../../vocabulary';
+import { type Spot, type SpotAmounts, amountOn, limitOf, stakedSpots, totalOf } from '../../vocabulary';
 
-/**
- * Checks a player's stakes after adding `add` (per spot): the spot offered here, chip unit, player+banker,
- * limits (max always; min on dealer-dealt tables), chips. All-or-nothing: the first failure refuses the whole.
- */
-export function checkStakes(
-  ctx: OpenCtx,
-  playerId: string,
-  current: SpotAmounts,
+/** Every staked spot offered at this table, and every amount made of its chips. */
+function checkSpotsAndChips(
+  rules: OpenCtx['rules'],
   add: SpotAmounts,
+  spots: readonly Spot[],
 ): Refusal | null {
-  const rules = ctx.rules;
   const unit = chipUnit(rules.chips);
-  const spots = stakedSpots(add);
   for (const spot of spots) {
     if (limitOf(rules, spot) === null) {
       return refuse('SPOT_NOT_OFFERED', `This table does not offer the ${spot} bet`, { spot });
@@ -31,8 +25,24 @@ export function checkStakes(
       );
     }
   }
-  const after = (spot: Parameters<typeof amountOn>[1]): number =>
-    amountOn(current, spot) + amountOn(add, spot);
+  return null;
+}
+
+/**
+ * Checks a player's stakes after adding `add` (per spot): the spot offered here, chip unit, player+banker,
+ * limits (max always; min on dealer-dealt tables), chips. All-or-nothing: the first failure refuses the whole.
+ */
+export function checkStakes(
+  ctx: OpenCtx,
+  playerId: string,
+  current: SpotAmounts,
+  add: SpotAmounts,
+): Refusal | null {
+  const rules = ctx.rules;
+  const spots = stakedSpots(add);
+  const offeredAndChips = checkSpotsAndChips(rules, add, spots);
+  if (offeredAndChips) return offeredAndChips;
+  const after = (spot: Spot): number => amountOn(current, spot) + amountOn(add, spot);
   if (!rules.allowPlayerAndBanker && after('player') > 0 && after('banker') > 0) {
     return refuse('PLAYER_AND_BANKER', 'Player and Banker may not both be bet by one player at this table', {
       playerId,
