@@ -1,0 +1,59 @@
+/**
+ * Old events fold to the old states: the history recorded by the code before side bets and game modes (commit
+ * 927d27d; the fixture and how it was recorded are in libs/projections/test/pre-side-bets/), folded by the current
+ * `evolve`, gives the state that code gave after every event (a digest of each state in canonical JSON, keys
+ * sorted) and the same final state of every table.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { type TableEvent, type TableState, evolve, initialState } from '../src';
+
+const FIXTURE = join(__dirname, '..', '..', 'projections', 'test', 'pre-side-bets', 'pre-side-bets.json.gz');
+
+interface Fixture {
+  readonly commit: string;
+  readonly events: { readonly type: string; readonly data: unknown; readonly streamName: string }[];
+  readonly decider: Record<string, { final: TableState; digest: string; events: number }>;
+}
+
+/** JSON with every object's keys sorted (as the recorder wrote its digests). */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+const fixture = JSON.parse(gunzipSync(readFileSync(FIXTURE)).toString('utf8')) as Fixture;
+
+const folded = new Map<string, { state: TableState; hash: ReturnType<typeof createHash>; n: number }>();
+for (const e of fixture.events) {
+  const t = e.streamName.slice('table-'.length);
+  const s = folded.get(t) ?? { state: initialState, hash: createHash('sha256'), n: 0 };
+  s.state = evolve(s.state, { type: e.type, data: e.data } as TableEvent);
+  s.hash.update(canonical(s.state)).update('\n');
+  s.n += 1;
+  folded.set(t, s);
+}
+const digests = new Map([...folded].map(([t, s]) => [t, { ...s, digest: s.hash.digest('hex') }]));
+
+describe('the decider on a history recorded before side bets (commit 927d27d)', () => {
+  test('the fixture is that history: six tables', () => {
+    expect(fixture.commit).toBe('927d27d');
+    expect([...digests.keys()].sort()).toEqual(Object.keys(fixture.decider).sort());
+  });
+
+  test.each(Object.keys(fixture.decider))(
+    'table %s: the same state after every event, and the same final state',
+    (tableId) => {
+      const old = fixture.decider[tableId]!;
+      const now = digests.get(tableId)!;
+      expect(now.n).toBe(old.events);
+      expect(now.state).toEqual(old.final);
+      expect(now.digest).toBe(old.digest);
+    },
+  );
+});
