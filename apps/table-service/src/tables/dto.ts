@@ -2,7 +2,9 @@ import { Body } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CoupValidationPipe, RawObject } from '../common/validation';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ALL_SPOTS, type Spot } from '@coup/engine';
 import { PLAYER_ID_PATTERN, TABLE_ID_PATTERN } from '@coup/table';
+import { TableRulesDto } from './rules-dto';
 
 /** Largest amount of one request, in cents ($10,000,000,000): far above any table limit, far below 2^53. */
 export const MAX_AMOUNT = 1_000_000_000_000;
@@ -18,16 +20,18 @@ export class CreateTableDto {
   tableId!: string;
 
   @ApiPropertyOptional({
+    type: TableRulesDto,
     description:
-      'Table rules (any subset; defaults for the rest): dealing rng|live, decks 1-8 (6 or 8 usual; default 8), shuffle shoe|every-coup, ' +
-      'dealtBy dealer|player, tiePays 8|9, commission deducted|box, limits { player|banker|tie: { min, max } } in cents, chips (cents), ' +
-      'allowPlayerAndBanker, bettingSeconds, cutCard',
+      'Table rules (any subset; defaults for the rest), checked as a whole: a bad rule is 400 INVALID_RULES with ' +
+      'details.field naming it (an unknown key, a side bet its game mode or shuffle does not offer, a paytable that ' +
+      "does not exist, side-bet limits outside the table's)",
     example: {
       dealing: 'live',
       decks: 8,
       tiePays: 8,
-      commission: 'box',
+      game: 'ez',
       limits: { player: { min: 500, max: 500000 } },
+      sideBets: { dragon7: { paytable: '40-to-1', min: 500, max: 10000 }, panda8: {} },
     },
   })
   @RawObject()
@@ -59,9 +63,14 @@ export class PlaceBetDto {
   @Matches(PLAYER_ID_PATTERN, { message: PLAYER_ID_MESSAGE })
   playerId!: string;
 
-  @ApiProperty({ enum: ['player', 'banker', 'tie'] })
-  @IsIn(['player', 'banker', 'tie'])
-  spot!: 'player' | 'banker' | 'tie';
+  @ApiProperty({
+    enum: ALL_SPOTS,
+    description:
+      'A main spot (player, banker, tie) or a side bet; a side bet the table does not offer is 400 SPOT_NOT_OFFERED ' +
+      "(the offered ones: the table view's rules.sideBets)",
+  })
+  @IsIn(ALL_SPOTS)
+  spot!: Spot;
 
   @ApiProperty({ example: 2500, description: 'Cents, made of the table chips' })
   @IsInt({ message: '$property must be a whole number of cents' })
@@ -92,7 +101,7 @@ export class VoidDto {
   reason!: string;
 }
 
-const SPOTS: ReadonlySet<unknown> = new Set(['player', 'banker', 'tie']);
+const SPOTS: ReadonlySet<unknown> = new Set(ALL_SPOTS);
 
 /**
  * A body PlaceBetDto's rules accept, checked by hand (the hot route: class-validator costs about a tenth of the

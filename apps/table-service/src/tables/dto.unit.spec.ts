@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import fc from 'fast-check';
+import { ALL_SPOTS } from '@coup/engine';
 import { PLAYER_ID_PATTERN } from '@coup/table';
 import { CoupValidationPipe } from '../common/validation';
 import { FAST_BODY_CHECKS, isPlaceBetBody, MAX_AMOUNT, PlaceBetDto } from './dto';
@@ -38,7 +39,7 @@ const playerId = fc.oneof(
   fc.constantFrom('', 'a b', 'x'.repeat(65), 'é', 'p1\n', '.a', '-a', 'a@b.c'),
   anyValue,
 );
-const spot = fc.oneof(fc.constantFrom('player', 'banker', 'tie', 'Player', 'both', ''), anyValue);
+const spot = fc.oneof(fc.constantFrom(...ALL_SPOTS, 'Player', 'dragon', 'DRAGON7', 'both', ''), anyValue);
 const amount = fc.oneof(
   fc.integer({ min: 1, max: 100_000_000 }),
   fc.constantFrom(
@@ -58,7 +59,7 @@ const amount = fc.oneof(
 const extra = fc.constantFrom('extra', 'roundNo', 'constructor', 'toString', 'PlayerId');
 const validBody = fc.record({
   playerId: fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
-  spot: fc.constantFrom('player', 'banker', 'tie'),
+  spot: fc.constantFrom(...ALL_SPOTS),
   amount: fc.oneof(fc.integer({ min: 1, max: 100_000_000 }), fc.constant(MAX_AMOUNT)),
 });
 const body = fc.oneof(

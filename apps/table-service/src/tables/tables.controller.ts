@@ -16,6 +16,7 @@ import {
   ValidBody,
   VoidDto,
 } from './dto';
+import { ApiRefusals } from './api-refusals';
 import { TableCatalog } from './table-catalog';
 import { TableProcessor } from './table-processor';
 
@@ -53,15 +54,27 @@ export class TablesController {
 
   @Post()
   @Roles('admin')
-  @ApiOperation({ summary: 'Open a table with its rules' })
+  @ApiOperation({
+    summary:
+      'Open a table with its rules: game mode (commission, no-commission, ez) and the side bets it offers',
+  })
+  @ApiRefusals(
+    'VALIDATION_FAILED',
+    'INVALID_RULES',
+    'INVALID_TABLE_ID',
+    'TABLE_EXISTS',
+    'IDEMPOTENCY_KEY_REUSED',
+  )
   create(
     @ValidBody() body: CreateTableDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
+    // Refused here before the table is loaded; the decider normalizes the rules as sent (normalized rules are not
+    // input: they carry the commission rule, which a non-commission game refuses).
     const rules = normalizeRules(body.rules ?? {});
     if (!rules.ok) throw new ApiError(400, rules.error.code, rules.error.message, rules.error.details);
-    return this.run(body.tableId, 'OpenTable', { tableId: body.tableId, rules: rules.value }, p, key);
+    return this.run(body.tableId, 'OpenTable', { tableId: body.tableId, rules: body.rules ?? {} }, p, key);
   }
 
   @Get()
@@ -155,7 +168,24 @@ export class TablesController {
 
   @Post(':tableId/rounds/:roundNo/bets')
   @Roles(...BETTORS)
-  @ApiOperation({ summary: 'Place a bet on player, banker or tie' })
+  @ApiOperation({ summary: 'Place a bet on player, banker, tie or a side bet the table offers' })
+  @ApiRefusals(
+    'VALIDATION_FAILED',
+    'INVALID_PARAMETER',
+    'SPOT_NOT_OFFERED',
+    'BET_LIMIT',
+    'INVALID_AMOUNT',
+    'PLAYER_AND_BANKER',
+    'FORBIDDEN',
+    'PERSONAL_TABLE',
+    'UNKNOWN_TABLE',
+    'UNKNOWN_PLAYER',
+    'TABLE_CLOSED',
+    'WRONG_ROUND',
+    'BETTING_CLOSED',
+    'INSUFFICIENT_CHIPS',
+    'IDEMPOTENCY_KEY_REUSED',
+  )
   bet(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -193,7 +223,25 @@ export class TablesController {
 
   @Post(':tableId/rounds/:roundNo/rebet')
   @Roles(...BETTORS)
-  @ApiOperation({ summary: "Repeat the player's bets of its last round (all or nothing)" })
+  @ApiOperation({
+    summary: "Repeat the player's bets of its last round, side bets included (all or nothing)",
+  })
+  @ApiRefusals(
+    'VALIDATION_FAILED',
+    'INVALID_PARAMETER',
+    'BET_LIMIT',
+    'PLAYER_AND_BANKER',
+    'FORBIDDEN',
+    'PERSONAL_TABLE',
+    'UNKNOWN_TABLE',
+    'UNKNOWN_PLAYER',
+    'NO_PREVIOUS_BETS',
+    'TABLE_CLOSED',
+    'WRONG_ROUND',
+    'BETTING_CLOSED',
+    'INSUFFICIENT_CHIPS',
+    'IDEMPOTENCY_KEY_REUSED',
+  )
   rebet(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,

@@ -1,0 +1,33 @@
+/**
+ * The refusals a command route documents in the OpenAPI document: each stable code under its HTTP status (the
+ * decider's `ERROR_HTTP_STATUS`; the edge's own codes by hand), so a client finds every code a route can answer.
+ */
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { ERROR_HTTP_STATUS, type DomainErrorCode } from '@coup/table';
+
+/** Codes the edge answers before the decider (validation, parameters). */
+const EDGE_STATUS: Readonly<Record<string, number>> = {
+  VALIDATION_FAILED: 400,
+  INVALID_PARAMETER: 400,
+  IDEMPOTENCY_KEY_REUSED: 422,
+};
+
+/** `@ApiResponse` per status, naming the codes of that status this route can answer. */
+export function ApiRefusals(
+  ...codes: readonly (DomainErrorCode | keyof typeof EDGE_STATUS)[]
+): MethodDecorator & ClassDecorator {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) {
+    const status = EDGE_STATUS[code] ?? ERROR_HTTP_STATUS[code as DomainErrorCode];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return applyDecorators(
+    ...[...byStatus].map(([status, list]) =>
+      ApiResponse({
+        status,
+        description: `{ statusCode, code, message, details? } with code ${list.join(', ')}`,
+      }),
+    ),
+  );
+}
