@@ -12,7 +12,7 @@ export * from './shuffle';
 export * from './shoe';
 export * from './odds';
 export { type SimulateOptions, type SimulationResult, simulate } from './simulate';
-export type { BetTally, SimulatedBets } from './simulate-bets';
+export type { BetPayoutCount, BetTally, SimulatedBets } from './simulate-bets';
 export {
   type BetZScores,
   type ExactBetFigures,

@@ -61,6 +61,18 @@ export interface BetTally {
   readonly commission: number;
   /** The players' result in cents: paid, less the stakes and any commission owed to the box. */
   readonly net: number;
+  /** Each payout the bet had (one per result, amount and commission), most paid first. */
+  readonly payouts: readonly BetPayoutCount[];
+}
+
+/** One payout of a bet and how many coups had it (amounts in cents for one stake). */
+export interface BetPayoutCount {
+  readonly result: 'win' | 'push' | 'lose';
+  readonly paid: number;
+  readonly commission: number;
+  /** The player's result: paid, less the stake and any commission owed to the box. */
+  readonly net: number;
+  readonly coups: number;
 }
 
 /** Checked bets: the payout rules, the offered spots in display order with their paytables, the stake. */
@@ -199,15 +211,30 @@ export class BetCounter {
     return spots.map((spot, k) => {
       const results = { win: 0, push: 0, lose: 0 };
       let [paid, commission, net] = [0, 0, 0];
+      const payouts = new Map<string, { -readonly [K in keyof BetPayoutCount]: BetPayoutCount[K] }>();
       this.coups.forEach((coups, cls) => {
         const s = this.settlements[cls * spots.length + k]!;
+        const x = s.paid - stake - (box ? s.commission : 0);
         results[s.result] += coups;
         paid += coups * s.paid;
         commission += coups * s.commission;
-        net += coups * (s.paid - stake - (box ? s.commission : 0));
+        net += coups * x;
+        const key = `${s.result} ${s.paid} ${s.commission}`;
+        const payout = payouts.get(key) ?? { ...s, net: x, coups: 0 };
+        payout.coups += coups;
+        payouts.set(key, payout);
       });
       const staked = (results.win + results.push + results.lose) * stake;
-      return { spot, paytable: paytables[k]!, results, staked, paid, commission, net };
+      return {
+        spot,
+        paytable: paytables[k]!,
+        results,
+        staked,
+        paid,
+        commission,
+        net,
+        payouts: [...payouts.values()].sort((a, b) => b.paid - a.paid || b.net - a.net),
+      };
     });
   }
 

@@ -50,6 +50,8 @@ export interface BetZScores {
   readonly win: number;
   readonly push: number;
   readonly lose: number;
+  /** Each exact payout (its net gain per unit staked) and each payout seen that the exact odds do not have. */
+  readonly payouts: readonly { readonly net: number; readonly z: number }[];
   /** The mean net result per coup (in stakes) against the exact expected value. */
   readonly return: number;
 }
@@ -60,11 +62,29 @@ function score(x: number, mean: number, sd: number): number {
   return x === mean ? 0 : (x - mean) * Infinity;
 }
 
+/** The coups with each exact payout, and the payouts seen that have none (their nets in stakes). */
+function payoutScores(t: BetTally, o: ExactBetFigures, n: number): { net: number; z: number }[] {
+  const stake = t.staked / n;
+  const same = (a: number, b: number) => Math.abs(a - b) < 1e-9;
+  const scores = o.results.map((r) => {
+    const coups = t.payouts.filter((p) => same(p.net / stake, r.net)).reduce((c, p) => c + p.coups, 0);
+    return {
+      net: r.net,
+      z: score(coups, n * r.probability, Math.sqrt(n * r.probability * (1 - r.probability))),
+    };
+  });
+  for (const p of t.payouts) {
+    if (!o.results.some((r) => same(p.net / stake, r.net))) scores.push({ net: p.net / stake, z: Infinity });
+  }
+  return scores;
+}
+
 /**
  * z-scores of each simulated bet against its exact odds, over the n coups it was staked on: for each result
- * `(count - n p) / sqrt(n p (1 - p))`; for the return, the net result against `n ev` stakes over
- * `sqrt(n var)`, the variance of one coup's net from the exact payouts. A bet missing from `odds` is left out.
- * The return compares exactly only when no winnings were rounded down (stakes a multiple of 100 cents).
+ * and each payout `(count - n p) / sqrt(n p (1 - p))` (a payout the exact odds do not have is infinitely far);
+ * for the return, the net result against `n ev` stakes over `sqrt(n var)`, the variance of one coup's net from
+ * the exact payouts. A bet missing from `odds` is left out. Payouts and return compare exactly only when no
+ * winnings were rounded down (stakes a multiple of 100 cents).
  */
 export function betZScores(
   tallies: readonly BetTally[],
@@ -82,6 +102,7 @@ export function betZScores(
       win: z(t.results.win, o.probabilities.win),
       push: z(t.results.push, o.probabilities.push),
       lose: z(t.results.lose, o.probabilities.lose),
+      payouts: payoutScores(t, o, n),
       return: score(t.net / (t.staked / n), n * o.ev, Math.sqrt(n * Math.max(variance, 0))),
     });
   }

@@ -14,6 +14,7 @@ import { DECK, rankIndex, rankOf, type Card } from './cards';
 import { resolveCoup, type Outcome } from './coup';
 import { settleBet } from './settlement';
 import { exactOdds } from './odds';
+import { exactBetOdds } from './odds-bets';
 import { advanceShoe, startShoeProgress, startShoeProgressAt } from './shoe';
 import { shuffleShoe } from './shuffle';
 import {
@@ -26,7 +27,7 @@ import {
   shuffleInPlace,
   simulate,
 } from './simulate';
-import { type BetTally, type SimulatedBets, orderedCardIds } from './simulate-bets';
+import { type BetPayoutCount, type BetTally, type SimulatedBets, orderedCardIds } from './simulate-bets';
 import { betZScores, simulationZScores } from './simulate-z';
 
 interface Played {
@@ -294,6 +295,7 @@ function referenceTallies(
     paid: 0,
     commission: 0,
     net: 0,
+    payouts: [] as BetPayoutCount[],
   }));
   for (const shoe of shoes) {
     for (const { start } of referencePlay(shoe, play.cutCard, play.burn).coups) {
@@ -305,10 +307,15 @@ function referenceTallies(
         t.staked += bets.stake;
         t.paid += s.paid;
         t.commission += s.commission;
-        t.net += s.paid - bets.stake - (bets.commission === 'box' ? s.commission : 0);
+        const net = s.paid - bets.stake - (bets.commission === 'box' ? s.commission : 0);
+        t.net += net;
+        const i = t.payouts.findIndex((p) => p.result === s.result && p.paid === s.paid);
+        if (i < 0) t.payouts.push({ ...s, net, coups: 1 });
+        else t.payouts[i] = { ...t.payouts[i]!, coups: t.payouts[i]!.coups + 1 };
       });
     }
   }
+  for (const t of tallies) t.payouts.sort((a, b) => b.paid - a.paid || b.net - a.net);
   return tallies;
 }
 
@@ -460,6 +467,10 @@ describe('betZScores', () => {
     paid: win * 4 * stake,
     commission: 0,
     net: (win * 3 - lose) * stake,
+    payouts: [
+      { result: 'win', paid: 4 * stake, commission: 0, net: 3 * stake, coups: win },
+      { result: 'lose', paid: 0, commission: 0, net: -stake, coups: lose },
+    ],
   });
 
   test('(count - n p) / sqrt(n p (1 - p)) per result; the return against n ev over sqrt(n var)', () => {
@@ -470,11 +481,19 @@ describe('betZScores', () => {
     expect(z!.lose).toBeCloseTo(-100 / Math.sqrt(1875), 12);
     expect(z!.push).toBe(0);
     expect(z!.return).toBeCloseTo(400 / Math.sqrt(30000), 12);
+    expect(z!.payouts).toEqual([
+      { net: 3, z: z!.win },
+      { net: -1, z: z!.lose },
+    ]);
     expect(betZScores([tally(2500, 7500, 700)], { playerPair: figures })[0]).toEqual({
       spot: 'playerPair',
       win: 0,
       push: 0,
       lose: 0,
+      payouts: [
+        { net: 3, z: 0 },
+        { net: -1, z: 0 },
+      ],
       return: 0,
     });
   });
@@ -484,6 +503,51 @@ describe('betZScores', () => {
       playerPair: figures,
     });
     expect(z!.push).toBe(Infinity);
+    // a win paying 2 to 1, which the odds do not have
+    const t = tally(2500, 7500);
+    const [y] = betZScores(
+      [{ ...t, payouts: [{ ...t.payouts[0]!, paid: 300, net: 200, coups: 1 }, ...t.payouts] }],
+      { playerPair: figures },
+    );
+    expect(y!.payouts).toEqual([
+      { net: 3, z: 0 },
+      { net: -1, z: 0 },
+      { net: 2, z: Infinity },
+    ]);
     expect(betZScores([tally(1, 1)], {})).toEqual([]);
   });
+});
+
+describe('simulated bets agree with their exact odds', () => {
+  test.each([
+    ['commission', 8, 'box', {}],
+    ['no-commission', 9, 'deducted', { super6: '12-to-1', perfectPair: '25-or-200-to-1' }],
+    ['no-commission', 8, 'deducted', { super6: '15-to-1' }],
+    ['ez', 8, 'deducted', {}],
+  ] as const)(
+    '%s, tie pays %i, commission %s, paytables %j: every result, payout and return within 4 standard errors (about 160,000 coups)',
+    (game, tiePays, commission, paytables) => {
+      const sideBets = offeredIn(game);
+      const r = simulate({
+        decks: 8,
+        shoes: 2000,
+        seed: `exact ${game} ${JSON.stringify(paytables)}`,
+        bets: { game, tiePays, commission, sideBets, paytables },
+      });
+      const exact = exactBetOdds({ decks: 8, game, tiePays, paytables, spots: [...MAIN_SPOTS, ...sideBets] });
+      const z = betZScores(r.bets!.tallies, exact.bets);
+      expect(z.map((s) => s.spot)).toEqual([...MAIN_SPOTS, ...sideBets]);
+      for (const { spot, payouts, ...scores } of z) {
+        const named = [
+          ...Object.entries(scores),
+          ...payouts.map(({ net, z }) => [`pays ${net}`, z] as const),
+        ];
+        for (const [name, value] of named) {
+          expect([spot, name, Math.abs(value) < 4]).toEqual([spot, name, true]);
+        }
+        // every payout seen is one the exact odds have
+        expect(payouts.length).toBe(exact.bets[spot]!.results.length);
+      }
+    },
+  );
 });
