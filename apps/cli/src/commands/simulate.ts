@@ -1,9 +1,10 @@
-import { exactOdds, simulate as runSimulation, simulationZScores } from '@coup/engine';
+import { type SimulatedBets, exactOdds, simulate as runSimulation, simulationZScores } from '@coup/engine';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from '../args';
 import type { Command } from '../command';
 import { grouped, table } from '../format';
 import { EXIT, type CliIo } from '../io';
+import { BET_OPTIONS, BET_USAGE, betFigures, betsJson, betsOf, betsText } from './simulate-bets';
 
 const OPTIONS = {
   decks: { type: 'integer', min: 1, max: 8, default: 8 },
@@ -12,6 +13,7 @@ const OPTIONS = {
   'cut-card': { type: 'integer', min: 12, default: 16 },
   'no-burn': { type: 'boolean' },
   json: { type: 'boolean' },
+  ...BET_OPTIONS,
 } as const;
 
 const BAR_WIDTH = 30;
@@ -42,6 +44,8 @@ interface Setup {
   readonly seed: string;
   readonly cutCard: number;
   readonly burn: boolean;
+  /** The bets staked on every coup, if any. */
+  readonly bets: SimulatedBets | undefined;
 }
 
 type Simulation = ReturnType<typeof runSimulation>;
@@ -60,12 +64,19 @@ function playShoes(setup: Setup, io: CliIo): { result: Simulation; seconds: numb
       seed: setup.seed,
       cutCard: setup.cutCard,
       burn: setup.burn,
+      bets: setup.bets,
       onProgress: bar === undefined ? undefined : (done, total) => bar.update(done, total),
     });
   } finally {
     bar?.clear();
   }
   return { result, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The bets staked, as JSON, with their exact odds and z-scores. */
+function stakedJson(decks: number, bets: NonNullable<Simulation['bets']>) {
+  const { exact, z } = betFigures(decks, bets);
+  return betsJson(bets, exact, z);
 }
 
 /** The JSON output: no timing, so a seed always gives the same output. */
@@ -99,6 +110,7 @@ function simulationJson(setup: Setup, result: Simulation, exact: Exact, z: ZScor
       bankerPair: exact.pairs.banker,
     },
     zScores: z,
+    ...(result.bets === undefined ? {} : { bets: stakedJson(result.decks, result.bets) }),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
@@ -136,6 +148,10 @@ function simulationText(setup: Setup, result: Simulation, exact: Exact, z: ZScor
     `coups per shoe: min ${result.handsPerShoe.min}, mean ${result.handsPerShoe.mean.toFixed(2)}, max ${result.handsPerShoe.max}`,
     'z is (count - n p) / sqrt(n p (1 - p)): within about 2 either way for 95% of seeds.',
   ];
+  if (result.bets !== undefined) {
+    const { exact, z: betZ } = betFigures(result.decks, result.bets);
+    lines.push('', betsText(result.bets, exact, betZ));
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -145,6 +161,7 @@ export const simulate: Command = {
   summary: 'play whole shoes (burn, cut card) from a seed and compare with the exact odds',
   usage: [
     'coup simulate [--decks 8] [--shoes 1000] [--seed S] [--cut-card 16] [--no-burn] [--json]',
+    '              [--game MODE] [--side-bets L] [--tie-pays 8|9] [--commission C] [--stake N]',
     '',
     '  --decks N      decks per shoe, 1 to 8 (default 8)',
     '  --shoes N      shoes to play (default 1000; about 81 coups each with 8 decks)',
@@ -153,7 +170,9 @@ export const simulate: Command = {
     '  --no-burn      start each shoe at its first card instead of burning',
     '  --json         print JSON (counts, frequencies, exact probabilities, z-scores); no timing, so a',
     '                 seed always gives the same output',
+    ...BET_USAGE,
     '',
+    'Examples: --game ez --side-bets all; --game no-commission --side-bets super6=15-to-1,perfectPair.',
     'A progress bar is drawn on stderr when it is a terminal.',
   ].join('\n'),
   run(args, io) {
@@ -164,6 +183,7 @@ export const simulate: Command = {
       seed: options.seed,
       cutCard: options['cut-card'],
       burn: !options['no-burn'],
+      bets: betsOf(options),
     };
     const { result, seconds } = playShoes(setup, io);
     const exact = exactOdds({ decks: options.decks });
