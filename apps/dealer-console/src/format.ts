@@ -1,5 +1,5 @@
 /** Display helpers: money, cards, where the next card goes, outcomes. */
-import { type Card, type NextPosition, type Outcome, isCard } from '@coup/engine';
+import { type Card, type NextPosition, type Outcome, cardFromSpelling } from '@coup/engine';
 
 /** Integer cents as dollars, e.g. `$1,234.50`. */
 export function money(cents: number): string {
@@ -39,9 +39,8 @@ export function cardFace(card: Card): { rank: string; suit: string; red: boolean
 export function parseCardInput(input: string): { ok: true; card: Card } | { ok: false; message: string } {
   const raw = input.replace(/\s+/g, '');
   if (raw === '') return { ok: false, message: 'Type a card: rank then suit, e.g. Ah, Td, 9c' };
-  const text = raw.startsWith('10') ? `T${raw.slice(2)}` : raw;
-  const card = `${text.charAt(0).toUpperCase()}${text.slice(1).toLowerCase()}`;
-  if (isCard(card)) return { ok: true, card };
+  const card = cardFromSpelling(raw);
+  if (card !== null) return { ok: true, card };
   return {
     ok: false,
     message: `'${raw}' is not a card: a rank (A 2-9 T J Q K) then a suit (c d h s), e.g. Ah, Td, 9c`,

@@ -167,7 +167,7 @@ describe('unrevealed seeds are sealed at rest', () => {
     ok(await h.api('POST', `/api/tables/T1/rounds/${round}/close`, { token: dealer }));
     ok(await h.api('POST', `/api/tables/T1/rounds/${round}/deal`, { token: dealer }));
     // closing the table ends the shoe: its seed is revealed in clear
-    ok(await h.api('DELETE', '/api/tables/T1'));
+    ok(await h.api('DELETE', '/api/tables/T1?cashOutAll=true'));
     expect(await revealedSeeds(h)).toContain(shoeSeed);
 
     const compliance = h.token('compliance');

@@ -53,7 +53,7 @@ async function play(s: EventStore, tableId: string, rounds: number) {
 }
 
 async function close(s: EventStore, tableId: string) {
-  await testing.appendTable(s, tableId, drivers.get(tableId)!.execute('CloseTable', {}, ADMIN));
+  await testing.appendTable(s, tableId, drivers.get(tableId)!.execute('CloseTable', { cashOutAll: true }, ADMIN));
 }
 
 /** What folding the whole log answers (the catalog without a file). */

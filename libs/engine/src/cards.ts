@@ -81,6 +81,18 @@ export function isCard(s: unknown): s is Card {
 }
 
 /**
+ * A card as people spell it: rank then suit in either case, `10` for the ten, spaces ignored (`ah`, `AH`, `10d`,
+ * ` 9c `); null when it is not a card. The one spelling rule of the API and the console.
+ */
+export function cardFromSpelling(input: unknown): Card | null {
+  if (typeof input !== 'string' || input.length > 16) return null;
+  const raw = input.replace(/\s+/g, '');
+  const text = raw.startsWith('10') ? `T${raw.slice(2)}` : raw;
+  const card = `${text.charAt(0).toUpperCase()}${text.slice(1).toLowerCase()}`;
+  return isCard(card) ? card : null;
+}
+
+/**
  * Checks and returns a card.
  * @throws EngineError `INVALID_CARD` naming the bad input and the expected format.
  */

@@ -3,6 +3,7 @@ import {
   RANKS,
   SUITS,
   burnCount,
+  cardFromSpelling,
   cardValue,
   checkDecks,
   describeCard,
@@ -100,4 +101,25 @@ describe('cards', () => {
   test.each([[0], [9], [1.5], ['8'], [NaN], [null]])('checkDecks rejects %p with INVALID_DECKS', (decks) => {
     expect(thrown(() => checkDecks(decks)).code).toBe('INVALID_DECKS');
   });
+});
+
+describe('cardFromSpelling (the one spelling rule of the API and the console)', () => {
+  test.each([
+    ['Ah', 'Ah'],
+    ['ah', 'Ah'],
+    ['AH', 'Ah'],
+    ['10d', 'Td'],
+    ['10D', 'Td'],
+    ['td', 'Td'],
+    [' 9 c ', '9c'],
+  ])('given %p, then %p', (input, card) => {
+    expect(cardFromSpelling(input)).toBe(card);
+  });
+
+  test.each(['', '1h', '11h', '10', 'Ahh', 'Zz', 'A', 7, null, undefined, 'x'.repeat(40)])(
+    'given %p, then null',
+    (input) => {
+      expect(cardFromSpelling(input)).toBeNull();
+    },
+  );
 });

@@ -132,7 +132,18 @@ describe('DealCard (live)', () => {
     given(dealing).when(card('2c', 2)).then('WRONG_ROUND');
   });
 
-  it.each(['', '2', '10c', 'AH', 'as', 'Zz', 7, null])('refuses %p: INVALID_CARD', (bad) => {
+  it.each([
+    ['10c', 'Tc'],
+    ['AH', 'Ah'],
+    ['as', 'As'],
+    [' 9 d', '9d'],
+  ])("takes %p as the console spells it, recorded as the engine's %p", (spelled, card) => {
+    given(dealing)
+      .when(cmd('DealCard', { roundNo: 1, card: spelled as Card }))
+      .thenMatch([{ type: 'CardDealt', data: { card } }]);
+  });
+
+  it.each(['', '2', '1c', '11c', 'Zz', 'A', 7, null])('refuses %p: INVALID_CARD', (bad) => {
     given(dealing)
       .when(cmd('DealCard', { roundNo: 1, card: bad as string }))
       .then('INVALID_CARD');

@@ -385,7 +385,9 @@ class Run {
         return this.exec(this.command('EndShoe', {}, supervisor));
       case 'closeTable':
         // rare: a closed table refuses nearly everything, which makes the rest of the run dull
-        return step.c % 3 === 0 ? this.exec(this.command('CloseTable', {}, admin)) : undefined;
+        return step.c % 3 === 0
+          ? this.exec(this.command('CloseTable', step.b % 2 === 0 ? { cashOutAll: true } : {}, admin))
+          : undefined;
       case 'readOnly': {
         const role = step.c % 2 === 0 ? 'compliance' : 'analyst';
         return this.exec(this.command('OpenBetting', {}, { id: 'ro', role }));

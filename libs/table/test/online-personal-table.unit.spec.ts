@@ -141,11 +141,18 @@ describe('the casino keeps its own powers', () => {
       .thenMatch([{ type: 'RoundVoided', data: { returned: [{ playerId: 'ann' }] } }]);
   });
 
-  it('an admin closes the table between coups and cashes the player out', () => {
-    const closed = continueHistory(opened, cmd('CloseTable', {}, admin));
-    given(closed)
-      .when(cmd('CashOut', { playerId: 'ann' }, admin))
-      .thenMatch([{ type: 'PlayerCashedOut', data: { playerId: 'ann', paid: 100_000 } }]);
+  it('an admin closes the table between coups with the player cashed out', () => {
+    given(opened)
+      .when(cmd('CloseTable', {}, admin))
+      .then('PLAYERS_SEATED', { players: ['ann'] });
+    given(opened)
+      .when(cmd('CloseTable', { cashOutAll: true }, admin))
+      .thenMatch([
+        { type: 'RoundVoided' },
+        { type: 'PlayerCashedOut', data: { playerId: 'ann', paid: 100_000 } },
+        { type: 'ShoeEnded' },
+        { type: 'TableClosed' },
+      ]);
   });
 });
 

@@ -265,10 +265,15 @@ describe('a session: buy in, bet, DEAL, rebet, clear, cash out', () => {
     given(cleared)
       .when(cmd('CashOut', { playerId: 'ann' }, admin))
       .thenMatch([{ type: 'PlayerCashedOut', data: { paid: chips, commissionCollected: 0 } }]);
-    // and the empty auto-opened round does not keep the table from closing
+    // and the empty auto-opened round does not keep the table from closing (with the player cashed out)
     given(cleared)
-      .when(cmd('CloseTable', {}))
-      .thenMatch([{ type: 'RoundVoided' }, { type: 'ShoeEnded' }, { type: 'TableClosed' }]);
+      .when(cmd('CloseTable', { cashOutAll: true }))
+      .thenMatch([
+        { type: 'RoundVoided' },
+        { type: 'PlayerCashedOut', data: { playerId: 'ann', paid: chips } },
+        { type: 'ShoeEnded' },
+        { type: 'TableClosed' },
+      ]);
   });
 });
 

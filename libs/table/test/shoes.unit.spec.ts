@@ -174,11 +174,20 @@ describe('StartShoe on live tables', () => {
   it('refuses a missing or bad firstCard: INVALID_CARD', () => {
     given(opened).when(cmd('StartShoe', {})).then('INVALID_CARD');
     given(opened)
-      .when(cmd('StartShoe', { firstCard: '10h' }))
+      .when(cmd('StartShoe', { firstCard: '1h' }))
       .then('INVALID_CARD');
     given(opened)
-      .when(cmd('StartShoe', { firstCard: 'ah' }))
+      .when(cmd('StartShoe', { firstCard: 'ahh' }))
       .then('INVALID_CARD');
+  });
+
+  it("takes the console's spellings of the first card (10h, ah) and records the engine's", () => {
+    given(opened)
+      .when(cmd('StartShoe', { firstCard: '10h' }))
+      .thenMatch([{ type: 'ShoeStarted', data: { burnCard: 'Th' } }]);
+    given(opened)
+      .when(cmd('StartShoe', { firstCard: ' ah ' }))
+      .thenMatch([{ type: 'ShoeStarted', data: { burnCard: 'Ah' } }]);
   });
 
   it('refuses a seed: WRONG_DEALING_MODE', () => {

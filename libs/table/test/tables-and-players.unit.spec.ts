@@ -379,8 +379,37 @@ describe('CloseTable', () => {
     given(dealing).when(cmd('CloseTable', {})).then('WRONG_PHASE');
   });
 
+  it('refuses while players hold chips: PLAYERS_SEATED, naming them', () => {
+    given(history(open(), buy('p1', 500), buy('p2', 700)))
+      .when(cmd('CloseTable', {}))
+      .then('PLAYERS_SEATED', { players: ['p1', 'p2'] });
+    given(history(open(), buy('p1', 500)))
+      .when(cmd('CloseTable', { cashOutAll: false }))
+      .then('PLAYERS_SEATED');
+  });
+
+  it('closes with a cash-out of every player when the pit asks (cashOutAll), recorded per player', () => {
+    const s = seed('close-all');
+    const then = given(history(open(), buy('p1', 500), buy('p2', 700), cmd('StartShoe', { seed: s })))
+      .when(cmd('CloseTable', { cashOutAll: true }))
+      .thenMatch([
+        { type: 'PlayerCashedOut', data: { playerId: 'p1', paid: 500, commissionCollected: 0 } },
+        { type: 'PlayerCashedOut', data: { playerId: 'p2', paid: 700, commissionCollected: 0 } },
+        { type: 'ShoeEnded', data: { reason: 'table-closed' } },
+        { type: 'TableClosed' },
+      ]);
+    expect(then.state.players).toEqual([]);
+    expect(then.state.phase).toBe('closed');
+  });
+
+  it('refuses a cashOutAll that is not a boolean: INVALID_COMMAND', () => {
+    given(history(open(), buy('p1', 500)))
+      .when(cmd('CloseTable', { cashOutAll: 'yes' as unknown as boolean }))
+      .then('INVALID_COMMAND', { field: 'cashOutAll' });
+  });
+
   it('refuses every command on a closed table but CashOut: TABLE_CLOSED', () => {
-    const closed = history(open(), buy('p1', 500), cmd('CloseTable', {}));
+    const closed = history(open(), buy('p1', 500), cmd('CloseTable', { cashOutAll: true }));
     for (const c of [
       cmd('CloseTable', {}),
       buy('p1', 100),
@@ -391,9 +420,10 @@ describe('CloseTable', () => {
     ]) {
       given(closed).when(c).then('TABLE_CLOSED');
     }
+    // CashOut still runs on a closed table (for a player left owing commission); p1 is already paid
     given(closed)
       .when(cmd('CashOut', { playerId: 'p1' }))
-      .thenMatch([{ type: 'PlayerCashedOut', data: { paid: 500 } }]);
+      .then('UNKNOWN_PLAYER');
   });
 });
 

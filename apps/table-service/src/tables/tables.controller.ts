@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { normalizeRules, tableView, type TableCommandType } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
@@ -97,13 +97,26 @@ export class TablesController {
 
   @Delete(':tableId')
   @Roles('admin')
-  @ApiOperation({ summary: 'Close the table (between rounds only)' })
+  @ApiOperation({
+    summary: 'Close the table (between rounds only)',
+    description:
+      'Refused with 409 PLAYERS_SEATED while players hold chips, unless cashOutAll=true: every player is then cashed out first (box commission collected), each recorded.',
+  })
+  @ApiQuery({ name: 'cashOutAll', required: false, enum: ['true', 'false'] })
   close(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,
+    @Query('cashOutAll') cashOutAll?: string,
     @Headers('idempotency-key') key?: string,
   ) {
-    return this.run(tableId, 'CloseTable', {}, p, key);
+    if (cashOutAll !== undefined && cashOutAll !== 'true' && cashOutAll !== 'false') {
+      throw new ApiError(
+        400,
+        'INVALID_COMMAND',
+        `cashOutAll must be true or false, got '${cashOutAll.slice(0, 40)}'`,
+      );
+    }
+    return this.run(tableId, 'CloseTable', cashOutAll === 'true' ? { cashOutAll: true } : {}, p, key);
   }
 
   @Post(':tableId/players/:playerId/buy-in')

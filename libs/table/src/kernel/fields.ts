@@ -3,7 +3,7 @@
  * not send reads as undefined, never as something inherited (from a polluted Object.prototype, or an object made
  * with a prototype). Each reader checks one field's shape and refuses with its 400 code.
  */
-import { ALL_SPOTS, isCard, isSpot } from '@coup/engine';
+import { ALL_SPOTS, cardFromSpelling, isSpot } from '@coup/engine';
 import { type Card, PLAYER_ID_PATTERN, SEED_PATTERN, type Spot } from '../vocabulary';
 import { Refusal, describe, refuse } from './refusal';
 
@@ -67,15 +67,17 @@ export function readSeed(v: unknown, field: string): string | undefined | Refusa
   return v.toLowerCase();
 }
 
+/** A card in any spelling `cardFromSpelling` accepts (`Th`, `th`, `10h`), recorded as the engine's `Th`. */
 export function readCard(v: unknown, field = 'card'): Card | Refusal {
-  if (!isCard(v)) {
+  const card = cardFromSpelling(v);
+  if (card === null) {
     return refuse(
       'INVALID_CARD',
-      `${field} must be a card: a rank (A 2 3 4 5 6 7 8 9 T J Q K) then a suit (c d h s), e.g. 'Ah', 'Td', got ${describe(v)}`,
+      `${field} must be a card: a rank (A 2 3 4 5 6 7 8 9 T J Q K, or 10) then a suit (c d h s), either case, e.g. 'Ah', 'Td', '10d', got ${describe(v)}`,
       { field, card: v },
     );
   }
-  return v;
+  return card;
 }
 
 export function readSpot(v: unknown): Spot | Refusal {

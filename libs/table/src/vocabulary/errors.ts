@@ -41,6 +41,7 @@ export type DomainErrorCode =
   | 'INVALID_PLAYER_ID'
   | 'INVALID_SPOT'
   | 'SPOT_NOT_OFFERED'
+  | 'PLAYERS_SEATED'
   | 'CORRECTION_CONFLICT'
   | 'PERSONAL_TABLE';
 
@@ -77,6 +78,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   UNKNOWN_PLAYER: 404, // player not seated (never bought in, or cashed out)
   TABLE_EXISTS: 409,
   TABLE_CLOSED: 409,
+  PLAYERS_SEATED: 409, // CloseTable while players hold chips or owe commission, without cashOutAll (details.players)
   WRONG_PHASE: 409,
   WRONG_ROUND: 409, // roundNo is not the current round
   BETTING_CLOSED: 409, // betting commands outside betting, or after the deadline

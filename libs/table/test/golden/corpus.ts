@@ -100,6 +100,12 @@ const VARIANTS: readonly { tableId: string; rules: Record<string, unknown>; pers
   },
 ];
 
+/** A card spelled as a dealer might type it, one time in four. */
+function spelled(card: string, r: number): string {
+  if (r % 4 !== 0) return card;
+  return card.startsWith('T') ? `10${card.slice(1)}` : card.toLowerCase();
+}
+
 /** The spots a bet picks from: the main ones, and every spot (offered or not) at side-bet tables. */
 const MAIN_PICKS = ['player', 'banker', 'tie', 'banker', 'player'];
 const SIDE_PICKS = [...MAIN_PICKS, ...ALL_SPOTS];
@@ -271,6 +277,7 @@ function dataFor(
     case 'OpenTable':
       return { tableId: variant.tableId, rules: variant.rules };
     case 'CloseTable':
+      return r5 % 2 === 0 ? { cashOutAll: true } : {};
     case 'EndShoe':
       return {};
     case 'BuyIn':
@@ -297,7 +304,11 @@ function dataFor(
       return r5 < 500 ? { roundNo, nextSeed: seed } : { roundNo };
     case 'DealCard':
       // a one-deck shoe dealt from a few ranks runs out of some cards (CARD_NOT_IN_SHOE)
-      return { roundNo, card: pick(variant.rules['decks'] === 1 ? CARDS.slice(0, 20) : CARDS, r5 * 7 + r3) };
+      return {
+        roundNo,
+        // now and then as a dealer types it (10h, lower case): the decider records the engine's spelling
+        card: spelled(pick(variant.rules['decks'] === 1 ? CARDS.slice(0, 20) : CARDS, r5 * 7 + r3), r4),
+      };
     case 'CorrectCard': {
       const cards = state.round?.cards ?? [];
       const index = r3 % (cards.length + 1);

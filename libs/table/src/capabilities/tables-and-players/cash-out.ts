@@ -2,6 +2,7 @@
 import {
   type Command,
   type CommandSpec,
+  type Ctx,
   Refusal,
   by,
   find,
@@ -9,9 +10,25 @@ import {
   refuse,
   seated,
 } from '../../kernel';
-import { betsOf, roundOpen, totalOf } from '../../state';
+import { type PlayerState, betsOf, roundOpen, totalOf } from '../../state';
+import type { TableEvent } from '../../vocabulary';
 
 type Data = { readonly playerId: string };
+
+/** A player's cash-out: the box commission collected from the chips first, the rest paid. */
+export function cashedOut(ctx: Ctx, player: PlayerState): TableEvent {
+  const collected = Math.min(player.commissionOwed, player.chips);
+  return {
+    type: 'PlayerCashedOut',
+    data: {
+      playerId: player.playerId,
+      paid: player.chips - collected,
+      commissionCollected: collected,
+      commissionOwed: player.commissionOwed - collected,
+      ...by(ctx),
+    },
+  };
+}
 export type CashOut = Command<'CashOut', Data>;
 type Reply = { playerId: string; paid: number; commissionCollected: number; commissionOwed: number };
 
@@ -41,19 +58,7 @@ export const cashOut: CommandSpec<'CashOut', Data, Reply> = {
         },
       );
     }
-    const collected = Math.min(player.commissionOwed, player.chips);
-    return [
-      {
-        type: 'PlayerCashedOut',
-        data: {
-          playerId,
-          paid: player.chips - collected,
-          commissionCollected: collected,
-          commissionOwed: player.commissionOwed - collected,
-          ...by(ctx),
-        },
-      },
-    ];
+    return [cashedOut(ctx, player)];
   },
   reply(events) {
     const d = find(events, 'PlayerCashedOut');

@@ -1,24 +1,42 @@
-/** CloseTable (admin): closes the table between rounds (an empty betting round is voided); CashOut stays open. */
-import { type Command, type CommandSpec, by, find, refuse, shoeEnded } from '../../kernel';
+/**
+ * CloseTable (admin): closes the table between rounds (an empty betting round is voided); CashOut stays open.
+ * Players holding chips (or owing commission) keep the table open unless the pit closes it with `cashOutAll`,
+ * which cashes every one of them out first, recorded as their own PlayerCashedOut events.
+ */
+import { type Command, type CommandSpec, by, describe, find, refuse, shoeEnded } from '../../kernel';
 import { stakesOnLayout } from '../../state';
 import type { TableEvent } from '../../vocabulary';
+import { cashedOut } from './cash-out';
 
-export type CloseTable = Command<'CloseTable', Readonly<Record<string, never>>>;
+type Data = { readonly cashOutAll: boolean };
+export type CloseTable = Command<'CloseTable', Partial<Data>>;
 
 export const closeTable: CommandSpec<
   'CloseTable',
-  Readonly<Record<string, never>>,
-  { tableId: string; closed: true }
+  Data,
+  {
+    tableId: string;
+    closed: true;
+    cashedOut: { playerId: string; paid: number; commissionCollected: number }[];
+  }
 > = {
   type: 'CloseTable',
   roles: ['admin'],
-  fields: [],
+  fields: ['cashOutAll'],
   seeds: [],
   actsForPlayer: false,
   closedTable: false,
   personal: null,
-  parse: () => ({}),
-  decide(_command, ctx) {
+  parse(data) {
+    const v = data['cashOutAll'];
+    if (v !== undefined && typeof v !== 'boolean') {
+      return refuse('INVALID_COMMAND', `cashOutAll must be true or false, got ${describe(v)}`, {
+        field: 'cashOutAll',
+      });
+    }
+    return { cashOutAll: v === true };
+  },
+  decide({ cashOutAll }, ctx) {
     const { state } = ctx;
     const events: TableEvent[] = [];
     const round = state.round;
@@ -34,6 +52,14 @@ export const closeTable: CommandSpec<
         },
       );
     }
+    const holding = state.players.filter((p) => p.chips > 0 || p.commissionOwed > 0);
+    if (holding.length > 0 && !cashOutAll) {
+      return refuse(
+        'PLAYERS_SEATED',
+        `${holding.length} player(s) hold chips at this table: cash them out, or close with a cash-out of every player`,
+        { players: holding.map((p) => p.playerId) },
+      );
+    }
     if (state.phase === 'betting' && round !== null) {
       events.push({
         type: 'RoundVoided',
@@ -46,12 +72,18 @@ export const closeTable: CommandSpec<
         },
       });
     }
+    for (const player of holding) events.push(cashedOut(ctx, player));
     if (state.shoe !== null && !state.shoe.ended) events.push(shoeEnded(ctx, state.shoe, 'table-closed'));
     events.push({ type: 'TableClosed', data: { tableId: state.tableId ?? '', ...by(ctx) } });
     return events;
   },
   reply(events) {
     const d = find(events, 'TableClosed');
-    return d && { tableId: d.tableId, closed: true as const };
+    const cashed = events.flatMap((e) =>
+      e.type === 'PlayerCashedOut'
+        ? [{ playerId: e.data.playerId, paid: e.data.paid, commissionCollected: e.data.commissionCollected }]
+        : [],
+    );
+    return d && { tableId: d.tableId, closed: true as const, cashedOut: cashed };
   },
 };
