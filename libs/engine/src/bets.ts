@@ -117,17 +117,17 @@ export const SIDE_BETS: Readonly<Record<SideSpot, SideBetDefinition>> = {
   playerPair: {
     label: 'Player Pair',
     paytables: { '11-to-1': [11] },
-    pays: (f, t) => (f.playerPair ? win(t[0]!) : LOSE),
+    pays: (f, t) => (f.playerPair ? win(t[0] ?? 0) : LOSE),
   },
   bankerPair: {
     label: 'Banker Pair',
     paytables: { '11-to-1': [11] },
-    pays: (f, t) => (f.bankerPair ? win(t[0]!) : LOSE),
+    pays: (f, t) => (f.bankerPair ? win(t[0] ?? 0) : LOSE),
   },
   eitherPair: {
     label: 'Either Pair',
     paytables: { '5-to-1': [5] },
-    pays: (f, t) => (f.playerPair || f.bankerPair ? win(t[0]!) : LOSE),
+    pays: (f, t) => (f.playerPair || f.bankerPair ? win(t[0] ?? 0) : LOSE),
   },
   perfectPair: {
     label: 'Perfect Pair',
@@ -135,9 +135,9 @@ export const SIDE_BETS: Readonly<Record<SideSpot, SideBetDefinition>> = {
     paytables: { '25-to-1': [25, 25], '25-or-200-to-1': [25, 200] },
     pays: (f, t) =>
       f.playerPerfectPair && f.bankerPerfectPair
-        ? win(t[1]!)
+        ? win(t[1] ?? 0)
         : f.playerPerfectPair || f.bankerPerfectPair
-          ? win(t[0]!)
+          ? win(t[0] ?? 0)
           : LOSE,
   },
   big: {
@@ -145,13 +145,13 @@ export const SIDE_BETS: Readonly<Record<SideSpot, SideBetDefinition>> = {
     // 0.54 to 1, as num / den
     paytables: { '0.54-to-1': [54, 100] },
     shoeOnly: true,
-    pays: (f, t) => (f.playerCards + f.bankerCards >= 5 ? win(t[0]!, t[1]) : LOSE),
+    pays: (f, t) => (f.playerCards + f.bankerCards >= 5 ? win(t[0] ?? 0, t[1] ?? 1) : LOSE),
   },
   small: {
     label: 'Small',
     paytables: { '1.5-to-1': [3, 2] },
     shoeOnly: true,
-    pays: (f, t) => (f.playerCards + f.bankerCards === 4 ? win(t[0]!, t[1]) : LOSE),
+    pays: (f, t) => (f.playerCards + f.bankerCards === 4 ? win(t[0] ?? 0, t[1] ?? 1) : LOSE),
   },
   playerDragon: {
     label: 'Dragon Bonus Player',
@@ -168,20 +168,20 @@ export const SIDE_BETS: Readonly<Record<SideSpot, SideBetDefinition>> = {
     label: 'Dragon 7',
     paytables: { '40-to-1': [40] },
     modes: ['ez'],
-    pays: (f, t) => (isDragon7(f) ? win(t[0]!) : LOSE),
+    pays: (f, t) => (isDragon7(f) ? win(t[0] ?? 0) : LOSE),
   },
   panda8: {
     label: 'Panda 8',
     paytables: { '25-to-1': [25] },
     modes: ['ez'],
     pays: (f, t) =>
-      f.outcome === 'player' && f.playerCards === 3 && f.playerTotal === 8 ? win(t[0]!) : LOSE,
+      f.outcome === 'player' && f.playerCards === 3 && f.playerTotal === 8 ? win(t[0] ?? 0) : LOSE,
   },
   super6: {
     label: 'Super 6',
     paytables: { '12-to-1': [12], '15-to-1': [15] },
     modes: ['no-commission'],
-    pays: (f, t) => (f.outcome === 'banker' && f.bankerTotal === 6 ? win(t[0]!) : LOSE),
+    pays: (f, t) => (f.outcome === 'banker' && f.bankerTotal === 6 ? win(t[0] ?? 0) : LOSE),
   },
 };
 
@@ -202,7 +202,7 @@ export function isSideSpot(x: unknown): x is SideSpot {
 
 /** The default paytable's name of a side bet. */
 export function defaultPaytable(spot: SideSpot): string {
-  return Object.keys(SIDE_BETS[spot].paytables)[0]!;
+  return Object.keys(SIDE_BETS[spot].paytables)[0] ?? '';
 }
 
 /**

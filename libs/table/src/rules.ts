@@ -207,16 +207,15 @@ function normalizeLimits(
   return { ok: true, value: { player: player.value, banker: banker.value, tie: tie.value } };
 }
 
-/** `game`: the mode (default `commission`); `commission` (deducted or box) is refused with another mode. */
+/**
+ * `game`: the mode (default `commission`). The commission box belongs to the commission game: `box` with another
+ * mode is refused (`deducted`, the recorded default, is accepted so that recorded rules normalize again).
+ */
 function normalizeGame(input: Record<string, unknown>): Result<GameMode, DomainError> {
   const game = oneOf(input, 'game', GAME_MODES, 'commission');
   if (!game.ok) return game;
-  if (game.value !== 'commission' && input['commission'] !== undefined) {
-    return invalid(
-      'commission',
-      `applies only to the commission game, not to ${game.value}`,
-      input['commission'],
-    );
+  if (game.value !== 'commission' && input['commission'] === 'box') {
+    return invalid('commission', `'box' applies only to the commission game, not to ${game.value}`, 'box');
   }
   return game;
 }

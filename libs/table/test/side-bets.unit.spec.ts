@@ -69,6 +69,7 @@ describe('OpenTable with a game mode and side bets', () => {
     [{ sideBets: { playerPair: { odds: 11 } } }, 'sideBets.playerPair.odds', 'not a side bet field'],
     [{ sideBets: [] }, 'sideBets', 'must be an object'],
     [{ game: 'ez', commission: 'box' }, 'commission', 'only to the commission game'],
+    [{ game: 'no-commission', commission: 'box' }, 'commission', 'only to the commission game'],
     [{ game: 'punto' }, 'game', 'must be one of'],
   ])('refuses rules that make no sense: %j -> INVALID_RULES on %s', (rules, field, words) => {
     const result = normalizeRules(rules);
@@ -79,6 +80,17 @@ describe('OpenTable with a game mode and side bets', () => {
     expect(result.error.message).toContain(words);
     given([]).when(open(rules)).then('INVALID_RULES', { field });
   });
+});
+
+it.each([
+  {},
+  { commission: 'box', sideBets: { playerPair: {}, big: { min: 500, max: 5000 } } },
+  { game: 'no-commission', sideBets: { super6: { paytable: '15-to-1' } } },
+  { game: 'ez', dealing: 'live', sideBets: { dragon7: {}, panda8: {} } },
+])('recorded rules normalize again to themselves: %j', (raw) => {
+  const once = normalizeRules(raw);
+  if (!once.ok) throw new Error(once.error.message);
+  expect(normalizeRules(once.value)).toEqual(once);
 });
 
 describe('PlaceBet on a side bet', () => {
