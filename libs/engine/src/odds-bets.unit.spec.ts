@@ -15,6 +15,7 @@ import { fullShoeCounts } from './dealer';
 import { type BetOdds, type ExactBetOdds, exactBetOdds, exactBetOddsForShoe, exactOdds } from './odds';
 import { planSpot } from './odds-plans';
 import { settleBet } from './settlement';
+import { forEachOrderedSix } from '../test/ordered-sequences';
 
 const fallingProduct = (n: number, k: number): bigint => {
   let p = 1n;
@@ -234,27 +235,13 @@ describe('properties', () => {
 /** Every ordered sequence of six distinct physical cards of `cards`, grouped by its coup's features. */
 function featuresByIdentity(cards: readonly Card[]): Map<string, { features: CoupFeatures; count: bigint }> {
   const groups = new Map<string, { features: CoupFeatures; count: bigint }>();
-  const used = new Array<boolean>(cards.length).fill(false);
-  const seq: Card[] = [];
-  const walk = (): void => {
-    if (seq.length === 6) {
-      const features = coupFeatures(resolveCoup(seq));
-      const key = JSON.stringify(features);
-      const group = groups.get(key);
-      if (group) group.count += 1n;
-      else groups.set(key, { features, count: 1n });
-      return;
-    }
-    for (let i = 0; i < cards.length; i++) {
-      if (used[i]) continue;
-      used[i] = true;
-      seq.push(cards[i]!);
-      walk();
-      seq.pop();
-      used[i] = false;
-    }
-  };
-  walk();
+  forEachOrderedSix(cards, (sequence) => {
+    const features = coupFeatures(resolveCoup(sequence));
+    const key = JSON.stringify(features);
+    const group = groups.get(key);
+    if (group) group.count += 1n;
+    else groups.set(key, { features, count: 1n });
+  });
   return groups;
 }
 

@@ -1,6 +1,7 @@
 import type { Card } from './cards';
 import { resolveCoup } from './coup';
 import { exactCountsByValue, exactOdds, ratioToNumber } from './odds';
+import { forEachOrderedSix } from '../test/ordered-sequences';
 
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 const percent2 = (x: number): string => (x * 100).toFixed(2);
@@ -96,26 +97,11 @@ describe('the enumeration against brute force', () => {
     const cards: Card[] = ['Kh', 'Qs', 'Ah', '2h', '3h', '4h', '5h', '6h', '7h', '8h', '9h'];
     const byValue = [2, 1, 1, 1, 1, 1, 1, 1, 1, 1];
     const counts = { player: 0n, banker: 0n, tie: 0n, natural: 0n };
-    const n = cards.length;
-    const seq: Card[] = [];
-    const used = new Array<boolean>(n).fill(false);
-    const walk = (): void => {
-      if (seq.length === 6) {
-        const r = resolveCoup(seq);
-        counts[r.outcome] += 1n;
-        if (r.natural) counts.natural += 1n;
-        return;
-      }
-      for (let i = 0; i < n; i++) {
-        if (used[i]) continue;
-        used[i] = true;
-        seq.push(cards[i]!);
-        walk();
-        seq.pop();
-        used[i] = false;
-      }
-    };
-    walk();
+    forEachOrderedSix(cards, (sequence) => {
+      const r = resolveCoup(sequence);
+      counts[r.outcome] += 1n;
+      if (r.natural) counts.natural += 1n;
+    });
     expect(exactCountsByValue(byValue)).toEqual({ total: fallingProduct(11n, 6), ...counts });
   });
 
