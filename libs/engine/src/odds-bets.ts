@@ -251,6 +251,8 @@ function resolveRules(rules: BetOddsRules | undefined): ResolvedRules {
   };
 }
 
+const DECK_INDEX: ReadonlyMap<string, number> = new Map(DECK.map((card, i) => [card, i]));
+
 /** The 52 counts of a composition in deck order, checked. */
 function kindCountsOf(cards: ShoeComposition): Float64Array {
   const bad = (details: Readonly<Record<string, unknown>>): EngineError =>
@@ -265,11 +267,10 @@ function kindCountsOf(cards: ShoeComposition): Float64Array {
   }
   if (typeof cards !== 'object' || cards === null) throw bad({ cards });
   const counts = new Float64Array(DECK.length);
-  const index = new Map(DECK.map((card, i) => [card as string, i]));
   for (const [card, n] of Object.entries(cards)) {
     if (!isCard(card)) throw bad({ card });
     if (!ok(n)) throw bad({ card, count: n });
-    counts[index.get(card)!] = n;
+    counts[DECK_INDEX.get(card)!] = n;
   }
   return counts;
 }
