@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule, type AppOverrides } from './app.module';
 import { LiveWsAdapter } from './live/live.adapter';
+import { LiveGateway } from './live/live.gateway';
 import { liveLimitsOf } from './live/live.limits';
 import { Logger } from '@nestjs/common';
 import type { TokenVerifier } from '@coup/auth';
@@ -48,12 +49,14 @@ export async function createApp(
       bodyParser: false,
     },
   );
-  await installRequestLimits(fastify, {
+  const commandLimit = await installRequestLimits(fastify, {
     config: config.http,
     tokens: app.get<TokenVerifier>(TOKEN_VERIFIER),
     metrics,
     log: new Logger('limits'),
   });
+  // Bets over the live socket count against the same command limits as the REST routes.
+  app.get(LiveGateway).useCommandLimit(commandLimit);
   app.useWebSocketAdapter(new LiveWsAdapter(app, liveLimitsOf(config)));
   serveDocs(app, config);
   if (config.consoleDir) {

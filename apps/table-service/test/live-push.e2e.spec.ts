@@ -99,7 +99,7 @@ describe('live push', () => {
 
   it('sends the view, then every event in order; a reconnect resumes from the last revision with no gap and no duplicate', async () => {
     const dealer = await Client.open(wsUrl(h.token('dealer')));
-    dealer.send({ type: 'subscribe', tableId: 'W1' });
+    dealer.send({ type: 'subscribe', tableId: 'W1', every: true });
     await dealer.until((m) => m.some((x) => x.type === 'view'), 'view');
     const view = dealer.messages.find((x) => x.type === 'view')!;
     expect(view.view!['tableId']).toBe('W1');
@@ -123,7 +123,7 @@ describe('live push', () => {
     await h.api('POST', `/api/tables/W1/rounds/${roundNo}/deal`, { token: h.token('dealer') });
 
     const again = await Client.open(wsUrl(h.token('dealer')));
-    again.send({ type: 'subscribe', tableId: 'W1', fromRevision: lastSeen });
+    again.send({ type: 'subscribe', tableId: 'W1', fromRevision: lastSeen, every: true });
     await again.until((m) => m.some((x) => x.event?.type === 'CoupResolved'), 'CoupResolved');
     const revisions = again.events().map((e) => e.revision!);
     expect(revisions[0]).toBe(lastSeen + 1);

@@ -82,7 +82,7 @@ describe('a dropped $all subscription', () => {
     const { bet } = await openTableForBets(h.url, tokens, 'W1', 'p1');
     const ws = await WsClient.open(`${h.url.replace('http', 'ws')}/ws?token=${tokens.dealer}`);
     const bets = (frames: Frame[]) => frames.filter((f) => f.event?.type === 'BetPlaced').length;
-    ws.send({ type: 'subscribe', tableId: 'W1' });
+    ws.send({ type: 'subscribe', tableId: 'W1', every: true });
     await ws.until((f) => f.some((m) => m.type === 'view'), 'the view');
     await bet();
     await ws.until((f) => bets(f) === 1, 'the first bet');

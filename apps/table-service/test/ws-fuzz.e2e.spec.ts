@@ -305,7 +305,8 @@ it('hostile sockets of every role neither stop the process, nor write, nor hold 
   const frames = all.flatMap((l) => l.frames);
   expect(all.reduce((n, l) => n + l.sent, 0)).toBe(ROLES.length * SOCKETS_PER_ROLE * MESSAGES_PER_SOCKET);
   expect(frames.filter((f) => f.type === 'error' && (f.statusCode ?? 500) >= 500)).toEqual([]);
-  expect(new Set(frames.map((f) => f.type))).toEqual(
+  // (and the bet totals a coalesced subscriber gets while bets come: not every run has them)
+  expect(new Set(frames.map((f) => f.type).filter((t) => t !== 'bets'))).toEqual(
     new Set(['hello', 'pong', 'error', 'view', 'resumed', 'event']),
   );
   expect(new Set(frames.filter((f) => f.type === 'error').map((f) => f.code))).toEqual(
@@ -345,7 +346,7 @@ it('60 resumes of 2,000 events sent at once by one socket cost one resume, read 
     `${service.url.replace('http', 'ws')}/ws?token=${token('dealer', 'resumer')}`,
   );
   await c.until((f) => f.some((x) => x.type === 'hello'), 'hello');
-  for (let i = 0; i < 60; i++) c.send({ type: 'subscribe', tableId: 'R1', fromRevision: 0 });
+  for (let i = 0; i < 60; i++) c.send({ type: 'subscribe', tableId: 'R1', fromRevision: 0, every: true });
   // Asked right behind them: answered between two pages of a resume, not after the resumes.
   const started = performance.now();
   expect((await fetch(`${service.url}/health`)).status).toBe(200);

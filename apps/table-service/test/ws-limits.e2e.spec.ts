@@ -153,12 +153,12 @@ describe('limits', () => {
 
   it('a resume within COUP_WS_MAX_RESUME_EVENTS gets the missed events; one further behind gets a fresh view', async () => {
     const near = await ws(token('dealer'));
-    near.send({ type: 'subscribe', tableId: 'L1', fromRevision: head - 20 });
+    near.send({ type: 'subscribe', tableId: 'L1', fromRevision: head - 20, every: true });
     await near.until((f) => f.some((x) => x.type === 'resumed'), 'resumed');
     expect(near.events().map((e) => e.revision)).toEqual(Array.from({ length: 20 }, (_, i) => head - 19 + i));
 
     const far = await ws(token('dealer'));
-    far.send({ type: 'subscribe', tableId: 'L1', fromRevision: head - 21 });
+    far.send({ type: 'subscribe', tableId: 'L1', fromRevision: head - 21, every: true });
     await far.until((f) => f.some((x) => x.type === 'view'), 'view');
     expect(far.frames.find((x) => x.type === 'view')).toMatchObject({ revision: head });
     expect(far.events()).toEqual([]);

@@ -13,7 +13,7 @@ let view = null;
 let stopping = false;
 
 const socket = new WebSocket(`${url.replace('http', 'ws')}/ws?token=${token}`);
-socket.on('open', () => socket.send(JSON.stringify({ type: 'subscribe', tableId })));
+socket.on('open', () => socket.send(JSON.stringify({ type: 'subscribe', tableId, every: true })));
 socket.on('message', (raw) => {
   const arrived = Date.now();
   const frame = JSON.parse(raw.toString());

@@ -49,26 +49,37 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthedRequest>();
     const principal = principalFromHeader(this.tokens, request.headers.authorization);
     request.principal = principal;
-    // Parameters are checked before any authorization: a malformed table id is a 400 for every caller.
     const params = request.params as Record<string, string> | undefined;
     const tableId = params && Object.hasOwn(params, 'tableId') ? params['tableId'] : undefined;
-    if (tableId !== undefined && !TABLE_ID_PATTERN.test(tableId)) {
-      throw new ApiError(400, 'INVALID_PARAMETER', 'tableId must be 1 to 64 letters, digits, _ or -', {
-        field: 'tableId',
-      });
-    }
-    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
-    if (roles && !roles.includes(principal.role)) {
-      throw new ApiError(
-        403,
-        'FORBIDDEN',
-        `the ${principal.role} role may not do this (needs ${roles.join(' or ')})`,
-      );
-    }
-    if (!mayUseTable(principal, tableId)) {
-      throw new ApiError(403, 'FORBIDDEN', `this token is limited to tables ${principal.tables?.join(', ')}`);
-    }
+    authorize(principal, this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets), tableId);
     return true;
+  }
+}
+
+/**
+ * A route's access checks, in order (the guard's, and a live socket command's): the table id's form (a malformed
+ * one is a 400 for every caller: parameters are checked before any authorization), the route's roles, the token's
+ * tables.
+ */
+export function authorize(
+  principal: Principal,
+  roles: readonly Role[] | undefined,
+  tableId: string | undefined,
+): void {
+  if (tableId !== undefined && !TABLE_ID_PATTERN.test(tableId)) {
+    throw new ApiError(400, 'INVALID_PARAMETER', 'tableId must be 1 to 64 letters, digits, _ or -', {
+      field: 'tableId',
+    });
+  }
+  if (roles && !roles.includes(principal.role)) {
+    throw new ApiError(
+      403,
+      'FORBIDDEN',
+      `the ${principal.role} role may not do this (needs ${roles.join(' or ')})`,
+    );
+  }
+  if (!mayUseTable(principal, tableId)) {
+    throw new ApiError(403, 'FORBIDDEN', `this token is limited to tables ${principal.tables?.join(', ')}`);
   }
 }
 

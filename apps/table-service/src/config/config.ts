@@ -71,6 +71,10 @@ export interface ServiceConfig {
   readonly wsMaxResumeEvents: number;
   /** Messages a live socket may send per second, after a burst of twice as many (COUP_WS_MESSAGES_PER_SECOND). */
   readonly wsMessagesPerSecond: number;
+  /** Other players' bets reach a live watcher as one totals frame per this many ms at most (COUP_WS_COALESCE_MS). */
+  readonly wsCoalesceMs: number;
+  /** A live socket whose unsent frames pass this many bytes is dropped and resumes (COUP_WS_MAX_BUFFERED_BYTES). */
+  readonly wsMaxBufferedBytes: number;
   /** A log follower (live push, table list) that lost its subscription retries after this (COUP_FOLLOW_RETRY_MS). */
   readonly followRetryMs: number;
   /** The wait doubles with each failure in a row, jittered, up to this (COUP_FOLLOW_RETRY_MAX_MS). */
@@ -137,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     wsMaxSocketsPerPrincipal: integer(env, 'COUP_WS_MAX_SOCKETS_PER_PRINCIPAL', 20, 1, 100_000),
     wsMaxResumeEvents: integer(env, 'COUP_WS_MAX_RESUME_EVENTS', 2000, 0, 100_000),
     wsMessagesPerSecond: integer(env, 'COUP_WS_MESSAGES_PER_SECOND', 20, 1, 10_000),
+    wsCoalesceMs: integer(env, 'COUP_WS_COALESCE_MS', 250, 10, 10_000),
+    wsMaxBufferedBytes: integer(env, 'COUP_WS_MAX_BUFFERED_BYTES', 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
     ...followRetryOf(env),
     docsUi: env['COUP_DOCS_UI'] !== 'false',
     projections: projectionsMode(env['COUP_PROJECTIONS']),

@@ -167,6 +167,8 @@ describe('live push limits', () => {
       wsMaxSocketsPerPrincipal: 20,
       wsMaxResumeEvents: 2000,
       wsMessagesPerSecond: 20,
+      wsCoalesceMs: 250,
+      wsMaxBufferedBytes: 1024 * 1024,
     });
     expect(
       loadConfig({
@@ -176,12 +178,16 @@ describe('live push limits', () => {
         COUP_WS_MAX_SOCKETS_PER_PRINCIPAL: '1',
         COUP_WS_MAX_RESUME_EVENTS: '0',
         COUP_WS_MESSAGES_PER_SECOND: '10000',
+        COUP_WS_COALESCE_MS: '10',
+        COUP_WS_MAX_BUFFERED_BYTES: '65536',
       }),
     ).toMatchObject({
       wsMaxFrameBytes: 256,
       wsMaxSocketsPerPrincipal: 1,
       wsMaxResumeEvents: 0,
       wsMessagesPerSecond: 10_000,
+      wsCoalesceMs: 10,
+      wsMaxBufferedBytes: 65_536,
     });
   });
   it.each([
@@ -194,6 +200,10 @@ describe('live push limits', () => {
     ['COUP_WS_MAX_RESUME_EVENTS', '1.5'],
     ['COUP_WS_MESSAGES_PER_SECOND', '0'],
     ['COUP_WS_MESSAGES_PER_SECOND', '10001'],
+    ['COUP_WS_COALESCE_MS', '9'],
+    ['COUP_WS_COALESCE_MS', '10001'],
+    ['COUP_WS_MAX_BUFFERED_BYTES', '65535'],
+    ['COUP_WS_MAX_BUFFERED_BYTES', '1mb'],
   ])('%s=%s is refused naming the variable', (name, value) => {
     expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), [name]: value })).toThrow(name);

@@ -95,7 +95,7 @@ describe('slow and stuck live clients', () => {
     const { bet, connect, close } = await setup();
     const subscribed = () => {
       const socket = connect();
-      socket.message({ type: 'subscribe', tableId: 'S1' });
+      socket.message({ type: 'subscribe', tableId: 'S1', every: true });
       return socket;
     };
     const fast = subscribed();
@@ -120,7 +120,7 @@ describe('resumes', () => {
     const { bet, connect, close } = await setup();
     for (let i = 0; i < 5 * RESUME_PAGE; i++) await bet();
     const socket = connect();
-    socket.message({ type: 'subscribe', tableId: 'S1', fromRevision: 0 });
+    socket.message({ type: 'subscribe', tableId: 'S1', fromRevision: 0, every: true });
     // The event loop's next turn comes while the resume is still reading (before, the whole resume ran first).
     const seenAtNextTurn = await new Promise<number>((resolve) =>
       setImmediate(() => resolve(socket.sent.filter((m) => m.type === 'event').length)),
@@ -137,7 +137,7 @@ describe('resumes', () => {
     for (let i = 0; i < 3 * RESUME_PAGE; i++) await bet();
     const socket = connect();
     socket.message({ type: 'subscribe', tableId: 'S1', fromRevision: 0 });
-    socket.message({ type: 'subscribe', tableId: 'S1' });
+    socket.message({ type: 'subscribe', tableId: 'S1', every: true });
     await settle(() => socket.sent.some((m) => m.type === 'view'));
     await bet();
     await settle(() => socket.after('view').length > 0);

@@ -3,15 +3,18 @@ import { WebSocketGateway, type OnGatewayConnection, type OnGatewayDisconnect } 
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
 import type { Principal, TokenVerifier } from '@coup/auth';
-import type { RecordedEvent } from '@coup/event-store';
 import { TOKEN_VERIFIER, mayUseTable, principalFromHeader } from '../common/auth';
 import { toErrorBody } from '../common/exception.filter';
 import { Metrics } from '../common/metrics';
 import { EventStoreHandle } from '../store/event-store.provider';
 import { type LogFollower, LogFollowers } from '../store/log-follower';
-import { tableIdOf } from '@coup/table';
+import type { CommandLimit } from '../ops/request-limits';
+import { TableCommands } from '../tables/table-commands';
 import { TableProcessor } from '../tables/table-processor';
+import { clientAddressOf } from './live.address';
+import { TableChannels } from './live.channels';
 import { type Client, LiveClients } from './live.clients';
+import { LiveCommands } from './live.commands';
 import { DEFAULT_LIVE_LIMITS, LIVE_LIMITS, SUBSCRIBE_COST, type LiveLimits } from './live.limits';
 import { parseClientMessage, type ClientMessage } from './live.protocol';
 import { CLOSE, LiveSender } from './live.send';
@@ -19,16 +22,16 @@ import { LiveSubscriptions } from './live.subscribe';
 
 export { RESUME_PAGE } from './live.subscribe';
 
-/** Live events held for a client whose subscribe is still reading; beyond this it is dropped as too slow. */
-const MAX_BACKLOG = 10_000;
-
 /**
  * Live push over WebSocket at `/ws`. Authenticate with `?token=<bearer>` (or an `Authorization` header), then send
- * `{ "type": "subscribe", "tableId": "T1", "fromRevision"?: n }`. The server answers with `{ type: "view" }` (the
- * table now, with its revision) or, when resuming, the missed events then `{ type: "resumed" }`, and then every
- * event in order as `{ type: "event", tableId, revision, event }`. Events come from the store's `$all`
+ * `{ "type": "subscribe", "tableId": "T1", "fromRevision"?: n, "every"?: true }`. The server answers with
+ * `{ type: "view" }` (the table now, with its revision) or, when resuming, the missed events then
+ * `{ type: "resumed" }`, and then the table's events in order as `{ type: "event", tableId, revision, event }`:
+ * every event at once, but other players' bets, which come as `{ type: "bets", revision, roundNo, totals, bettors }`
+ * at most once per `coalesceMs` (unless `every`: live.channel.ts). Events come from the store's `$all`
  * subscription, so commands handled by another service process reach every client too; when that subscription
- * fails, it is made again from the last event dispatched (LogFollowers), so clients get every event once.
+ * fails, it is made again from the last event dispatched (LogFollowers), so clients get every event once. Bets,
+ * clears and rebets may be sent over the socket too, each answered by an `ack` (live.commands.ts).
  *
  * A socket follows one table at a time: a subscribe replaces the socket's current one, including one still
  * reading (the later supersedes the earlier). Every message is checked against the protocol's schema
@@ -41,7 +44,10 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
   private readonly log = new Logger('live');
   private readonly clients: LiveClients;
   private readonly sender: LiveSender;
+  private readonly channels: TableChannels;
   private readonly subscriptions: LiveSubscriptions;
+  private readonly commands: LiveCommands;
+  private readonly addressOf: (request: IncomingMessage) => string;
   private follower: LogFollower | null = null;
 
   constructor(
@@ -51,22 +57,39 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
     @Optional() @Inject(LIVE_LIMITS) private readonly limits: LiveLimits = DEFAULT_LIVE_LIMITS,
     @Optional() @Inject(Metrics) private readonly metrics: Metrics | null = null,
     @Optional() @Inject(LogFollowers) private readonly followers: LogFollowers = new LogFollowers(),
+    @Optional() @Inject(TableCommands) commands: TableCommands | null = null,
   ) {
-    this.clients = new LiveClients(limits.maxSocketsPerPrincipal);
-    this.sender = new LiveSender(this.clients);
+    this.clients = new LiveClients(limits.maxSocketsPerPrincipal, (client) => this.channels.release(client));
+    this.sender = new LiveSender(this.clients, limits.maxBufferedBytes);
+    this.channels = new TableChannels({
+      store: handle.store,
+      load: (tableId) => tables.read(tableId),
+      sender: this.sender,
+      coalesceMs: limits.coalesceMs,
+      failed: (tableId, error) => this.unexpected(error, { during: 'follow', tableId }),
+    });
     this.subscriptions = new LiveSubscriptions(
       handle,
-      tables,
+      this.channels,
       this.clients,
       this.sender,
       limits.maxResumeEvents,
     );
+    this.commands = new LiveCommands(commands, this.sender);
+    this.addressOf = clientAddressOf(limits.trustProxy);
   }
 
   /** Follows the log from its current end; called once the app has started. */
   async start(): Promise<void> {
     const head = await this.handle.store.headPosition();
-    this.follower = this.followers.follow('live-push', this.handle.store, head, (e) => this.dispatch(e));
+    this.follower = this.followers.follow('live-push', this.handle.store, head, (e) =>
+      this.channels.dispatch(e),
+    );
+  }
+
+  /** Socket commands count against the REST routes' command limits (installed with the HTTP edge). */
+  useCommandLimit(limit: CommandLimit): void {
+    this.commands.limit = limit;
   }
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
@@ -87,6 +110,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
     await this.follower?.stop();
     this.log.log({ msg: 'live feed stopped' });
     for (const c of this.clients.all()) c.socket.close(CLOSE.shuttingDown, 'server shutting down');
+    this.channels.disposeAll();
   }
 
   private connect(socket: WebSocket, request: IncomingMessage): void {
@@ -108,7 +132,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
       return this.refuseSocket(socket, body.statusCode, body.code, body.message, CLOSE.unauthenticated);
     }
     const rate = this.limits.messagesPerSecond;
-    const client = this.clients.admit(socket, principal, rate);
+    const client = this.clients.admit(socket, principal, rate, this.addressOf(request));
     if (!client)
       return this.refuseSocket(
         socket,
@@ -126,6 +150,8 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
         maxFrameBytes: this.limits.maxFrameBytes,
         messagesPerSecond: rate,
         maxResumeEvents: this.limits.maxResumeEvents,
+        coalesceMs: this.limits.coalesceMs,
+        maxBufferedBytes: this.limits.maxBufferedBytes,
       },
     });
   }
@@ -176,6 +202,8 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
             .catch((error: unknown) => this.failed(client, error, subscribe, generation));
           return;
         }
+        default:
+          return this.commands.run(client, message);
       }
     } catch (error) {
       this.failed(client, error, message, null);
@@ -237,26 +265,5 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
         stack: (error as Error)?.stack,
       });
     return { statusCode: body.statusCode, code: body.code, message: body.message };
-  }
-
-  private dispatch(e: RecordedEvent): void {
-    const tableId = tableIdOf(e.streamName);
-    if (tableId === null) return;
-    const set = this.clients.following(tableId);
-    if (!set) return;
-    for (const client of set) {
-      try {
-        if (client.ready) this.sender.event(client, e);
-        else if (client.backlog.push(e) > MAX_BACKLOG) this.sender.tooSlow(client);
-      } catch (error) {
-        // One client's failure (e.g. its socket) never stops the feed of the others.
-        this.unexpected(error, {
-          during: 'dispatch',
-          principal: client.principal.id,
-          tableId: client.tableId,
-        });
-        this.sender.tooSlow(client);
-      }
-    }
   }
 }

@@ -10,6 +10,12 @@ export interface LiveLimits {
   readonly maxResumeEvents: number;
   /** Messages a socket may send per second, after a burst of twice as many; a subscribe counts as several. */
   readonly messagesPerSecond: number;
+  /** Other players' bets reach a watcher as one totals frame per this many ms at most. */
+  readonly coalesceMs: number;
+  /** Unsent bytes a socket may hold; past them it is dropped (close 4008) and resumes. */
+  readonly maxBufferedBytes: number;
+  /** Whose X-Forwarded-For gives a socket's client address (COUP_TRUST_PROXY, as for HTTP requests). */
+  readonly trustProxy: boolean | number | readonly string[];
 }
 
 export const LIVE_LIMITS = Symbol('LIVE_LIMITS');
@@ -19,7 +25,13 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = Object.freeze({
   maxSocketsPerPrincipal: 20,
   maxResumeEvents: 2000,
   messagesPerSecond: 20,
+  coalesceMs: 250,
+  maxBufferedBytes: 1024 * 1024,
+  trustProxy: false,
 });
+
+/** Socket commands (bets, clears, rebets) one socket may have waiting for their answer at once. */
+export const MAX_COMMANDS_IN_FLIGHT = 32;
 
 /** A subscribe may read up to maxResumeEvents events: it costs this many messages of the rate. */
 export const SUBSCRIBE_COST = 5;
@@ -66,5 +78,8 @@ export function liveLimitsOf(config: ServiceConfig): LiveLimits {
     maxSocketsPerPrincipal: config.wsMaxSocketsPerPrincipal,
     maxResumeEvents: config.wsMaxResumeEvents,
     messagesPerSecond: config.wsMessagesPerSecond,
+    coalesceMs: config.wsCoalesceMs,
+    maxBufferedBytes: config.wsMaxBufferedBytes,
+    trustProxy: config.http.trustProxy,
   };
 }

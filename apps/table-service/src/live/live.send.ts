@@ -1,9 +1,5 @@
-import type { RecordedEvent } from '@coup/event-store';
-import { redactEvent, type TableEvent } from '@coup/table';
 import type { Client, LiveClients } from './live.clients';
-
-/** A socket's send buffer beyond this means the client cannot keep up: it is dropped and must resume. */
-const MAX_BUFFERED_BYTES = 1 << 20;
+import { serialize } from './live.frames';
 
 /** Close codes of the live push (1009, a message over the size limit, is the `ws` server's own). */
 export const CLOSE = {
@@ -14,37 +10,37 @@ export const CLOSE = {
   tooManySockets: 4429,
 } as const;
 
-/** What the server sends a client: JSON frames (bigints as numbers), each event once and redacted for it. */
+/**
+ * What the server sends a client: JSON text frames, most of them made once and shared (live.frames.ts). A socket
+ * whose unsent bytes pass `maxBufferedBytes` cannot keep up: it is dropped (4008) and resumes from its last
+ * revision, so a slow client never slows the table nor holds more memory than that.
+ */
 export class LiveSender {
-  constructor(private readonly clients: LiveClients) {}
+  constructor(
+    private readonly clients: LiveClients,
+    private readonly maxBufferedBytes: number,
+  ) {}
 
+  /** A frame made for this client alone. */
   send(client: Client, message: unknown): void {
-    if (client.socket.readyState !== 1) return;
-    if (client.socket.bufferedAmount > MAX_BUFFERED_BYTES) return this.tooSlow(client);
-    client.socket.send(JSON.stringify(message, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
+    this.frame(client, serialize(message));
+  }
+
+  /** A frame already serialized (often shared by many sockets: it is not copied). */
+  frame(client: Client, frame: Buffer): void {
+    const socket = client.socket;
+    if (socket.readyState !== 1) return;
+    if (socket.bufferedAmount > this.maxBufferedBytes) return this.tooSlow(client);
+    try {
+      socket.send(frame, { binary: false });
+    } catch {
+      // A socket that cannot take a frame has missed it: it resumes rather than go on with a gap.
+      this.tooSlow(client);
+    }
   }
 
   error(client: Client, statusCode: number, code: string, message: string): void {
     this.send(client, { type: 'error', statusCode, code, message });
-  }
-
-  /** A table event past the client's revision, as the client's principal may see it (or nothing). */
-  event(client: Client, e: RecordedEvent): void {
-    if (e.streamRevision <= client.revision) return;
-    client.revision = e.streamRevision;
-    const event = redactEvent({ type: e.type, data: e.data } as TableEvent, {
-      id: client.principal.id,
-      role: client.principal.role,
-    });
-    if (event)
-      this.send(client, {
-        type: 'event',
-        tableId: client.tableId,
-        revision: e.streamRevision,
-        position: e.globalPosition,
-        at: e.recordedAt,
-        event,
-      });
   }
 
   /** A slow client never slows the table: it is dropped and resumes from its last revision. */

@@ -45,6 +45,12 @@ function limiter(
 const exceeded = (v: Verdict | null): v is Exceeded => v !== null && !v.isAllowed && v.isExceeded;
 
 /**
+ * The command limits for a live socket's command (a bet, clear or rebet sent over the socket): the same counters as
+ * the REST routes', for the socket's principal and client address. Answers the 429 the route would, or null.
+ */
+export type CommandLimit = (address: string, principal: Principal) => Promise<ApiError | null>;
+
+/**
  * Per-client limits at the front of every API request, before its body is read (@fastify/rate-limit's counters, a
  * fixed one-minute window each):
  * - failed authentications per client address: every missing or bad token on an /api route is counted
@@ -63,7 +69,7 @@ export async function installRequestLimits(
     readonly metrics: Metrics;
     readonly log: Logger;
   },
-): Promise<void> {
+): Promise<CommandLimit> {
   const { config, tokens } = options;
   await fastify.register(rateLimit, { global: false });
   fastify.decorateRequest('coupPrincipalKey', '');
@@ -93,6 +99,16 @@ export async function installRequestLimits(
     request.coupPrincipalKey = `${principal.role}:${principal.id}`;
     return limitCommand(limits, request, reply, route);
   });
+  return async (address, principal) => {
+    // What the limiters read of a request: its address, its principal's key, its route's (absent) config.
+    const request = {
+      ip: address,
+      coupPrincipalKey: `${principal.role}:${principal.id}`,
+      routeOptions: { config: {} },
+    } as unknown as FastifyRequest;
+    const hit = await overLimit(limits, request, 'websocket');
+    return hit && limitError(hit.verdict, 'RATE_LIMITED', hit.what);
+  };
 }
 
 /** The limiters of one app (null: that limit is off), with what they report to. */
@@ -151,10 +167,20 @@ async function limitCommand(
   reply: FastifyReply,
   route: string,
 ): Promise<FastifyReply | undefined> {
+  const hit = await overLimit(limits, request, route);
+  return hit ? tooMany(request, reply, hit.verdict, 'RATE_LIMITED', hit.what) : undefined;
+}
+
+/** Counts a command per principal and per address; the limit it is over (counted and logged), or null. */
+async function overLimit(
+  limits: Limits,
+  request: FastifyRequest,
+  route: string,
+): Promise<{ readonly verdict: Exceeded; readonly what: string } | null> {
   const { byIp, byPrincipal } = limits;
   const [ip, own] = await Promise.all([byIp?.(request) ?? null, byPrincipal?.(request) ?? null]);
   const hit = exceeded(own) ? own : exceeded(ip) ? ip : null;
-  if (!hit) return undefined;
+  if (!hit) return null;
   const limit = hit === own ? 'principal' : 'ip';
   limits.metrics.rateLimited.inc({ limit });
   if (await shouldLog(limits, request))
@@ -165,13 +191,19 @@ async function limitCommand(
       principal: request.coupPrincipalKey,
       route,
     });
-  return tooMany(
-    request,
-    reply,
-    hit,
-    'RATE_LIMITED',
-    limit === 'principal' ? 'too many commands from this caller' : 'too many commands from this address',
-  );
+  return {
+    verdict: hit,
+    what:
+      limit === 'principal' ? 'too many commands from this caller' : 'too many commands from this address',
+  };
+}
+
+/** The 429 of a limit, with the seconds until its window ends. */
+function limitError(verdict: Exceeded, code: string, what: string): ApiError {
+  const seconds = Math.max(1, verdict.ttlInSeconds);
+  return new ApiError(429, code, `${what}: at most ${verdict.max} a minute; retry in ${seconds} s`, {
+    retryAfterSeconds: seconds,
+  });
 }
 
 function tooMany(
@@ -181,13 +213,10 @@ function tooMany(
   code: string,
   what: string,
 ): FastifyReply {
-  const seconds = Math.max(1, verdict.ttlInSeconds);
-  const error = new ApiError(429, code, `${what}: at most ${verdict.max} a minute; retry in ${seconds} s`, {
-    retryAfterSeconds: seconds,
-  });
+  const error = limitError(verdict, code, what);
   return reply
     .code(429)
-    .header('retry-after', String(seconds))
+    .header('retry-after', String(error.details?.['retryAfterSeconds']))
     .header('content-type', 'application/json; charset=utf-8')
     .send(toErrorBody(error, undefined, request.correlationId));
 }

@@ -71,6 +71,7 @@ export class Watcher {
           JSON.stringify({
             type: 'subscribe',
             tableId: this.tableId,
+            every: true,
             ...(asked !== null ? { fromRevision: asked } : {}),
           }),
         );
