@@ -16,6 +16,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import fc from 'fast-check';
+import { ALL_SPOTS } from '@coup/engine';
 import { signToken, type Role } from '@coup/auth';
 import { ROLES_KEY } from '../src/common/auth';
 import { HandsController } from '../src/queries/hands.controller';
@@ -111,7 +112,7 @@ function fieldInvalid(field: string, value: unknown, required: boolean): boolean
     case 'playerId':
       return typeof value !== 'string' || !ID.test(value);
     case 'spot':
-      return !['player', 'banker', 'tie'].includes(value as string);
+      return !(ALL_SPOTS as readonly unknown[]).includes(value);
     case 'amount':
       return !Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_AMOUNT;
     case 'card':
@@ -223,8 +224,23 @@ const HOSTILE_RULES: readonly [unknown, boolean][] = [
   [{ chips: 'all' }, true],
   [{ bettingSeconds: 1e9 }, true],
   [{ dealing: 'maybe' }, true],
+  [{ game: 'punto' }, true],
+  [{ game: 'ez', commission: 'box' }, true],
+  [{ sideBets: { dragon7: {} } }, true],
+  [{ game: 'ez', sideBets: { super6: {} } }, true],
+  [{ shuffle: 'every-coup', sideBets: { big: {} } }, true],
+  [{ sideBets: { playerPair: { paytable: '99-to-1' } } }, true],
+  [{ sideBets: { playerPair: { paytable: 11 } } }, true],
+  [{ sideBets: { playerPair: { min: 0 } } }, true],
+  [{ sideBets: { playerPair: { max: 1e15 } } }, true],
+  [{ sideBets: { playerPair: { odds: 1 } } }, true],
+  [{ sideBets: { toString: {} } }, true],
+  [{ sideBets: { playerPair: [] } }, true],
+  [{ sideBets: [] }, true],
   [{}, false],
   [{ dealing: 'rng' }, false],
+  [{ game: 'ez', sideBets: { dragon7: {}, panda8: { min: 100, max: 5000 } } }, false],
+  [{ game: 'no-commission', sideBets: { super6: { paytable: '15-to-1' }, perfectPair: {} } }, false],
 ];
 
 const HEADER_VALUES: readonly string[] = [
@@ -302,7 +318,9 @@ function baseBody(schema: BodySchema): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [field, property] of Object.entries(schema.properties)) {
     if (field === 'rules' || field === 'firstCard') continue; // optional: the cases add them
-    body[field] = property.enum?.[0] ?? (field === 'amount' ? 100 : property.example);
+    // p2: a player the path fuzz never cashes out ('p1' is one of the hostile path values)
+    body[field] =
+      property.enum?.[0] ?? (field === 'amount' ? 100 : field === 'playerId' ? 'p2' : property.example);
   }
   return body;
 }
@@ -413,7 +431,10 @@ function casesOf(doc: OpenApi): Case[] {
                   ...HOSTILE_RULES,
                   ...HOSTILE_JSON.map((v): [unknown, boolean] => [v, fieldInvalid(field, v, false)]),
                 ]
-              : HOSTILE_JSON.map((v) => [v, fieldInvalid(field, v, required.has(field))]);
+              : [
+                  ...(schema.properties[field]!.enum ?? []).flatMap((v) => [v, v.toUpperCase()]),
+                  ...HOSTILE_JSON,
+                ].map((v) => [v, fieldInvalid(field, v, required.has(field))]);
           for (const [value, invalid] of values) {
             add({
               ...plain,
@@ -513,7 +534,8 @@ beforeAll(async () => {
     return r.body;
   };
   for (const [tableId, rules] of [
-    ['FZ', { dealing: 'rng' }],
+    // FZ offers side bets: a bet on any spot of the enum reaches the decider (taken, or SPOT_NOT_OFFERED).
+    ['FZ', { dealing: 'rng', game: 'ez', sideBets: { dragon7: {}, panda8: {}, playerPair: {}, big: {} } }],
     ['FZDEL', { dealing: 'rng' }],
     ['FH', { dealing: 'rng' }],
     ['FL', { dealing: 'live' }],
@@ -567,6 +589,7 @@ it('no hostile request to any operation, as any caller, gets a 5xx, writes an ev
   const rows = eventRowCounter(h);
   const failures: string[] = [];
   const counts = { requests: 0, refused: 0, accepted: 0 };
+  const acceptedSpots = new Set<string>();
   const ops = new Set<string>();
   try {
     for (const [i, c] of cases.entries()) {
@@ -619,6 +642,7 @@ it('no hostile request to any operation, as any caller, gets a 5xx, writes an ev
           if (after !== before) failures.push(`refused but wrote ${after - before} events: ${where}`);
         } else {
           counts.accepted++;
+          if (c.op.endsWith('/bets') && c.what.startsWith('body.spot=')) acceptedSpots.add(c.what.slice(10));
           if (mustRefuse) failures.push(`certainly invalid but accepted: ${where}`);
         }
         if (counts.requests % 500 === 0) {
@@ -640,6 +664,9 @@ it('no hostile request to any operation, as any caller, gets a 5xx, writes an ev
   );
   expect(counts.requests).toBeGreaterThan(3000);
   expect(counts.refused).toBeGreaterThan(counts.accepted);
+  // Side bets reached the decider and were taken on the table that offers them (as the admitted role of the case).
+  const sideSpots = [...acceptedSpots].filter((v) => !['"player"', '"banker"', '"tie"'].includes(v));
+  expect(sideSpots.length).toBeGreaterThanOrEqual(2);
   expect((await fetch(`${h.url}/health`)).status).toBe(200);
   expect(unhandled.map((r) => String((r as Error)?.stack ?? r))).toEqual([]);
   expect(Object.keys(Object.prototype)).toEqual([]);

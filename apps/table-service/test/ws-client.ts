@@ -135,12 +135,17 @@ export async function openTableForBets(
   tokens: { admin: string; dealer: string; player: string },
   tableId: string,
   playerId: string,
+  /** The table's rules, and the spots the bets take in turn (a side-bet table's side spots, say). */
+  options: { rules?: Record<string, unknown>; spots?: readonly string[] } = {},
 ): Promise<{ roundNo: number; bet: () => Promise<number> }> {
   const ok = (r: { status: number; body: unknown }, what: string) => {
     if (r.status >= 300) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
     return r;
   };
-  ok(await rest(base, tokens.admin, 'POST', '/api/tables', { tableId, rules: { dealing: 'rng' } }), 'open');
+  const rules = options.rules ?? { dealing: 'rng' };
+  const spots = options.spots ?? ['player'];
+  let bets = 0;
+  ok(await rest(base, tokens.admin, 'POST', '/api/tables', { tableId, rules }), 'open');
   ok(
     await rest(base, tokens.admin, 'POST', `/api/tables/${tableId}/players/${playerId}/buy-in`, {
       amount: 100_000_000,
@@ -154,7 +159,7 @@ export async function openTableForBets(
     ok(
       await rest(base, tokens.player, 'POST', `/api/tables/${tableId}/rounds/${roundNo}/bets`, {
         playerId,
-        spot: 'player',
+        spot: spots[bets++ % spots.length],
         amount: 100,
       }),
       'bet',

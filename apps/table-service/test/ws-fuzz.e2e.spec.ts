@@ -65,7 +65,7 @@ function rowsPerStream(): Map<string, number> {
 
 interface Watched {
   readonly view: number;
-  readonly events: { revision: number; type: string; lateMs: number }[];
+  readonly events: { revision: number; type: string; lateMs: number; spot?: string }[];
   readonly health: { ms: number; status: number }[];
   readonly errors: unknown[];
 }
@@ -252,7 +252,11 @@ it('hostile sockets of every role neither stop the process, nor write, nor hold 
     dealer: token('dealer', 'dealer-1'),
     player: token('player', 'p1'),
   };
-  const table = await openTableForBets(service.url, tokens, 'F1', 'p1');
+  // F1 offers side bets, and the bets take its spots in turn: side bets go through the live push too.
+  const table = await openTableForBets(service.url, tokens, 'F1', 'p1', {
+    rules: { dealing: 'rng', game: 'ez', sideBets: { dragon7: {}, panda8: {}, bankerPair: {} } },
+    spots: ['player', 'dragon7', 'panda8', 'bankerPair', 'tie'],
+  });
   await openTableForBets(service.url, tokens, 'F2', 'p2');
   for (let i = 0; i < 20; i++) await table.bet();
   const wsUrl = (t: string) => `${service.url.replace('http', 'ws')}/ws?token=${t}`;
@@ -292,6 +296,9 @@ it('hostile sockets of every role neither stop the process, nor write, nor hold 
   const watched = await watcher.results(bets);
   expect(watched.errors).toEqual([]);
   expect(watched.events.filter((e) => e.type === 'BetPlaced')).toHaveLength(bets);
+  expect(new Set(watched.events.map((e) => e.spot).filter(Boolean))).toEqual(
+    new Set(['player', 'dragon7', 'panda8', 'bankerPair', 'tie']),
+  );
   expect(watched.events.map((e) => e.revision)).toEqual(watched.events.map((_, i) => watched.view + 1 + i));
   const lateness = Math.max(...watched.events.map((e) => e.lateMs));
   expect(lateness).toBeLessThan(EVENT_BOUND_MS);

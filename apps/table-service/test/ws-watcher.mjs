@@ -1,7 +1,7 @@
 // A well-behaved client in a process of its own (so that what it measures is not held up by the test process's own
 // work): follows a table over the live push and polls /health every 100 ms. Prints `ready` once it has the view.
 // When stdin ends with a number n, it waits (at most 20 s) until it has seen n BetPlaced events, then prints one
-// JSON line { view, events: [{ revision, type, lateMs }], health: [{ ms, status }], errors } and exits.
+// JSON line { view, events: [{ revision, type, lateMs, spot? }], health: [{ ms, status }], errors } and exits.
 // Usage: node ws-watcher.mjs <service url> <token> <tableId>
 import WebSocket from 'ws';
 
@@ -21,7 +21,13 @@ socket.on('message', (raw) => {
     view = frame.revision;
     process.stdout.write('ready\n');
   } else if (frame.type === 'event') {
-    events.push({ revision: frame.revision, type: frame.event.type, lateMs: arrived - Date.parse(frame.at) });
+    const spot = frame.event.data?.spot;
+    events.push({
+      revision: frame.revision,
+      type: frame.event.type,
+      lateMs: arrived - Date.parse(frame.at),
+      ...(spot ? { spot } : {}),
+    });
   } else if (frame.type !== 'hello') {
     errors.push(frame);
   }
