@@ -33,6 +33,8 @@ export type EventStoreInputErrorCode =
   | 'EMPTY_APPEND'
   /** An event id is already recorded at another place, or at the same place with other contents. */
   | 'DUPLICATE_EVENT_ID'
+  /** The events of one append are more than the store takes in one append (EventStoreDB's MaxAppendSize). */
+  | 'APPEND_TOO_LARGE'
   | 'INVALID_OPTIONS';
 
 /** Bad input: rejected before anything was written. */
@@ -61,9 +63,18 @@ export type EventStoreUnavailableErrorCode =
   /** `close()` was called. */
   | 'STORE_CLOSED'
   /** The store's file is damaged or not a Coup event store. */
-  | 'STORE_CORRUPT';
+  | 'STORE_CORRUPT'
+  /**
+   * An append was sent, its answer was lost (a commit timeout, a dropped connection) and the store could not be
+   * asked since whether it was written: it may or may not be recorded. Retry it with the same event ids (with the
+   * service: the same Idempotency-Key), which the store recognizes if they were.
+   */
+  | 'STORE_OUTCOME_UNKNOWN';
 
-/** The store could not do what was asked: for an append, nothing was written (the promise rejects). */
+/**
+ * The store could not do what was asked: for an append, nothing was written (the promise rejects), except with
+ * `STORE_OUTCOME_UNKNOWN`, where it may have been.
+ */
 export class EventStoreUnavailableError extends Error {
   override readonly name = 'EventStoreUnavailableError';
 
@@ -77,5 +88,26 @@ export class EventStoreUnavailableError extends Error {
 
   toJSON(): Record<string, string> {
     return { code: this.code, message: this.message };
+  }
+}
+
+/**
+ * The stream was deleted in the store (EventStoreDB: soft-deleted, whose revisions would continue after the deleted
+ * ones, or tombstoned): nothing was written, and it cannot be chained onto; restore it in the store, or use another.
+ */
+export class StreamDeletedError extends Error {
+  readonly code = 'STREAM_DELETED' as const;
+  override readonly name = 'StreamDeletedError';
+
+  constructor(
+    readonly stream: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  toJSON(): Record<string, string> {
+    return { code: this.code, message: this.message, stream: this.stream };
   }
 }

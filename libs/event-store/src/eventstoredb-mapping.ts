@@ -1,6 +1,11 @@
 // Pure mapping between the port and @eventstore/db-client 6 (no connection needed: unit-tested alone).
 // The chain fields travel in the event's metadata under reserved `$coup.*` keys and are stripped on read.
-import { EventStoreInputError, EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
+import {
+  EventStoreInputError,
+  EventStoreUnavailableError,
+  StreamDeletedError,
+  WrongExpectedVersionError,
+} from './errors';
 import { canonicalJson } from './hash';
 import type { ChainLink } from './core';
 import type { EventMetadata, ExpectedRevision, JsonValue, RecordedEvent } from './types';
@@ -65,14 +70,38 @@ export function isSystemEvent(event: { streamId: string; type: string }): boolea
   return event.streamId.startsWith('$') || event.type.startsWith('$');
 }
 
+/**
+ * What a server sends for a position it does not have: ulong.MaxValue. Servers before 22.6 answer stream reads so,
+ * and the client turns it into a position like any other.
+ */
+export const NO_POSITION = 18_446_744_073_709_551_615n;
+
 /** Coup's global position of an event read from ESDB (its `$all` commit position). */
 export function globalPositionOf(event: EsdbRecordedLike, fallback?: bigint): bigint {
-  if (event.position) return event.position.commit;
+  const commit = event.position?.commit;
+  if (commit !== undefined && commit !== NO_POSITION) return commit;
   if (fallback !== undefined) return fallback;
   throw new EventStoreUnavailableError(
     'STORE_UNAVAILABLE',
-    `EventStoreDB returned event ${event.id} without a $all position (server older than 22.6?)`,
+    `EventStoreDB returned event ${event.id} of '${event.streamId}' without its $all position: the server is ` +
+      `older than 22.6, which Coup needs (upgrade EventStoreDB)`,
   );
+}
+
+/** The server's measure of an append for its MaxAppendSize: data, metadata and twice the type's length, per event. */
+export function appendSize(
+  events: readonly { type: string; dataJson: string; metadataJson: string }[],
+): number {
+  let size = 0;
+  for (const e of events)
+    size += Buffer.byteLength(e.dataJson) + Buffer.byteLength(e.metadataJson) + e.type.length * 2;
+  return size;
+}
+
+/** The client's error for a read of `$all` from where no record starts (UNKNOWN for reads, INVALID_ARGUMENT for subscriptions). */
+export function isInvalidPosition(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /invalid ?position/i.test(message);
 }
 
 /** The `$all` position to read from for an exclusive Coup position (0n = from the start). */
@@ -131,7 +160,8 @@ export function mapClientError(error: unknown, stream: string | null, expected: 
   if (
     error instanceof WrongExpectedVersionError ||
     error instanceof EventStoreInputError ||
-    error instanceof EventStoreUnavailableError
+    error instanceof EventStoreUnavailableError ||
+    error instanceof StreamDeletedError
   ) {
     return error;
   }
@@ -144,8 +174,10 @@ export function mapClientError(error: unknown, stream: string | null, expected: 
     }
     case 'maximum-append-size-exceeded':
       return new EventStoreInputError(
-        'EVENT_TOO_LARGE',
-        `EventStoreDB refused the append as too large: ${message}`,
+        'APPEND_TOO_LARGE',
+        `EventStoreDB refused the append as larger than its maximum append size` +
+          (typeof e.maxAppendSize === 'number' ? ` of ${e.maxAppendSize} bytes` : '') +
+          `: nothing was written`,
       );
     case 'access-denied':
       return new EventStoreUnavailableError(
@@ -154,9 +186,9 @@ export function mapClientError(error: unknown, stream: string | null, expected: 
         { cause: error },
       );
     case 'stream-deleted':
-      return new EventStoreUnavailableError(
-        'STORE_UNAVAILABLE',
-        `Stream '${stream}' was deleted in EventStoreDB: ${message}`,
+      return new StreamDeletedError(
+        stream ?? '',
+        `Stream '${stream}' was deleted (tombstoned) in EventStoreDB and can never be written again: ${message}`,
         { cause: error },
       );
     case 'not-leader':
@@ -166,8 +198,18 @@ export function mapClientError(error: unknown, stream: string | null, expected: 
         { cause: error },
       );
     default:
-      return new EventStoreUnavailableError('STORE_UNAVAILABLE', `EventStoreDB: ${message}`, {
-        cause: error,
-      });
+      // KurrentDB's per-event limit (MaxAppendEventSize) is an error @eventstore/db-client 6 does not know.
+      if (/MaximumAppendEventSize|Maximum Append Event Size/i.test(message))
+        return new EventStoreInputError(
+          'EVENT_TOO_LARGE',
+          `EventStoreDB refused an event as larger than its maximum event size: nothing was written (${message})`,
+        );
+      return new EventStoreUnavailableError(
+        'STORE_UNAVAILABLE',
+        `EventStoreDB: ${message || String(e?.type)}`,
+        {
+          cause: error,
+        },
+      );
   }
 }

@@ -5,13 +5,21 @@ import {
   WrongExpectedVersionError as ClientWrongExpectedVersion,
 } from '@eventstore/db-client';
 import { chainRows, verifyChain } from './core';
-import { EventStoreInputError, EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
 import {
+  EventStoreInputError,
+  EventStoreUnavailableError,
+  StreamDeletedError,
+  WrongExpectedVersionError,
+} from './errors';
+import {
+  appendSize,
   concreteExpectedRevision,
   type EsdbRecordedLike,
   HASH_KEY,
+  isInvalidPosition,
   isSystemEvent,
   mapClientError,
+  NO_POSITION,
   packMetadata,
   PREV_HASH_KEY,
   readPositionFor,
@@ -79,6 +87,19 @@ describe('EventStoreDB mapping', () => {
       hash: event!.metadata && (event!.metadata as Record<string, string>)[HASH_KEY],
     });
     expect(() => toRecordedEvent({ ...event!, position: undefined })).toThrow(EventStoreUnavailableError);
+    // A server before 22.6 answers stream reads with ulong.MaxValue, which the client passes on as a position.
+    expect(() =>
+      toRecordedEvent({ ...event!, position: { commit: NO_POSITION, prepare: NO_POSITION } }),
+    ).toThrow(/older than 22\.6/);
+  });
+
+  it('measures an append as the server does: data, metadata and twice the type length, summed', () => {
+    expect(
+      appendSize([
+        { type: 'Bet', dataJson: '{"a":"é"}', metadataJson: '{}' },
+        { type: 'B', dataJson: '1', metadataJson: '{"k":1}' },
+      ]),
+    ).toBe(10 + 2 + 6 + (1 + 7 + 2));
   });
 
   it('verifies the chain of events as EventStoreDB returns them, and names a changed one', async () => {
@@ -133,5 +154,28 @@ describe('EventStoreDB mapping', () => {
     expect(mapClientError(new StreamNotFoundError(undefined, 't'), 't', 'any')).toMatchObject({
       code: 'STORE_UNAVAILABLE',
     });
+    expect(
+      mapClientError(
+        { type: 'maximum-append-size-exceeded', maxAppendSize: 1048576, message: '' },
+        't',
+        'any',
+      ),
+    ).toMatchObject({ code: 'APPEND_TOO_LARGE', message: expect.stringMatching(/1048576/) });
+    expect(mapClientError({ type: 'stream-deleted', message: 'gone' }, 't', 'any')).toBeInstanceOf(
+      StreamDeletedError,
+    );
+    // KurrentDB's per-event limit reaches @eventstore/db-client 6 as an error it does not know.
+    for (const message of [
+      'Could not recognize MaximumAppendEventSizeExceeded',
+      '3 INVALID_ARGUMENT: Event with Id: x, Size: 3000, exceeds Maximum Append Event Size of 2000.',
+    ])
+      expect(mapClientError({ type: 'unknown', message }, 't', 'any')).toMatchObject({
+        code: 'EVENT_TOO_LARGE',
+      });
+    expect(isInvalidPosition({ message: '2 UNKNOWN: Unexpected ReadAllResult: InvalidPosition' })).toBe(true);
+    expect(
+      isInvalidPosition({ message: '3 INVALID_ARGUMENT: Trying to read from an invalid position.' }),
+    ).toBe(true);
+    expect(isInvalidPosition({ message: 'down' })).toBe(false);
   });
 });

@@ -1,39 +1,29 @@
 // The EventStoreDB (and KurrentDB) adapter over @eventstore/db-client 6. The client is loaded on first use
 // (it pulls in gRPC), so processes on the SQLite store never pay for it.
 //
-// Chain: to append, the adapter reads the stream's head, chains the new events onto its hash, and appends
-// with that exact revision as the expected revision; when another writer got there first (the server
-// answers WrongExpectedVersion) it re-reads and retries a bounded number of times, so the chain never forks.
+// Chain: to append, the adapter reads the stream's head from the leader, chains the new events onto its hash, and
+// appends with that exact revision as the expected revision; when another writer got there first (the server
+// answers WrongExpectedVersion) it re-reads and retries a bounded number of times, so the chain never forks. An
+// append whose answer is lost is found out before it is answered (eventstoredb-append.ts); every read has a
+// deadline, and those that decide a write go to the leader (eventstoredb-reads.ts).
 import type * as Esdb from '@eventstore/db-client';
+import { verifyChain } from './core';
+import { EventStoreInputError, EventStoreUnavailableError } from './errors';
+import { EsdbAppender } from './eventstoredb-append';
 import {
-  type ChainLink,
-  chainRows,
-  expectedRevisionMatches,
-  type Head,
-  lastOf,
-  matchReplay,
-  replayPlace,
-  type StoredShape,
-  verifyChain,
-} from './core';
-import {
-  concreteExpectedRevision,
   type EsdbRecordedLike,
-  globalPositionOf,
+  isInvalidPosition,
   isSystemEvent,
   mapClientError,
-  packMetadata,
   readPositionFor,
   toChainLink,
   toRecordedEvent,
 } from './eventstoredb-mapping';
-import { EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
+import { type EsdbClientLike, EsdbStreamReads, withDeadline } from './eventstoredb-reads';
 import type {
   AppendOptions,
   AppendResult,
   EventStore,
-  ExpectedRevision,
-  JsonValue,
   NewEvent,
   ReadAllOptions,
   ReadStreamOptions,
@@ -49,11 +39,12 @@ import {
   normalizePosition,
   normalizeReadAllOptions,
   normalizeReadStreamOptions,
-  type PreparedEvent,
   prepareEvents,
   validateExpectedRevision,
   validateStreamName,
 } from './validation';
+
+export type { EsdbClientLike };
 
 export interface EventStoreDbConfig {
   /** e.g. `esdb://localhost:2113?tls=false` (single node) or `esdb+discover://...` (cluster). */
@@ -61,31 +52,19 @@ export interface EventStoreDbConfig {
   upcasters?: UpcasterRegistry;
   /** How often an append re-reads the head after losing a race (default 8). */
   maxAppendAttempts?: number;
+  /** A read the server does not answer for this long fails with STORE_UNAVAILABLE (default 10,000 ms). */
+  readTimeoutMs?: number;
+  /** An append the server does not answer in this long has an unknown outcome, found out then (default 10,000 ms). */
+  appendTimeoutMs?: number;
+  /**
+   * The server's MaxAppendSize in bytes (default 1 MiB, EventStoreDB's default): a larger append is refused before
+   * it is sent (APPEND_TOO_LARGE). A server's refusal naming another size corrects it.
+   */
+  maxAppendSize?: number;
+  /** How often an append whose answer was lost is looked for and sent again (default 3). */
+  outcomeAttempts?: number;
   /** Makes the client (tests pass a fake); default `EventStoreDBClient.connectionString`. */
   createClient?: (connectionString: string) => EsdbClientLike;
-}
-
-type Read = AsyncIterable<{ event?: unknown }>;
-
-/** The part of @eventstore/db-client's `EventStoreDBClient` this adapter uses. */
-export interface EsdbClientLike {
-  appendToStream(
-    stream: string,
-    events: Esdb.EventData[],
-    options: { expectedRevision: Esdb.AppendExpectedRevision },
-  ): Promise<unknown>;
-  readStream(
-    stream: string,
-    options: { fromRevision: Esdb.ReadRevision; direction: Esdb.Direction; maxCount: bigint },
-  ): Read & { cancel(): Promise<void> };
-  readAll(options: {
-    fromPosition: Esdb.ReadPosition;
-    direction: Esdb.Direction;
-  }): Read & { cancel(): Promise<void> };
-  subscribeToAll(options: { fromPosition: Esdb.ReadPosition; filter: Esdb.Filter }): Read & {
-    unsubscribe(): Promise<void>;
-  };
-  dispose(): Promise<void>;
 }
 
 type Client = EsdbClientLike;
@@ -95,6 +74,9 @@ interface LiveState {
 }
 type Lib = typeof Esdb;
 
+export const DEFAULT_ESDB_READ_TIMEOUT_MS = 10_000;
+export const DEFAULT_ESDB_MAX_APPEND_SIZE = 1024 * 1024;
+
 export class EventStoreDbEventStore implements EventStore {
   private libPromise: Promise<Lib> | null = null;
   private clientPromise: Promise<Client> | null = null;
@@ -102,6 +84,9 @@ export class EventStoreDbEventStore implements EventStore {
   /** The last append queued per stream: this process's appends to a stream run one at a time. */
   private readonly streamTurns = new Map<string, Promise<unknown>>();
   private closed = false;
+  private readonly readTimeoutMs: number;
+  private readonly reads: EsdbStreamReads;
+  private readonly appender: EsdbAppender;
 
   constructor(private readonly config: EventStoreDbConfig) {
     if (
@@ -113,6 +98,17 @@ export class EventStoreDbEventStore implements EventStore {
         'EVENTSTORE_CONNECTION_STRING must be an esdb:// or esdb+discover:// connection string',
       );
     }
+    this.readTimeoutMs = config.readTimeoutMs ?? DEFAULT_ESDB_READ_TIMEOUT_MS;
+    this.reads = new EsdbStreamReads(async () => (await this.connect()).client, this.readTimeoutMs);
+    this.appender = new EsdbAppender(
+      this.reads,
+      {
+        maxAppendAttempts: Math.max(1, config.maxAppendAttempts ?? 8),
+        appendTimeoutMs: config.appendTimeoutMs ?? DEFAULT_ESDB_READ_TIMEOUT_MS,
+        outcomeAttempts: Math.max(1, config.outcomeAttempts ?? 3),
+      },
+      config.maxAppendSize ?? DEFAULT_ESDB_MAX_APPEND_SIZE,
+    );
   }
 
   async appendToStream(
@@ -125,98 +121,44 @@ export class EventStoreDbEventStore implements EventStore {
     const expected = validateExpectedRevision(options.expectedRevision);
     const prepared = prepareEvents(events);
     // Appends to one stream from this process take turns, so they never race each other; a race with
-    // another process is retried below.
-    return this.exclusive(stream, () => this.appendChained(stream, prepared, expected));
-  }
-
-  private async appendChained(
-    stream: string,
-    prepared: PreparedEvent[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
-    const { client, lib } = await this.connect();
-    const attempts = Math.max(1, this.config.maxAppendAttempts ?? 8);
-    let head: Head | null = null;
-    for (let attempt = 0; attempt < attempts; attempt++) {
-      // One read gives the head and, for 'any'/'stream_exists', the tail a retried append would match.
-      const tail = await this.tail(stream, prepared.length);
-      const newest = tail[tail.length - 1];
-      head = newest ? { revision: newest.revision, hash: newest.hash } : null;
-      if (!expectedRevisionMatches(expected, head)) {
-        const place = replayPlace(expected);
-        if (place !== null) {
-          const replay = matchReplay(stream, await this.shapes(stream, place, prepared.length), prepared);
-          if (replay) return replay;
-        }
-        throw new WrongExpectedVersionError(stream, expected, head ? head.revision : 'no_stream');
-      }
-      if ((expected === 'any' || expected === 'stream_exists') && tail.length === prepared.length) {
-        const replay = matchReplay(stream, tail, prepared); // a retry of the stream's latest append: no-op
-        if (replay) return replay;
-      }
-      const rows = chainRows(stream, head, prepared, '');
-      const toWrite = rows.map((row) =>
-        lib.jsonEvent({
-          id: row.id,
-          type: row.type,
-          data: JSON.parse(row.dataJson) as Esdb.JSONType,
-          metadata: packMetadata(
-            JSON.parse(row.metadataJson) as { [k: string]: JsonValue },
-            row.prevHash,
-            row.hash,
-          ),
-        }),
-      );
-      try {
-        await client.appendToStream(stream, toWrite, { expectedRevision: concreteExpectedRevision(head) });
-      } catch (error) {
-        if ((error as { type?: unknown }).type === 'wrong-expected-version') {
-          // Another process appended first: back off a little, re-read the head and try again.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
-          continue;
-        }
-        throw mapClientError(error, stream, expected);
-      }
-      const last = lastOf(rows);
-      const [written] = await this.shapes(stream, last.revision, 1);
-      if (!written)
-        throw new EventStoreUnavailableError(
-          'STORE_UNAVAILABLE',
-          `Appended to '${stream}' but cannot read it back`,
-        );
-      return { nextExpectedRevision: last.revision, position: written.globalPosition };
-    }
-    throw new WrongExpectedVersionError(stream, expected, head ? head.revision : 'no_stream');
+    // another process is retried by the appender.
+    return this.exclusive(stream, async () => {
+      const { client, lib } = await this.connect();
+      return this.appender.append(client, lib, stream, prepared, expected);
+    });
   }
 
   async *readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent> {
     validateStreamName(stream);
     const { fromRevision, direction, maxCount } = normalizeReadStreamOptions(options);
     if (maxCount === 0) return;
-    for await (const event of this.rawStream(stream, fromRevision, direction, maxCount)) {
+    for await (const event of this.reads.raw(stream, fromRevision, direction, maxCount)) {
       yield this.upcast(toRecordedEvent(event));
     }
   }
 
   async *readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent> {
-    const { fromPosition, maxCount } = normalizeReadAllOptions(options);
+    const { fromPosition, maxCount, inclusive } = normalizeReadAllOptions(options);
     if (maxCount === 0) return;
     const { client } = await this.connect();
     let delivered = 0;
     const read = client.readAll({ fromPosition: readPositionFor(fromPosition), direction: 'forwards' });
     try {
-      for await (const resolved of read) {
+      for await (const resolved of withDeadline(read, this.readTimeoutMs, 'a read of $all')) {
         const event = resolved.event as EsdbRecordedLike | undefined;
         if (!event || isSystemEvent(event) || !event.isJson) continue;
         const recorded = toRecordedEvent(event);
-        if (recorded.globalPosition <= fromPosition) continue; // the client's start position is inclusive
+        // The server reads from a position inclusively: the event there is the caller's only with `inclusive`.
+        if (
+          recorded.globalPosition < fromPosition ||
+          (!inclusive && recorded.globalPosition === fromPosition)
+        )
+          continue;
         yield this.upcast(recorded);
         if (++delivered >= maxCount) return;
       }
     } catch (error) {
-      throw mapClientError(error, null, 'any');
-    } finally {
-      await read.cancel().catch(() => undefined);
+      throw readAllError(error, fromPosition);
     }
   }
 
@@ -258,7 +200,7 @@ export class EventStoreDbEventStore implements EventStore {
         yield this.upcast(recorded);
       }
     } catch (error) {
-      if (!state.closed) throw mapClientError(error, null, 'any');
+      if (!state.closed) throw readAllError(error, from);
     } finally {
       await upstream.unsubscribe().catch(() => undefined);
     }
@@ -266,21 +208,22 @@ export class EventStoreDbEventStore implements EventStore {
 
   async streamHead(stream: string): Promise<StreamHead | null> {
     validateStreamName(stream);
-    return this.head(stream);
+    const [newest] = await this.reads.tail(stream, 1);
+    return newest ? { revision: newest.revision, hash: newest.hash } : null;
   }
 
   async headPosition(): Promise<bigint | null> {
     const { client } = await this.connect();
     const read = client.readAll({ fromPosition: 'end' as Esdb.ReadPosition, direction: 'backwards' });
     try {
-      for await (const resolved of read) {
+      for await (const resolved of withDeadline(read, this.readTimeoutMs, 'a read of the end of $all')) {
         const event = resolved.event as EsdbRecordedLike | undefined;
         if (!event || isSystemEvent(event) || !event.isJson) continue;
         return toRecordedEvent(event).globalPosition;
       }
       return null;
-    } finally {
-      await read.cancel();
+    } catch (error) {
+      throw mapClientError(error, null, 'any');
     }
   }
 
@@ -288,7 +231,7 @@ export class EventStoreDbEventStore implements EventStore {
     validateStreamName(stream);
     const links = (async function* (raw: AsyncIterable<EsdbRecordedLike>) {
       for await (const event of raw) yield toChainLink(event);
-    })(this.rawStream(stream, 'start', 'forwards', Number.MAX_SAFE_INTEGER));
+    })(this.reads.raw(stream, 'start', 'forwards', Number.MAX_SAFE_INTEGER));
     return verifyChain(links, options);
   }
 
@@ -317,51 +260,6 @@ export class EventStoreDbEventStore implements EventStore {
     return this.config.upcasters ? this.config.upcasters.upcast(event) : event;
   }
 
-  private async head(stream: string): Promise<Head | null> {
-    const [newest] = await this.tail(stream, 1);
-    return newest ? { revision: newest.revision, hash: newest.hash } : null;
-  }
-
-  /** The comparable shapes of up to `count` stored events from `from` forwards. */
-  private async shapes(stream: string, from: bigint, count: number): Promise<Array<StoredShape & ChainLink>> {
-    const out: Array<StoredShape & ChainLink> = [];
-    for await (const event of this.rawStream(stream, from, 'forwards', count)) out.push(this.shape(event));
-    return out;
-  }
-
-  /** The last `count` stored events (or fewer), oldest first. */
-  private async tail(stream: string, count: number): Promise<Array<StoredShape & ChainLink>> {
-    const out: Array<StoredShape & ChainLink> = [];
-    for await (const event of this.rawStream(stream, 'end', 'backwards', count))
-      out.unshift(this.shape(event));
-    return out;
-  }
-
-  private shape(event: EsdbRecordedLike): StoredShape & ChainLink {
-    return { ...toChainLink(event), id: event.id, globalPosition: globalPositionOf(event) };
-  }
-
-  /** Stored events of a stream as the client returns them; an unknown stream is empty. */
-  private async *rawStream(
-    stream: string,
-    fromRevision: bigint | 'start' | 'end',
-    direction: 'forwards' | 'backwards',
-    maxCount: number,
-  ): AsyncGenerator<EsdbRecordedLike, void, undefined> {
-    const { client } = await this.connect();
-    const read = client.readStream(stream, { fromRevision, direction, maxCount: BigInt(maxCount) });
-    try {
-      for await (const resolved of read) {
-        if (resolved.event) yield resolved.event as EsdbRecordedLike;
-      }
-    } catch (error) {
-      if ((error as { type?: unknown }).type === 'stream-not-found') return;
-      throw mapClientError(error, stream, 'any');
-    } finally {
-      await read.cancel().catch(() => undefined);
-    }
-  }
-
   private async connect(): Promise<{ client: Client; lib: Lib }> {
     this.assertOpen();
     this.libPromise ??= import('@eventstore/db-client');
@@ -387,4 +285,15 @@ export class EventStoreDbEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new EventStoreUnavailableError('STORE_CLOSED', 'The event store is closed');
   }
+}
+
+/** A `$all` read's error: a position where no event starts is the caller's mistake, anything else the store's. */
+function readAllError(error: unknown, from: bigint): Error {
+  if (isInvalidPosition(error))
+    return new EventStoreInputError(
+      'INVALID_OPTIONS',
+      `fromPosition ${from} is not the position of an event in this EventStoreDB (it reads $all only from where ` +
+        `a record starts): pass a globalPosition the store returned, never a computed one`,
+    );
+  return mapClientError(error, null, 'any');
 }

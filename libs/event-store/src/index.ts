@@ -23,6 +23,7 @@ export {
   type EventStoreInputErrorCode,
   EventStoreUnavailableError,
   type EventStoreUnavailableErrorCode,
+  StreamDeletedError,
   WrongExpectedVersionError,
 } from './errors';
 export { canonicalJson, computeEventHash, type EventHashInput, GENESIS_HASH } from './hash';

@@ -28,6 +28,7 @@ import type {
 import type { UpcasterRegistry } from './upcasting';
 import {
   normalizePosition,
+  denseReadStart,
   normalizeReadAllOptions,
   normalizeReadStreamOptions,
   prepareEvents,
@@ -129,8 +130,8 @@ export class MemoryEventStore implements EventStore {
 
   async *readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent> {
     this.assertOpen();
-    const { fromPosition, maxCount } = normalizeReadAllOptions(options);
-    for (const row of this.page(fromPosition, maxCount)) yield row;
+    const read = normalizeReadAllOptions(options);
+    for (const row of this.page(denseReadStart(read), read.maxCount)) yield row;
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {

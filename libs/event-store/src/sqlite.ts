@@ -30,6 +30,7 @@ import type {
 import type { UpcasterRegistry } from './upcasting';
 import {
   normalizePosition,
+  denseReadStart,
   normalizeReadAllOptions,
   normalizeReadStreamOptions,
   prepareEvents,
@@ -215,9 +216,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   async *readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent> {
-    const { fromPosition, maxCount } = normalizeReadAllOptions(options);
-    let after = fromPosition;
-    let remaining = maxCount;
+    const read = normalizeReadAllOptions(options);
+    let after = denseReadStart(read);
+    let remaining = read.maxCount;
     while (remaining > 0) {
       const page = this.page(after, Math.min(READ_PAGE, remaining));
       yield* page;

@@ -60,13 +60,23 @@ export interface ReadStreamOptions {
 }
 
 export interface ReadAllOptions {
-  /** Exclusive: events AFTER this position; omit to read from the start. */
+  /**
+   * Exclusive: events AFTER this position; omit (or 0n) to read from the start. Otherwise it must be the
+   * `globalPosition` of an event this store returned: positions are not contiguous in every store (EventStoreDB's
+   * are byte offsets, and it reads `$all` only from where a record starts), so never compute one (`position - 1n`).
+   * A position that is not an event's is refused (`INVALID_OPTIONS`) where the store can tell.
+   */
   fromPosition?: bigint;
+  /** Read the event at `fromPosition` too, first (e.g. to check that a position noted earlier is still that event's). */
+  inclusive?: boolean;
   maxCount?: number;
 }
 
 export interface SubscribeToAllOptions {
-  /** Exclusive checkpoint: the subscription delivers events AFTER this position; omit for the start. */
+  /**
+   * Exclusive checkpoint: the subscription delivers events AFTER this position; omit for the start. As for
+   * `readAll`, the position of an event the store returned, never a computed one.
+   */
   fromPosition?: bigint;
 }
 

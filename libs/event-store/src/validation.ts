@@ -167,11 +167,24 @@ export function normalizeReadStreamOptions(options: ReadStreamOptions = {}): Nor
 export function normalizeReadAllOptions(options: ReadAllOptions = {}): {
   fromPosition: bigint;
   maxCount: number;
+  inclusive: boolean;
 } {
+  if (options.inclusive !== undefined && typeof options.inclusive !== 'boolean') {
+    throw new EventStoreInputError(
+      'INVALID_OPTIONS',
+      `inclusive must be a boolean (got ${shown(options.inclusive)})`,
+    );
+  }
   return {
     fromPosition: normalizePosition(options.fromPosition),
     maxCount: normalizeMaxCount(options.maxCount),
+    inclusive: options.inclusive === true,
   };
+}
+
+/** Where an exclusive read starts in a store whose positions are consecutive integers (memory, SQLite). */
+export function denseReadStart(options: { fromPosition: bigint; inclusive: boolean }): bigint {
+  return options.inclusive && options.fromPosition > 0n ? options.fromPosition - 1n : options.fromPosition;
 }
 
 export function normalizePosition(position: unknown): bigint {

@@ -163,8 +163,8 @@ export class TableCatalog {
 
   /** Is the event at the saved position still the one saved (the same store, not a new or rewritten one)? */
   private async matches(mark: Mark): Promise<boolean> {
-    const options = mark.position > 0n ? { fromPosition: mark.position - 1n, maxCount: 1 } : { maxCount: 1 };
-    for await (const e of this.store.readAll(options)) {
+    // The saved position is an event's: read from it inclusively (positions are not contiguous in every store).
+    for await (const e of this.store.readAll({ fromPosition: mark.position, inclusive: true, maxCount: 1 })) {
       return e.globalPosition === mark.position && e.hash === mark.hash;
     }
     return false;

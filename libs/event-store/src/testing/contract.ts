@@ -519,6 +519,27 @@ export function runEventStoreContract(
         }));
     });
 
+    describe('reading all from a position the store returned', () => {
+      it('with inclusive, the event at fromPosition is read first; without, it is not', () =>
+        use(async ({ store }) => {
+          const s = uniqueStream('inclusive');
+          await store.appendToStream(s, events(3));
+          const read = await collect(store.readStream(s));
+          const from = read[1]!.globalPosition;
+          const inclusive = await collect(
+            store.readAll({ fromPosition: from, inclusive: true, maxCount: 2 }),
+          );
+          expect(ids(inclusive)).toEqual(ids(read.slice(1, 3)));
+          expect(ids(await collect(store.readAll({ fromPosition: from, maxCount: 1 })))).toEqual([
+            read[2]!.id,
+          ]);
+          const first = await collect(
+            store.readAll({ fromPosition: read[0]!.globalPosition, inclusive: true, maxCount: 1 }),
+          );
+          expect(ids(first)).toEqual([read[0]!.id]);
+        }));
+    });
+
     describe('subscribeToAll', () => {
       it('catches up from a checkpoint, then goes live under concurrent writes: global order, no gap, no duplicate', () =>
         use(async ({ store }) => {
