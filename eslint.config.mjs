@@ -123,8 +123,9 @@ export default [
     },
   },
   {
-    // Pure code: the engine, the table decider, and the projections' folds. Specs may use Node (fs, timers).
-    files: ['libs/engine/src/**/*.ts', 'libs/table/src/**/*.ts'],
+    // Pure code: the engine, the table decider, the staff account decider, and the projections' folds. Specs may
+    // use Node (fs, timers).
+    files: ['libs/engine/src/**/*.ts', 'libs/table/src/**/*.ts', 'libs/auth/src/staff/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: pureRules,
   },

@@ -11,5 +11,18 @@ export {
   type TokenErrorCode,
   type SignOptions,
   type VerifyOptions,
+  type SessionCheck,
   DEFAULT_CLOCK_SKEW_SECONDS,
 } from './jwt';
+export {
+  DEFAULT_SCRYPT,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  hashPassword,
+  isPasswordHash,
+  spendPasswordCheck,
+  verifyPassword,
+  type ScryptParams,
+} from './password';
+export * as staff from './staff';
+export { StaffStore, type StaffCommandContext, type StaffOutcome } from './staff-store';

@@ -7,7 +7,8 @@ export type TokenErrorCode =
   | 'TOKEN_EXPIRED'
   | 'TOKEN_NOT_YET_VALID'
   | 'TOKEN_CLAIMS'
-  | 'TOKEN_SECRET';
+  | 'TOKEN_SECRET'
+  | 'TOKEN_REVOKED';
 
 /** A token that cannot be trusted. The message says why; the service answers 401 with it. */
 export class TokenError extends Error {
@@ -30,6 +31,8 @@ export interface SignOptions {
   readonly notBefore?: number;
   /** Unix seconds; defaults to the current time (this library is at the edge and may read the clock). */
   readonly now?: number;
+  /** A staff sign-in's token: the account's roles (`roles`) and token generation (`gen`). */
+  readonly session?: { readonly roles: readonly Role[]; readonly generation: number };
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -44,6 +47,12 @@ export interface VerifyOptions {
   /** Seconds `nbf` and `iat` may be ahead of `now`; default {@link DEFAULT_CLOCK_SKEW_SECONDS}. */
   readonly clockSkewSeconds?: number;
 }
+
+/**
+ * Checks a staff sign-in's token (one with a `generation`) against its account on every use: throws a TokenError
+ * (`TOKEN_REVOKED`) when the account has signed out, changed or been disabled since the token was issued.
+ */
+export type SessionCheck = (principal: Principal & { readonly generation: number }) => void;
 
 function skewOf(options: VerifyOptions): number {
   const skew = options.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
@@ -111,6 +120,7 @@ export function signToken(secret: string, options: SignOptions): string {
     iat,
     ...(options.notBefore !== undefined ? { nbf: options.notBefore } : {}),
     ...(options.expiresInSeconds !== undefined ? { exp: iat + options.expiresInSeconds } : {}),
+    ...(options.session ? { roles: [...options.session.roles], gen: options.session.generation } : {}),
   };
   const payload = b64url(JSON.stringify(claims));
   const signingInput = `${HEADER}.${payload}`;
@@ -175,10 +185,27 @@ function verifySignedClaims(secret: string, token: string): Verified {
   }
   const validFrom = nbf === null ? iat : iat === null ? nbf : Math.max(nbf, iat);
   return {
-    principal: { id: sub, role, tables: tables === undefined ? null : [...(tables as string[])] },
+    principal: {
+      id: sub,
+      role,
+      tables: tables === undefined ? null : [...(tables as string[])],
+      ...sessionClaims(claims),
+    },
     validFrom,
     exp,
   };
+}
+
+/** A staff sign-in's claims (`gen` and `roles`, both or neither), checked. */
+function sessionClaims(claims: object): Pick<Principal, 'generation' | 'roles'> {
+  const gen = own(claims, 'gen');
+  const roles = own(claims, 'roles');
+  if (gen === undefined && roles === undefined) return {};
+  if (typeof gen !== 'number' || !Number.isSafeInteger(gen) || gen < 0)
+    throw new TokenError('TOKEN_CLAIMS', 'gen must be a whole number >= 0');
+  if (!Array.isArray(roles) || roles.length === 0 || !roles.every(isRole))
+    throw new TokenError('TOKEN_CLAIMS', 'roles must be a list of Coup roles');
+  return { generation: gen, roles: [...(roles as Role[])] };
 }
 
 /**
@@ -193,17 +220,27 @@ export class TokenVerifier {
   private readonly verified = new Map<string, Verified>();
   private readonly maxEntries: number;
   private readonly skew: number;
+  private readonly sessions: SessionCheck | null;
 
+  /** `sessions`: checks a staff sign-in's token against its account on every use (remembered or not). */
   constructor(
     private readonly secret: string,
-    options: VerifyOptions & { readonly maxEntries?: number } = {},
+    options: VerifyOptions & { readonly maxEntries?: number; readonly sessions?: SessionCheck } = {},
   ) {
     checkSecret(secret);
     this.maxEntries = options.maxEntries ?? 10_000;
     this.skew = skewOf(options);
+    this.sessions = options.sessions ?? null;
   }
 
   verify(token: string, nowSeconds = Math.floor(Date.now() / 1000)): Principal {
+    const principal = this.verifyRemembered(token, nowSeconds);
+    if (this.sessions && principal.generation !== undefined)
+      this.sessions(principal as Principal & { readonly generation: number });
+    return principal;
+  }
+
+  private verifyRemembered(token: string, nowSeconds: number): Principal {
     let known = this.verified.get(token);
     if (!known) {
       known = verifySignedClaims(this.secret, token);

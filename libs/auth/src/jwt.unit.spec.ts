@@ -195,3 +195,50 @@ describe('TokenVerifier (remembers verified tokens)', () => {
     calls.mockRestore();
   });
 });
+
+describe('staff sign-in tokens (roles and generation)', () => {
+  const session = { roles: ['dealer', 'supervisor'] as const, generation: 3 };
+
+  it('carry the account roles and generation, and verify to them', () => {
+    const token = signToken(secret, { sub: 'ann', role: 'dealer', tables: ['T1'], session, now });
+    expect(verifyToken(secret, token, now)).toEqual({
+      id: 'ann',
+      role: 'dealer',
+      tables: ['T1'],
+      roles: ['dealer', 'supervisor'],
+      generation: 3,
+    });
+  });
+
+  it('are checked against their account on every use, remembered or not; other tokens are not', () => {
+    let current = 3;
+    const checked: string[] = [];
+    const verifier = new TokenVerifier(secret, {
+      sessions: (principal) => {
+        checked.push(principal.id);
+        if (principal.generation !== current) throw new TokenError('TOKEN_REVOKED', 'signed out');
+      },
+    });
+    const token = signToken(secret, { sub: 'ann', role: 'dealer', session, now });
+    expect(verifier.verify(token, now).id).toBe('ann');
+    expect(verifier.verify(token, now).id).toBe('ann');
+    current = 4;
+    expect(codeOf(() => verifier.verify(token, now))).toBe('TOKEN_REVOKED');
+    expect(verifier.verify(signToken(secret, { sub: 'p1', role: 'player', now }), now).id).toBe('p1');
+    expect(checked).toEqual(['ann', 'ann', 'ann']);
+  });
+
+  it.each([
+    [{ gen: -1, roles: ['dealer'] }],
+    [{ gen: 1.5, roles: ['dealer'] }],
+    [{ gen: 1 }],
+    [{ roles: ['dealer'] }],
+    [{ gen: 1, roles: [] }],
+    [{ gen: 1, roles: ['god'] }],
+  ])('refuse malformed session claims %j', (extra) => {
+    const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: 'x', role: 'dealer', ...extra })).toString('base64url');
+    const sig = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+    expect(codeOf(() => verifyToken(secret, `${header}.${payload}.${sig}`, now))).toBe('TOKEN_CLAIMS');
+  });
+});

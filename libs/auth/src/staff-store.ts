@@ -1,0 +1,141 @@
+/**
+ * The staff accounts kept in the event store: the `staff` stream folded into a directory, and commands decided on
+ * it and appended with the stream's expected revision (a write that loses a race to another process reads the
+ * tail and decides again). Shared by the service and the CLI (`coup staff add`).
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventStore, JsonValue, NewEvent, RecordedEvent } from '@coup/event-store';
+import {
+  decide,
+  EMPTY_DIRECTORY,
+  evolveAll,
+  STAFF_EVENT_TYPES,
+  STAFF_STREAM,
+  type StaffCommand,
+  type StaffDecision,
+  type StaffDirectory,
+  type StaffEvent,
+} from './staff';
+
+/** Who caused a command, recorded in its events' metadata. */
+export interface StaffCommandContext {
+  readonly actor: string;
+  readonly correlationId?: string;
+}
+
+export interface StaffOutcome {
+  readonly decision: StaffDecision;
+  /** The directory after the command's events. */
+  readonly directory: StaffDirectory;
+}
+
+const MAX_ATTEMPTS = 50;
+const KNOWN_TYPES: ReadonlySet<string> = new Set(STAFF_EVENT_TYPES);
+
+const isStaffEvent = (e: RecordedEvent): boolean => e.streamName === STAFF_STREAM && KNOWN_TYPES.has(e.type);
+
+export class StaffStore {
+  private current: StaffDirectory = EMPTY_DIRECTORY;
+  /** The stream revision folded so far (-1n: none). */
+  private revision = -1n;
+  private position: bigint | null = null;
+  /**
+   * Commands and catch-ups run one at a time. A follower's `offer` may fold between them: folds are keyed by the
+   * stream revision, so an event is folded once whoever reads it first.
+   */
+  private lane: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly store: EventStore) {}
+
+  /** The directory as far as this process has folded the stream. */
+  get directory(): StaffDirectory {
+    return this.current;
+  }
+
+  /** The global position of the last staff event folded (null: none). */
+  get lastPosition(): bigint | null {
+    return this.position;
+  }
+
+  /** Folds whatever the stream has beyond what is folded. */
+  catchUp(): Promise<StaffDirectory> {
+    return this.exclusive(() => this.readTail());
+  }
+
+  /**
+   * An event of the global log, handed in by a follower: folded at once when it is the stream's next one (a gap,
+   * or any doubt, is left to the next catch-up). Returns whether the directory changed.
+   */
+  offer(e: RecordedEvent): boolean {
+    if (!isStaffEvent(e) || e.streamRevision !== this.revision + 1n) return false;
+    this.fold([e]);
+    return true;
+  }
+
+  /** Catches up, decides, appends; a lost race reads the tail and decides again. */
+  execute(command: StaffCommand, context: StaffCommandContext): Promise<StaffOutcome> {
+    return this.exclusive(async () => {
+      for (let attempt = 1; ; attempt++) {
+        await this.readTail();
+        const decision = decide(command, this.current);
+        if (decision.events.length === 0) return { decision, directory: this.current };
+        try {
+          await this.store.appendToStream(
+            STAFF_STREAM,
+            decision.events.map((e) => toNew(e, context)),
+            {
+              expectedRevision: this.revision < 0n ? 'no_stream' : this.revision,
+            },
+          );
+        } catch (error) {
+          if ((error as { code?: unknown }).code === 'WRONG_EXPECTED_VERSION' && attempt < MAX_ATTEMPTS)
+            continue;
+          throw error;
+        }
+        // Fold what was appended from the store itself (positions and all), so the directory is the stream's.
+        await this.readTail();
+        return { decision, directory: this.current };
+      }
+    });
+  }
+
+  private async readTail(): Promise<StaffDirectory> {
+    const read: RecordedEvent[] = [];
+    for await (const e of this.store.readStream(STAFF_STREAM, { fromRevision: this.revision + 1n }))
+      read.push(e);
+    this.fold(read);
+    return this.current;
+  }
+
+  private fold(recorded: readonly RecordedEvent[]): void {
+    if (recorded.length === 0) return;
+    const events = recorded
+      .filter((e) => KNOWN_TYPES.has(e.type))
+      .map((e) => ({ type: e.type, data: e.data }));
+    this.current = evolveAll(this.current, events as StaffEvent[]);
+    const last = recorded.at(-1);
+    if (last) {
+      this.revision = last.streamRevision;
+      this.position = last.globalPosition;
+    }
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lane.then(work, work);
+    this.lane = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function toNew(event: StaffEvent, context: StaffCommandContext): NewEvent {
+  return {
+    id: randomUUID(),
+    type: event.type,
+    data: event.data as unknown as JsonValue,
+    metadata: {
+      schemaVersion: 1,
+      actor: context.actor,
+      ...(context.correlationId ? { correlationId: context.correlationId } : {}),
+    },
+  };
+}
