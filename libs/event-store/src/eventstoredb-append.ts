@@ -82,6 +82,7 @@ export class EsdbAppender {
       const tail = await this.reads.tail(stream, numbered ? 1 : prepared.length);
       const newest = tail[tail.length - 1];
       head = newest ? { revision: newest.revision, hash: newest.hash } : null;
+      if (head === null) await this.refuseDeleted(stream);
       if (!expectedRevisionMatches(expected, head)) {
         const place = replayPlace(expected);
         if (place !== null) {
@@ -98,7 +99,6 @@ export class EsdbAppender {
         const replay = matchReplay(stream, tail, prepared); // a retry of the stream's latest append: no-op
         if (replay) return replay;
       }
-      if (head === null) await this.refuseDeleted(stream);
       const write = this.prepare(lib, stream, head, prepared);
       const sent = await this.send(client, write);
       if (sent.kind === 'retry') {

@@ -194,6 +194,18 @@ describe('finding 7: a deleted stream is refused with a clear error, never chain
     expect(node.log.recordCount).toBe(before);
   });
 
+  it('soft-deleted, appended to at the revision its writer last saw: STREAM_DELETED, not a lost race', async () => {
+    const { node, store } = await setup();
+    const s = stream('soft-seen');
+    await store.appendToStream(s, events(2));
+    const client = EventStoreDBClient.connectionString(node.connectionString);
+    closers.push(() => client.dispose());
+    await client.deleteStream(s);
+    expect(await failure(store.appendToStream(s, events(1), { expectedRevision: 1n }))).toMatchObject({
+      code: 'STREAM_DELETED',
+    });
+  });
+
   it('tombstoned: STREAM_DELETED', async () => {
     const { node, store } = await setup();
     const s = stream('hard');

@@ -65,6 +65,16 @@ export function toErrorBody(error: unknown, log?: Logger, correlationId?: string
     if (e.code === 'WRONG_EXPECTED_VERSION') {
       return body(409, 'CONCURRENCY_CONFLICT', 'the table changed while this command was decided; retry it');
     }
+    const store = storeErrorBody(e.code, String(e.message ?? ''), body);
+    if (store) {
+      log?.error({
+        msg: 'event store refused the command',
+        code: e.code,
+        error: String(e.message),
+        correlationId,
+      });
+      return store;
+    }
     if (e.code.startsWith('STORE_')) {
       log?.error({ msg: 'event store unavailable', error: String(e.message), correlationId });
       return body(503, e.code, `the event store cannot take this command now: ${String(e.message)}`);
@@ -84,6 +94,34 @@ export function toErrorBody(error: unknown, log?: Logger, correlationId?: string
     correlationId,
   });
   return body(500, 'INTERNAL_ERROR', 'an unexpected error occurred; it has been logged');
+}
+
+/** The event store's answers that tell the client more than "unavailable" (issue 20). */
+function storeErrorBody(
+  code: string,
+  message: string,
+  body: (status: number, code: string, message: string) => ErrorBody,
+): ErrorBody | null {
+  if (code === 'STORE_OUTCOME_UNKNOWN')
+    return body(
+      503,
+      code,
+      'the event store did not confirm whether this command was recorded: retry it with the same Idempotency-Key ' +
+        '(it is answered as recorded if it was); without a key, read the table before sending it again',
+    );
+  if (code === 'APPEND_TOO_LARGE' || code === 'EVENT_TOO_LARGE')
+    return body(
+      422,
+      'APPEND_TOO_LARGE',
+      `the events of this command are more than the event store takes at once; nothing was recorded (${message})`,
+    );
+  if (code === 'STREAM_DELETED')
+    return body(
+      410,
+      code,
+      `the table's stream was deleted in the event store; nothing was recorded (${message})`,
+    );
+  return null;
 }
 
 /** The one exception filter: domain and edge errors, with their stable codes, to HTTP. */
