@@ -4,9 +4,14 @@
 // - the reference path in the same process, side by side, on the same kind of shoes: HMAC shuffleShoe,
 //   startShoeProgress/advanceShoe and resolveCoup one coup at a time, and the ratio;
 // - exactOdds({ decks: 8 }): median time over 31 runs after 10 warm-up runs;
+// - exactBetOddsForShoe: the remaining-shoe edge monitor's computation, every bet a mode offers for the shoe left
+//   after each coup of shuffled 8-deck shoes (aim: at most 20 ms), and its ratio to exactOdds in the same run;
 // - shuffleShoe(8, seed): the HMAC-SHA256 shuffle a table runs per shoe (or per coup on every-coup tables).
 import {
+  DECK,
+  GAME_MODES,
   advanceShoe,
+  exactBetOddsForShoe,
   exactOdds,
   resolveCoup,
   shuffleShoe,
@@ -48,6 +53,65 @@ for (let i = 0; i < 31; i++) {
 console.log(
   `\nexactOdds({ decks: 8 }): median ${median(oddsTimes).toFixed(3)} ms over 31 runs (min ${Math.min(...oddsTimes).toFixed(3)}, max ${Math.max(...oddsTimes).toFixed(3)}) after 10 warm-up runs`,
 );
+
+// exactBetOddsForShoe: every bet of each mode, for the remaining shoe after each coup of 20 shuffled 8-deck shoes
+// (the burn and the cut card as a table deals them), one composition at a time as the monitor computes them.
+{
+  const compositions: number[][] = [];
+  const index = new Map(DECK.map((card, i) => [card, i]));
+  for (let s = 0; s < 20; s++) {
+    const shoe = shuffleShoe(8, new Uint8Array(32).fill(s + 1));
+    const counts = DECK.map(() => 8);
+    const take = (from: number, to: number): void => {
+      for (const card of shoe.slice(from, to)) {
+        const i = index.get(card) ?? -1;
+        counts[i] = (counts[i] ?? 0) - 1;
+      }
+    };
+    const [turned] = shoe;
+    if (turned === undefined) throw new Error('empty shoe');
+    let p = startShoeProgress(shoe.length, turned);
+    take(0, p.position); // the turned card and the burn
+    while (!p.ended) {
+      compositions.push([...counts]);
+      const r = resolveCoup(shoe.slice(p.position, p.position + 6));
+      take(p.position, p.position + r.cardsUsed);
+      p = advanceShoe(p, r.cardsUsed);
+    }
+  }
+  const [first] = compositions;
+  if (first === undefined) throw new Error('no compositions');
+  const t0 = performance.now();
+  for (const game of GAME_MODES) exactBetOddsForShoe(first, { game });
+  const firstMs = performance.now() - t0;
+  for (const counts of compositions.slice(0, 30)) exactBetOddsForShoe(counts, { game: 'ez' }); // warm-up
+  console.log(
+    `\nexactBetOddsForShoe (every bet of the mode, 8 decks, ${compositions.length} remaining-shoe compositions: after each coup of 20 shoes); first call of each mode (its payout plans built and checked) ${firstMs.toFixed(1)} ms in all:`,
+  );
+  // exactOdds({ decks: 8 }) timed between the compositions, so that the ratio sees the same load.
+  for (const game of GAME_MODES) {
+    const fullShoeTimes: number[] = [];
+    let cpuMicros = 0;
+    const times = compositions.map((counts) => {
+      const t = performance.now();
+      const cpu = process.cpuUsage();
+      exactBetOddsForShoe(counts, { game });
+      const used = process.cpuUsage(cpu);
+      const ms = performance.now() - t;
+      cpuMicros += used.user + used.system;
+      const t1 = performance.now();
+      exactOdds({ decks: 8 });
+      fullShoeTimes.push(performance.now() - t1);
+      return ms;
+    });
+    const sorted = [...times].sort((a, b) => a - b);
+    const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? NaN;
+    const spots = exactBetOddsForShoe(first, { game }).spots.length;
+    console.log(
+      `  ${game} (${spots} bets): median ${median(times).toFixed(3)} ms, p99 ${p99.toFixed(3)}, max ${(sorted.at(-1) ?? NaN).toFixed(3)} (aim 20 ms); CPU ${(cpuMicros / 1000 / compositions.length).toFixed(3)} ms per composition; ${(median(times) / median(fullShoeTimes)).toFixed(2)}x the median exactOdds({ decks: 8 }) timed between them (${median(fullShoeTimes).toFixed(3)} ms)`,
+    );
+  }
+}
 
 // simulate: the fast path
 const SHOES = 130_000;

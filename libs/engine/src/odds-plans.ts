@@ -67,11 +67,15 @@ export function planSpot(spot: Spot, rules: PayoutRules, pay: PayoutFunction = p
   const buckets = featuresOfBuckets();
   const byValues = buckets.map((f) => pay(spot, f, rules));
   const byPairs = Array.from({ length: 9 }, (_, c) => pay(spot, { ...buckets[0]!, ...pairFlags(c) }, rules));
-  const values = new Set(byValues.map(payoutKey)).size > 1;
+  const valueKeys = byValues.map(payoutKey);
+  const pairKeys = byPairs.map(payoutKey);
+  const values = new Set(valueKeys).size > 1;
+  const flags = Array.from({ length: 9 }, (_, c) => pairFlags(c));
   for (let b = 0; b < BUCKETS; b++) {
+    const features = { ...buckets[b]! }; // one object per bucket, its pair flags set in turn
     for (let c = 0; c < 9; c++) {
-      const got = payoutKey(pay(spot, { ...buckets[b]!, ...pairFlags(c) }, rules));
-      if (got !== payoutKey(values ? byValues[b]! : byPairs[c]!)) {
+      const got = payoutKey(pay(spot, Object.assign(features, flags[c]), rules));
+      if (got !== (values ? valueKeys[b] : pairKeys[c])) {
         throw new EngineError(
           'INVALID_ARGUMENT',
           `The payout of ${spot} depends on both the card values and the pairs: its exact odds need a joint enumeration`,
