@@ -344,6 +344,11 @@ export class TableProcessor {
     }
     const p = batch[0]!;
     if (error.code === 'DUPLICATE_EVENT_ID' && p.key !== null) {
+      // Another process may have just recorded this key (a retry sent to two instances at once): its events are then
+      // in the tail, and deciding again answers the first answer. Nothing new in the tail: the key is past the index.
+      const before = session.revision;
+      await this.catchUp(session);
+      if (session.revision > before) return this.processBatch(session, [p]);
       this.answer(batch, [{ ok: false, error: keyExpired(this.days) }]);
       return;
     }
