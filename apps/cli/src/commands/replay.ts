@@ -1,5 +1,6 @@
+import { SIDE_BETS, isSideSpot } from '@coup/engine';
 import { type ReplayEvent, type ReplayStep, replayHand } from '@coup/projections';
-import type { TableView } from '@coup/table';
+import { type TableView, stakedSpots } from '@coup/table';
 import { parseArgs } from '../args';
 import type { Command } from '../command';
 import { EXIT, UsageError } from '../io';
@@ -13,6 +14,20 @@ const OPTIONS = {
 
 type D = Record<string, unknown>;
 
+/** A spot as people read it: the main spots by name, a side bet by its catalogue label. */
+export function spotName(spot: unknown): string {
+  return isSideSpot(spot) ? SIDE_BETS[spot].label : String(spot);
+}
+
+/** The table's game mode and side bets, as a table's opening records them. */
+function describeRules(rules: TableView['rules']): string {
+  if (!rules) return '';
+  const side = Object.entries(rules.sideBets ?? {}).map(
+    ([spot, r]) => `${spotName(spot)} ${r.paytable} ${money(r.min)}-${money(r.max)}`,
+  );
+  return `${rules.game ?? 'commission'} game, ${rules.dealing}, ${rules.decks} decks${side.length ? `; side bets: ${side.join(', ')}` : ''}`;
+}
+
 /** One line saying what an event did. */
 export function describeEvent(e: ReplayEvent): string {
   const d = e.data as D;
@@ -20,8 +35,10 @@ export function describeEvent(e: ReplayEvent): string {
   switch (e.type) {
     case 'BettingOpened':
       return `betting opened for round ${d['roundNo']} (shoe ${d['shoeNo']}${d['deadline'] ? `, closes ${d['deadline']}` : ''})${who}`;
+    case 'TableOpened':
+      return `table ${d['tableId']} opened: ${describeRules(d['rules'] as TableView['rules'])}${who}`;
     case 'BetPlaced':
-      return `${d['playerId']} bets ${money(Number(d['amount']))} on ${d['spot']}${d['rebet'] ? ' (rebet)' : ''}${who}`;
+      return `${d['playerId']} bets ${money(Number(d['amount']))} on ${spotName(d['spot'])}${d['rebet'] ? ' (rebet)' : ''}${who}`;
     case 'BetsCleared':
       return `${d['playerId']} clears bets: ${money(Number(d['returned']))} back${who}`;
     case 'BettingClosed':
@@ -39,10 +56,12 @@ export function describeEvent(e: ReplayEvent): string {
           result: string;
           paid: number;
           commission: number;
+          paytable?: string;
         }[]) ?? [];
       const pays = s.map(
         (x) =>
-          `${x.playerId} ${x.spot} ${money(x.amount)} ${x.result} paid ${money(x.paid)}${x.commission ? ` (commission ${money(x.commission)})` : ''}`,
+          `${x.playerId} ${spotName(x.spot)} ${money(x.amount)} ${x.result} paid ${money(x.paid)}` +
+          `${x.paytable ? ` (paytable ${x.paytable})` : ''}${x.commission ? ` (commission ${money(x.commission)})` : ''}`,
       );
       return (
         `player ${d['playerTotal']} (${(d['playerCards'] as string[]).join(' ')}) banker ${d['bankerTotal']} (${(d['bankerCards'] as string[]).join(' ')}): ` +
@@ -69,7 +88,11 @@ export function describeView(v: TableView): string {
   const parts = [`phase ${v.phase}`];
   if (r) {
     const t = r.bets.totals;
-    parts.push(`stakes P ${money(t.player)} B ${money(t.banker)} T ${money(t.tie)}`);
+    const side = stakedSpots(t).filter(isSideSpot);
+    parts.push(
+      `stakes P ${money(t.player)} B ${money(t.banker)} T ${money(t.tie)}` +
+        side.map((spot) => `, ${spotName(spot)} ${money(t[spot] ?? 0)}`).join(''),
+    );
     if (r.cards.length)
       parts.push(`cards ${r.cards.map((c) => `${c.card}>${c.to === 'player' ? 'P' : 'B'}`).join(' ')}`);
     if (r.next && r.next.to !== 'complete') parts.push(`next card to ${r.next.to}`);
