@@ -23,6 +23,7 @@ import { OpsController } from './ops/ops.controller';
 import { MetricsEndpoint } from './ops/metrics-endpoint';
 import { EventStoreHandle } from './store/event-store.provider';
 import { LogFollowers } from './store/log-follower';
+import { startWhenStoreAnswers, type StoreStartup } from './store/store-startup';
 import { BettingTimer } from './tables/betting-timer';
 import { ExecuteTableCommandHandler } from './tables/commands';
 import { Clock, SeedSource } from './tables/edge-inputs';
@@ -54,18 +55,36 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(LiveGateway) private readonly live: LiveGateway,
   ) {}
 
+  private startup: StoreStartup | null = null;
+  private readonly done = { catalog: false, live: false };
+
   /**
    * Reads the table list (from the catalog file and the events since) and loads every open table, which re-arms
-   * betting timers from their events.
+   * betting timers from their events. A store down at start does not stop the process: it tries again (issue 20).
    */
   async onApplicationBootstrap(): Promise<void> {
-    await this.catalog.start();
-    await this.live.start();
+    this.startup = await startWhenStoreAnswers(() => this.start(), this.log);
+  }
+
+  /** Each step once; a catalog whose start failed part-way is stopped, to start afresh on the next attempt. */
+  private async start(): Promise<void> {
+    if (!this.done.catalog) {
+      await this.catalog.start().catch(async (error: unknown) => {
+        await this.catalog.stop().catch(() => undefined);
+        throw error;
+      });
+      this.done.catalog = true;
+    }
+    if (!this.done.live) {
+      await this.live.start();
+      this.done.live = true;
+    }
     await Promise.all(this.catalog.openTableIds().map((id) => this.tables.state(id)));
   }
 
   /** On SIGTERM: finish the commands in flight, then close the store. */
   async onApplicationShutdown(signal?: string): Promise<void> {
+    this.startup?.stop();
     this.log.log({ msg: 'shutting down', signal });
     await this.tables.shutdown();
     this.log.log({ msg: 'commands in flight finished' });

@@ -1,12 +1,19 @@
 /**
  * The service on EventStoreDB when the store misbehaves (issue 20, findings 2, 5 and 7 as a client sees them),
  * against the stand-in's faults: a commit timeout after the write, a store that cannot be asked whether a write
- * landed, appends over the server's maximum append size, a stream deleted behind the service. Stand-in only.
+ * landed, appends over the server's maximum append size, a stream deleted behind the service, a store down at start
+ * (the last runs the built service: `npm run build` first). Stand-in only.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signToken } from '@coup/auth';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { EventStoreDbEventStore } from '@coup/event-store';
-import { startService, type Harness } from './harness';
+import { SECRET, SEED_KEY, startService, type Harness } from './harness';
+import { freePort, MAIN } from './process';
 import { standinForTests, type StandinNode } from './esdb-standin';
 
 jest.setTimeout(60_000);
@@ -120,4 +127,63 @@ it('finding 7: a table whose stream was deleted in EventStoreDB is refused with 
   const refused = await bet(h, tableId, roundNo);
   expect(refused.status).toBe(410);
   expect(refused.body).toMatchObject({ code: 'STREAM_DELETED' });
+});
+
+it('finding 8: a store that is down at start does not stop the process: /health says unavailable until the store answers, then the service serves', async () => {
+  const esdb = await standinForTests();
+  cleanups.push(() => esdb.close());
+  await esdb.standin.stop(); // the port now refuses connections
+  const dir = mkdtempSync(join(tmpdir(), 'coup-esdb-down-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      COUP_DATA_DIR: dir,
+      COUP_JWT_SECRET: SECRET,
+      COUP_SEED_KEY: SEED_KEY,
+      LOG_LEVEL: 'warn',
+      COUP_EVENT_STORE: 'eventstoredb',
+      EVENTSTORE_CONNECTION_STRING: esdb.connectionString,
+      COUP_PROJECTIONS: 'off',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  cleanups.push(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const health = async () => {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      return { status: res.status, body: (await res.json()) as { status: string } };
+    } catch {
+      return null;
+    }
+  };
+  const until = async (what: string, ok: (h: Awaited<ReturnType<typeof health>>) => boolean) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
+      if (ok(await health())) return;
+      if (Date.now() > deadline) throw new Error(`${what}: gave up\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await until('/health answers, unavailable', (h) => h?.status === 503 && h.body.status === 'unavailable');
+  await new Promise((r) => setTimeout(r, 500));
+  expect(child.exitCode).toBeNull();
+  await esdb.standin.start();
+  await until('/health ok once the store answers', (h) => h?.status === 200);
+  const admin = signToken(SECRET, { sub: 'admin-1', role: 'admin' });
+  const open = await fetch(`http://127.0.0.1:${port}/api/tables`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tableId: `UP${randomUUID().slice(0, 6)}`, rules: { dealing: 'rng' } }),
+  });
+  expect(open.status).toBe(201);
 });
