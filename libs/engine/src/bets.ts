@@ -89,6 +89,8 @@ interface SideBetDefinition {
   readonly modes?: readonly GameMode[];
   /** Offered only where the shoe is dealt down (not on a fresh shuffle per coup). */
   readonly shoeOnly?: boolean;
+  /** The fewest decks it can be offered with (a Perfect Pair needs two copies of a card). */
+  readonly minDecks?: number;
   /** The payout on a coup, given the paytable's numbers. */
   readonly pays: (f: CoupFeatures, table: readonly number[]) => Payout;
 }
@@ -133,6 +135,7 @@ export const SIDE_BETS: Readonly<Record<SideSpot, SideBetDefinition>> = {
     label: 'Perfect Pair',
     // [either hand, both hands]
     paytables: { '25-to-1': [25, 25], '25-or-200-to-1': [25, 200] },
+    minDecks: 2,
     pays: (f, t) =>
       f.playerPerfectPair && f.bankerPerfectPair
         ? win(t[1] ?? 0)
@@ -207,15 +210,23 @@ export function defaultPaytable(spot: SideSpot): string {
 
 /**
  * Why a side bet cannot be offered under these rules (a sentence), or null when it can: the mode must allow it,
- * shoe-only bets need a dealt-down shoe, and the paytable must exist.
+ * shoe-only bets need a dealt-down shoe, some bets need enough decks to be winnable, and the paytable must exist.
  */
 export function sideBetRefusal(
   spot: SideSpot,
-  rules: { readonly game: GameMode; readonly shuffle: 'shoe' | 'every-coup'; readonly paytable?: string },
+  rules: {
+    readonly game: GameMode;
+    readonly shuffle: 'shoe' | 'every-coup';
+    readonly paytable?: string;
+    readonly decks?: number;
+  },
 ): string | null {
   const def = SIDE_BETS[spot];
   if (def.modes && !def.modes.includes(rules.game)) {
     return `${def.label} is offered only on ${def.modes.join(' or ')} tables, not on a ${rules.game} table`;
+  }
+  if (def.minDecks !== undefined && rules.decks !== undefined && rules.decks < def.minDecks) {
+    return `${def.label} needs at least ${def.minDecks} decks (with ${rules.decks} it can never win)`;
   }
   if (def.shoeOnly && rules.shuffle !== 'shoe') {
     return `${def.label} is offered only on shoe games, not with a fresh shuffle every coup`;
@@ -278,6 +289,7 @@ export function paytableOf(spot: SideSpot, rules: Pick<PayoutRules, 'paytables'>
  *   banker 7 pushes. Pushes on a tie.
  * - tie: `tiePays`:1.
  * - side bets: their paytable (see {@link SIDE_BETS}).
+ * @throws EngineError `INVALID_ARGUMENT` for an unknown paytable.
  */
 export function payoutOf(spot: Spot, f: CoupFeatures, rules: PayoutRules): Payout {
   switch (spot) {
@@ -294,6 +306,7 @@ export function payoutOf(spot: Spot, f: CoupFeatures, rules: PayoutRules): Payou
       return isDragon7(f) ? PUSH : win(1);
     }
     default:
+      // whether the table may offer it is the table's rule (sideBetRefusal), checked when it opens
       return SIDE_BETS[spot].pays(f, paytableOf(spot, rules));
   }
 }

@@ -337,6 +337,16 @@ describe('sideBetRefusal: where each side bet may be offered', () => {
   });
 });
 
+describe('sideBetRefusal: a bet that can never win is not offered', () => {
+  test('Perfect Pair needs two decks (one deck holds one copy of each card)', () => {
+    expect(sideBetRefusal('perfectPair', { game: 'commission', shuffle: 'shoe', decks: 1 })).toMatch(
+      /Perfect Pair needs at least 2 decks/,
+    );
+    expect(sideBetRefusal('perfectPair', { game: 'commission', shuffle: 'shoe', decks: 2 })).toBeNull();
+    expect(sideBetRefusal('playerPair', { game: 'commission', shuffle: 'shoe', decks: 1 })).toBeNull();
+  });
+});
+
 describe('settleBet refuses an unknown paytable', () => {
   const coup = resolveCoup(['4h', '9c', '4h', '9c']);
   test.each([

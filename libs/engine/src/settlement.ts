@@ -108,7 +108,8 @@ export function settleBet(
       amount,
     });
   }
-  const features = 'playerPair' in coup ? coup : coupFeatures(coup);
+  // a resolved coup lists its cards; its features count them
+  const features = Array.isArray(coup.playerCards) ? coupFeatures(coup as CoupResult) : (coup as CoupFeatures);
   const payout = payoutOf(spot, features, rules);
   if (payout.result === 'lose') return { result: 'lose', paid: 0, commission: 0 };
   if (payout.result === 'push') return { result: 'push', paid: amount, commission: 0 };

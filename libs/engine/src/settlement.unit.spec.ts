@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { CoupFeatures } from './bets';
-import type { Outcome } from './coup';
+import { type Outcome, resolveCoup } from './coup';
 import { commissionFor, settleBet, type PayoutRules, type Spot } from './settlement';
 
 /** A two-card coup ending in `outcome` with no pair and no natural (all the main bets of the commission game need). */
@@ -128,5 +128,19 @@ describe('settlement', () => {
     expect(() => settleBet('tie', 100, ended('tie'), { tiePays: 8, commission: 'none' as 'box' })).toThrow(
       expect.objectContaining(bad),
     );
+  });
+});
+
+describe('settleBet takes a resolved coup or its features, told apart by the cards', () => {
+  test('a resolved coup (cards listed) is read through coupFeatures, not as features', () => {
+    // player 5+4 vs banker 3+3: a natural player win with a banker pair
+    const coup = resolveCoup(['5c', '3d', '4c', '3h']);
+    expect(settleBet('bankerPair', 100, coup, { tiePays: 8, commission: 'deducted' }).paid).toBe(1200);
+    expect(settleBet('playerPair', 100, coup, { tiePays: 8, commission: 'deducted' }).paid).toBe(0);
+  });
+
+  test('a resolved coup that also carries a stray playerPair field is still read from its cards', () => {
+    const coup = { ...resolveCoup(['5c', '3d', '4c', '3h']), playerPair: true };
+    expect(settleBet('playerPair', 100, coup, { tiePays: 8, commission: 'deducted' }).paid).toBe(0);
   });
 });

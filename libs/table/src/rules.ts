@@ -220,11 +220,20 @@ function normalizeGame(input: Record<string, unknown>): Result<GameMode, DomainE
   return game;
 }
 
+/** What a side bet's rule is checked against: the table's mode, shuffle, decks, chip unit and main limits. */
+type SideBetContext = {
+  game: GameMode;
+  shuffle: TableRules['shuffle'];
+  decks: number;
+  unit: number;
+  limits: TableRules['limits'];
+};
+
 /** One side bet's rule: offered in this mode and shuffle, a known paytable, limits made of the chips and within the table's. */
 function normalizeSideBet(
   spot: SideSpot,
   input: unknown,
-  context: { game: GameMode; shuffle: TableRules['shuffle']; unit: number; limits: TableRules['limits'] },
+  context: SideBetContext,
 ): Result<SideBetRule, DomainError> {
   const field = `sideBets.${spot}`;
   if (!isPlainObject(input)) return invalid(field, 'must be an object { paytable, min, max }', input);
@@ -233,18 +242,16 @@ function normalizeSideBet(
     if (key !== 'paytable' && key !== 'min' && key !== 'max')
       return invalid(`${field}.${key}`, 'is not a side bet field (paytable, min, max)', rule[key]);
   }
-  const paytable = rule['paytable'] ?? defaultPaytable(spot);
+  const paytable = rule['paytable'] === undefined ? defaultPaytable(spot) : rule['paytable'];
   if (typeof paytable !== 'string') return invalid(`${field}.paytable`, 'must be a paytable name', paytable);
-  const refusal = sideBetRefusal(spot, { game: context.game, shuffle: context.shuffle, paytable });
+  const refusal = sideBetRefusal(spot, { ...context, paytable });
   if (refusal) return invalid(field, `is not allowed: ${refusal}`, input);
-  const limit = normalizeLimit(
-    { min: rule['min'] ?? context.limits.tie.min, max: rule['max'] ?? context.limits.tie.max },
-    'tie',
-    context.unit,
-    field,
-  );
-  if (!limit.ok) return limit;
+  // absent limits default to the tie's, within the table's maximum bet; null is not a limit
   const tableMax = Math.max(context.limits.player.max, context.limits.banker.max);
+  const max = rule['max'] === undefined ? Math.min(context.limits.tie.max, tableMax) : rule['max'];
+  const min = rule['min'] === undefined ? Math.min(context.limits.tie.min, tableMax) : rule['min'];
+  const limit = normalizeLimit({ min, max }, 'tie', context.unit, field);
+  if (!limit.ok) return limit;
   if (limit.value.max > tableMax) {
     return invalid(
       `${field}.max`,
@@ -258,7 +265,7 @@ function normalizeSideBet(
 /** `sideBets`: the side bets offered by spot (none by default), in catalogue order. */
 function normalizeSideBets(
   input: Record<string, unknown>,
-  context: { game: GameMode; shuffle: TableRules['shuffle']; unit: number; limits: TableRules['limits'] },
+  context: SideBetContext,
 ): Result<Partial<Record<SideSpot, SideBetRule>>, DomainError> {
   const raw = input['sideBets'];
   if (raw === undefined) return { ok: true, value: {} };
@@ -371,6 +378,7 @@ export function normalizeRules(raw: unknown): Result<TableRules, DomainError> {
   const sideBets = normalizeSideBets(input, {
     game: game.value,
     shuffle: c.shuffle,
+    decks,
     unit: chipUnit(chips.value),
     limits: limits.value,
   });

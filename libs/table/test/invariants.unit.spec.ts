@@ -41,6 +41,7 @@ import {
   evolve,
   fold,
   initialState,
+  limitOf,
   offeredSpots,
   payoutRulesOf,
   totalOf,
@@ -330,6 +331,20 @@ class Run {
             : step.a % 3 === 1 && offered.length > 0
               ? offered[step.b % offered.length]!
               : ALL_SPOTS[step.b % ALL_SPOTS.length]!;
+        // a side bet on an offered spot usually comes after a main bet (casinos require one; without it the
+        // side bet is refused MAIN_BET_REQUIRED, which the other branches reach)
+        if (step.a % 3 === 1 && step.c % 4 !== 0 && s.round !== null) {
+          const own = s.players.find((p) => p.playerId === playerId)?.bets;
+          if (!own || own.player + own.banker + own.tie === 0) {
+            this.exec(
+              this.command(
+                'PlaceBet',
+                { roundNo, playerId, spot: ALL_SPOTS[step.c % 3]!, amount: this.amount(step) },
+                this.bettor(step, playerId),
+              ),
+            );
+          }
+        }
         return this.exec(
           this.command(
             'PlaceBet',
@@ -571,6 +586,15 @@ class Ledger {
         }
         let staked = 0;
         for (const st of e.data.settlements) {
+          const limit = limitOf(rules, st.spot);
+          check(
+            limit !== null && st.amount <= limit.max,
+            () => `settlement ${JSON.stringify(st)} on a spot not offered, or above its max`,
+          );
+          check(
+            st.paytable === rules.sideBets?.[st.spot as keyof NonNullable<TableRules['sideBets']>]?.paytable,
+            () => `settlement ${JSON.stringify(st)} does not name the table's paytable`,
+          );
           const x = settleBet(st.spot, st.amount, e.data, payoutRulesOf(rules));
           check(
             x.result === st.result && x.paid === st.paid && x.commission === st.commission,
@@ -695,6 +719,7 @@ describe('table invariants over random command sequences', () => {
       'DEADLINE_NOT_REACHED',
       'MINIMUM_BET_REQUIRED',
       'SPOT_NOT_OFFERED',
+      'MAIN_BET_REQUIRED',
     ]) {
       expect(stats[`refused ${code}`] ?? 0).toBeGreaterThan(0);
     }

@@ -71,6 +71,9 @@ describe('OpenTable with a game mode and side bets', () => {
     [{ game: 'ez', commission: 'box' }, 'commission', 'only to the commission game'],
     [{ game: 'no-commission', commission: 'box' }, 'commission', 'only to the commission game'],
     [{ game: 'punto' }, 'game', 'must be one of'],
+    [{ decks: 1, cutCard: 12, sideBets: { perfectPair: {} } }, 'sideBets.perfectPair', 'can never win'],
+    [{ sideBets: { playerPair: { min: null } } }, 'sideBets.playerPair.min', 'positive integer'],
+    [{ sideBets: { playerPair: { paytable: null } } }, 'sideBets.playerPair.paytable', 'paytable name'],
   ])('refuses rules that make no sense: %j -> INVALID_RULES on %s', (rules, field, words) => {
     const result = normalizeRules(rules);
     expect(result.ok).toBe(false);
@@ -94,14 +97,30 @@ it.each([
 });
 
 describe('PlaceBet on a side bet', () => {
-  const betting = continueHistory(liveReady(EZ), cmd('OpenBetting', {}));
+  const opened = continueHistory(liveReady(EZ), cmd('OpenBetting', {}));
+  const betting = continueHistory(opened, sideBet(1, 'p1', 'player', 1000));
 
-  it('stakes a side bet the table offers', () => {
+  it('stakes a side bet the table offers, beside a main bet', () => {
     given(betting)
       .when(sideBet(1, 'p1', 'dragon7', 500))
       .thenMatch([
-        { type: 'BetPlaced', data: { spot: 'dragon7', amount: 500, spotTotal: 500, chips: 99_500 } },
+        { type: 'BetPlaced', data: { spot: 'dragon7', amount: 500, spotTotal: 500, chips: 98_500 } },
       ]);
+  });
+
+  it('refuses a side bet without a main bet in the round: MAIN_BET_REQUIRED, nothing recorded', () => {
+    given(opened)
+      .when(sideBet(1, 'p2', 'dragon7', 500))
+      .then('MAIN_BET_REQUIRED', { playerId: 'p2' });
+    // another player's main bet does not count
+    given(betting)
+      .when(sideBet(1, 'p2', 'panda8', 500))
+      .then('MAIN_BET_REQUIRED');
+    // a tie bet is a main bet
+    const tie = continueHistory(opened, sideBet(1, 'p2', 'tie', 100));
+    given(tie)
+      .when(sideBet(1, 'p2', 'panda8', 500))
+      .thenMatch([{ type: 'BetPlaced', data: { spot: 'panda8' } }]);
   });
 
   it('refuses a side bet the table does not offer: SPOT_NOT_OFFERED, nothing recorded', () => {
@@ -127,17 +146,13 @@ describe('PlaceBet on a side bet', () => {
   });
 
   it('returns side bets with the main ones on ClearBets', () => {
-    const placed = continueHistory(
-      betting,
-      sideBet(1, 'p1', 'banker', 1000),
-      sideBet(1, 'p1', 'dragon7', 500),
-    );
+    const placed = continueHistory(betting, sideBet(1, 'p1', 'dragon7', 500));
     given(placed)
       .when(cmd('ClearBets', { roundNo: 1, playerId: 'p1' }, player('p1')))
       .thenMatch([
         {
           type: 'BetsCleared',
-          data: { bets: { player: 0, banker: 1000, tie: 0, dragon7: 500 }, returned: 1500, chips: 100_000 },
+          data: { bets: { player: 1000, banker: 0, tie: 0, dragon7: 500 }, returned: 1500, chips: 100_000 },
         },
       ]);
   });
@@ -145,7 +160,6 @@ describe('PlaceBet on a side bet', () => {
   it('returns side bets on a void, in the player total', () => {
     const placed = continueHistory(
       betting,
-      sideBet(1, 'p1', 'banker', 1000),
       sideBet(1, 'p1', 'panda8', 500),
       cmd('CloseBetting', { roundNo: 1 }),
     );
@@ -157,7 +171,6 @@ describe('PlaceBet on a side bet', () => {
   it('repeats side bets on Rebet', () => {
     const round1 = continueHistory(
       betting,
-      sideBet(1, 'p1', 'player', 1000),
       sideBet(1, 'p1', 'playerPair', 200),
       cmd('CloseBetting', { roundNo: 1 }),
       ...dealCards(1, DRAGON_7),
@@ -179,6 +192,7 @@ describe('settlement by game mode, side bets in CoupResolved', () => {
       cmd('OpenBetting', {}),
       sideBet(1, 'p1', 'banker', 1000),
       sideBet(1, 'p1', 'dragon7', 500),
+      sideBet(1, 'p2', 'tie', 100),
       sideBet(1, 'p2', 'panda8', 500),
       cmd('CloseBetting', { roundNo: 1 }),
       ...dealCards(1, DRAGON_7.slice(0, 5)),
@@ -203,6 +217,7 @@ describe('settlement by game mode, side bets in CoupResolved', () => {
                 commission: 0,
                 paytable: '40-to-1',
               },
+              { playerId: 'p2', spot: 'tie', amount: 100, result: 'lose', paid: 0 },
               { playerId: 'p2', spot: 'panda8', amount: 500, result: 'lose', paid: 0, paytable: '25-to-1' },
             ],
           },
@@ -210,7 +225,7 @@ describe('settlement by game mode, side bets in CoupResolved', () => {
       ]);
     const players = then.state.players;
     expect(players.find((p) => p.playerId === 'p1')?.chips).toBe(100_000 - 1500 + 1000 + 20_500);
-    expect(players.find((p) => p.playerId === 'p2')?.chips).toBe(100_000 - 500);
+    expect(players.find((p) => p.playerId === 'p2')?.chips).toBe(100_000 - 600);
   });
 
   it('no-commission: a banker 6 pays 1:2 (rounded down to the cent), Super 6 by its 15:1 paytable, Big wins on five cards', () => {
@@ -223,6 +238,7 @@ describe('settlement by game mode, side bets in CoupResolved', () => {
       cmd('OpenBetting', {}),
       sideBet(1, 'p1', 'banker', 1100),
       sideBet(1, 'p1', 'super6', 200),
+      sideBet(1, 'p2', 'tie', 100),
       sideBet(1, 'p2', 'big', 500),
       sideBet(1, 'p2', 'small', 500),
       cmd('CloseBetting', { roundNo: 1 }),
@@ -236,6 +252,7 @@ describe('settlement by game mode, side bets in CoupResolved', () => {
       settlements: [
         { playerId: 'p1', spot: 'banker', amount: 1100, result: 'win', paid: 1650, commission: 0 },
         { playerId: 'p1', spot: 'super6', amount: 200, result: 'win', paid: 3200, paytable: '15-to-1' },
+        { playerId: 'p2', spot: 'tie', amount: 100, result: 'lose', paid: 0 },
         { playerId: 'p2', spot: 'big', amount: 500, result: 'win', paid: 770, paytable: '0.54-to-1' },
         { playerId: 'p2', spot: 'small', amount: 500, result: 'lose', paid: 0, paytable: '1.5-to-1' },
       ],
@@ -249,6 +266,7 @@ describe('settlement by game mode, side bets in CoupResolved', () => {
       cmd('OpenBetting', {}),
       sideBet(1, 'p1', 'player', 1000),
       sideBet(1, 'p1', 'bankerPair', 100),
+      sideBet(1, 'p2', 'banker', 100),
       sideBet(1, 'p2', 'playerDragon', 300),
       sideBet(1, 'p2', 'bankerDragon', 300),
       cmd('CloseBetting', { roundNo: 1 }),
@@ -260,6 +278,7 @@ describe('settlement by game mode, side bets in CoupResolved', () => {
       settlements: [
         { playerId: 'p1', spot: 'player', amount: 1000, result: 'win', paid: 2000, commission: 0 },
         { playerId: 'p1', spot: 'bankerPair', amount: 100, result: 'win', paid: 1200, paytable: '11-to-1' },
+        { playerId: 'p2', spot: 'banker', amount: 100, result: 'lose', paid: 0 },
         { playerId: 'p2', spot: 'playerDragon', amount: 300, result: 'win', paid: 600, paytable: 'standard' },
         { playerId: 'p2', spot: 'bankerDragon', amount: 300, result: 'lose', paid: 0, paytable: 'standard' },
       ],

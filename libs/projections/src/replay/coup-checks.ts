@@ -13,6 +13,7 @@ import {
   addStake,
   amountOn,
   gameOf,
+  limitOf,
   payoutRulesOf,
   stakedSpots,
   tableView,
@@ -211,7 +212,31 @@ export function checkSettlements(
     for (const spot of stakedSpots(s)) {
       const amount = amountOn(s, spot);
       count += 1;
-      const expected = settleBet(spot, amount, d, payout);
+      const limit = limitOf(rules, spot);
+      if (limit === null) {
+        return failedAt(
+          'settlements',
+          `${playerId} staked ${amount} on ${spot}, which this table does not offer`,
+          resolved,
+        );
+      }
+      if (amount > limit.max) {
+        return failedAt(
+          'settlements',
+          `${playerId} staked ${amount} on ${spot}, above its maximum ${limit.max}`,
+          resolved,
+        );
+      }
+      let expected: ReturnType<typeof settleBet>;
+      try {
+        expected = settleBet(spot, amount, d, payout);
+      } catch (e) {
+        return failedAt(
+          'settlements',
+          `${playerId}'s ${amount} on ${spot} cannot be settled: ${(e as Error).message}`,
+          resolved,
+        );
+      }
       const got = recorded.get(`${playerId}/${spot}`);
       recorded.delete(`${playerId}/${spot}`);
       const paytable = isSideSpot(spot) ? payout.paytables?.[spot] : undefined;

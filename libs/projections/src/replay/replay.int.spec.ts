@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type EventStore, computeEventHash, createEventStore } from '@coup/event-store';
+import { settleBet } from '@coup/engine';
 import type { Actor, TableEvent } from '@coup/table';
 import { ReadModels } from '../read/read-models';
 import { ProjectionRunner } from '../runner/runner';
@@ -264,6 +265,39 @@ describe('verify', () => {
       shuffle: 'fail',
     });
     expect(v.checks.find((c) => c.name === 'shuffle')!.event!.type).toBe('CardDealt');
+  });
+
+  test('a stake on a side bet the table does not offer fails the settlements check, even if paid by its paytable', async () => {
+    const d = new TableDriver({ tableId: 'F2', players: 1, seed: 3 });
+    await appendTable(store, 'F2', [
+      ...d.open(),
+      ...d.execute('StartShoe', { seed: d.nextSeed() }),
+      ...d.execute('OpenBetting', {}),
+    ]);
+    const placed = d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'player', amount: 1_000 }, P1);
+    // a forged Dragon 7 bet on a commission table, beside the real bet
+    const forged = placed.map((e): TableEvent =>
+      e.type === 'BetPlaced'
+        ? { ...e, data: { ...e.data, spot: 'dragon7', amount: 100, spotTotal: 100 } }
+        : e,
+    );
+    await appendTable(store, 'F2', [...placed, ...forged, ...d.execute('CloseBetting', { roundNo: 1 })]);
+    const dealt = d.execute('Deal', { roundNo: 1 }).map((e): TableEvent => {
+      if (e.type !== 'CoupResolved') return e;
+      const dragon = settleBet('dragon7', 100, e.data, { tiePays: 8, commission: 'deducted' });
+      return {
+        ...e,
+        data: {
+          ...e.data,
+          settlements: [...e.data.settlements, { playerId: 'p1', spot: 'dragon7', amount: 100, ...dragon }],
+        },
+      };
+    });
+    await appendTable(store, 'F2', [...dealt, ...d.execute('EndShoe', {}, SUPER)]);
+    await runner.catchUp();
+    const v = await verifyHand(src(), 'F2', 1);
+    expect(statuses(v)).toMatchObject({ settlements: 'fail' });
+    expect(v.checks.find((c) => c.name === 'settlements')!.detail).toContain('does not offer');
   });
 
   test('verifying a hand reads its span and the shoe events only, never the whole stream', async () => {

@@ -42,6 +42,7 @@ export type DomainErrorCode =
   | 'INVALID_SPOT'
   | 'SPOT_NOT_OFFERED'
   | 'PLAYERS_SEATED'
+  | 'MAIN_BET_REQUIRED'
   | 'CORRECTION_CONFLICT'
   | 'PERSONAL_TABLE';
 
@@ -65,6 +66,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   INVALID_AMOUNT: 400, // not a positive safe integer, or not made of the table's chips
   INVALID_SPOT: 400, // spot not one of the catalogue's spots (main spots and side bets)
   SPOT_NOT_OFFERED: 400, // a side bet this table's rules do not offer
+  MAIN_BET_REQUIRED: 400, // a side bet by a player with no bet on player, banker or tie in the round
   INVALID_CARD: 400, // not a card string
   INVALID_SEED: 400, // not 64 hex characters, or missing where required
   INVALID_INDEX: 400, // CorrectCard index not a dealt card of this coup

@@ -28,8 +28,12 @@ function checkSpotsAndChips(
   return null;
 }
 
+const isMainSpot = (spot: Spot): boolean => spot === 'player' || spot === 'banker' || spot === 'tie';
+
 /**
- * Checks a player's stakes after adding `add` (per spot): the spot offered here, chip unit, player+banker,
+ * Checks a player's stakes after adding `add` (per spot): the spot offered here, chip unit, a side bet only
+ * beside a main bet (as casinos require: no side-bet-only rounds, which would let a counter bet only when a
+ * countable bet turns favourable), player+banker,
  * limits (max always; min on dealer-dealt tables), chips. All-or-nothing: the first failure refuses the whole.
  */
 export function checkStakes(
@@ -43,6 +47,15 @@ export function checkStakes(
   const offeredAndChips = checkSpotsAndChips(rules, add, spots);
   if (offeredAndChips) return offeredAndChips;
   const after = (spot: Spot): number => amountOn(current, spot) + amountOn(add, spot);
+  if (spots.some((spot) => !isMainSpot(spot)) && after('player') + after('banker') + after('tie') === 0) {
+    return refuse(
+      'MAIN_BET_REQUIRED',
+      'A side bet goes with a bet on Player, Banker or Tie: place that first',
+      {
+        playerId,
+      },
+    );
+  }
   if (!rules.allowPlayerAndBanker && after('player') > 0 && after('banker') > 0) {
     return refuse('PLAYER_AND_BANKER', 'Player and Banker may not both be bet by one player at this table', {
       playerId,
