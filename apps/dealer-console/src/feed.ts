@@ -5,13 +5,17 @@
  * - Every later `{ type: 'event', revision }` moves the last revision seen, and the view is re-read from
  *   `GET /api/tables/:id` (debounced, so a burst of events costs one read; a stale answer never overwrites a newer
  *   one). The console never folds a guess into the view: the service's view is the truth.
+ * - Other players' bets come coalesced (the default stream): `{ type: 'bets', revision, roundNo, totals, bettors }`
+ *   at most a few times a second, the round's totals as the service has them at that revision. They go into the
+ *   view at once (they are the service's figures, not a guess), and the view is re-read as after an event (a
+ *   staff console shows each player's stakes too).
  * - A dropped socket reconnects with backoff and subscribes with `fromRevision` = the last revision seen: the
  *   service sends exactly the missed events (no gap, no duplicate; any event at or below it is ignored anyway),
  *   then `resumed`, and the view is re-read once.
  *
  * Plain TypeScript with injected socket, timers and fetch, so it is tested without a browser; `useTableFeed` wraps it.
  */
-import type { CoupSummary, TableEvent, TableView } from '@coup/table';
+import type { CoupSummary, SpotAmounts, TableEvent, TableView } from '@coup/table';
 
 /** Where the socket stands. `failed`: the service refused us (bad token, no such table): no retry. */
 export type Connection = 'connecting' | 'live' | 'reconnecting' | 'failed';
@@ -70,6 +74,14 @@ type ServerMessage =
   | { type: 'view'; tableId: string; revision: number; view: TableView }
   | { type: 'event'; tableId: string; revision: number; event: TableEvent }
   | { type: 'resumed'; tableId: string; revision: number }
+  | {
+      type: 'bets';
+      tableId: string;
+      revision: number;
+      roundNo: number;
+      totals: SpotAmounts;
+      bettors: number;
+    }
   | { type: 'error'; code: string; message: string }
   | { type: 'pong' };
 
@@ -209,6 +221,8 @@ export class TableFeed {
         this.scheduleRefresh();
         return;
       }
+      case 'bets':
+        return this.onTotals(message);
       case 'resumed':
         this.attempt = 0;
         this.set({ connection: 'live', error: null, retryInMs: null });
@@ -222,6 +236,20 @@ export class TableFeed {
       case 'pong':
         return;
     }
+  }
+
+  /** The round's totals at a revision: into the view at once (an older read answer is dropped), then re-read. */
+  private onTotals(message: Extract<ServerMessage, { type: 'bets' }>): void {
+    const last = this.state.revision;
+    if (last !== null && message.revision < last) return;
+    const view = this.state.view;
+    const round = view?.round;
+    if (view && round && round.roundNo === message.roundNo) {
+      this.viewSeq += 1;
+      const bets = { ...round.bets, totals: message.totals, bettors: message.bettors };
+      this.set({ view: { ...view, round: { ...round, bets } }, revision: message.revision });
+    } else this.set({ revision: message.revision });
+    this.scheduleRefresh();
   }
 
   private scheduleRefresh(): void {

@@ -205,3 +205,69 @@ describe('TableFeed', () => {
     expect(timers).toHaveLength(0);
   });
 });
+
+describe('TableFeed on the coalesced stream', () => {
+  const roundView = (roundNo: number, totals: Record<string, number>, bettors: number) =>
+    ({
+      tableId: 'T1',
+      phase: 'betting',
+      roundNo,
+      round: { roundNo, status: 'betting', bets: { totals, bettors, players: [] } },
+    }) as unknown as TableView;
+  const bets = (revision: number, roundNo: number, banker: number, bettors: number) => ({
+    type: 'bets',
+    tableId: 'T1',
+    revision,
+    roundNo,
+    totals: { player: 0, banker, tie: 0 },
+    bettors,
+  });
+
+  it("shows a totals frame's figures at once, moves the revision, and re-reads the view after", async () => {
+    const { feed, sockets, reads, runTimers, flush } = setup();
+    feed.start();
+    const s = sockets[0]!;
+    s.open();
+    s.serve({
+      type: 'view',
+      tableId: 'T1',
+      revision: 7,
+      view: roundView(3, { player: 0, banker: 0, tie: 0 }, 0),
+    });
+    s.serve(bets(12, 3, 2500, 4));
+    expect(feed.current.view?.round?.bets).toEqual({
+      totals: { player: 0, banker: 2500, tie: 0 },
+      bettors: 4,
+      players: [],
+    });
+    expect(feed.current.revision).toBe(12);
+    expect(feed.current.log).toEqual([]); // totals are not events
+    runTimers();
+    expect(reads).toHaveLength(1);
+    reads[0]!.resolve(roundView(3, { player: 0, banker: 2500, tie: 0 }, 4));
+    await flush();
+    expect(feed.current.view?.round?.bets.bettors).toBe(4);
+  });
+
+  it('drops a read answered before the totals, and ignores totals older than what it has or of another round', async () => {
+    const { feed, sockets, reads, flush } = setup();
+    feed.start();
+    const s = sockets[0]!;
+    s.open();
+    s.serve({
+      type: 'view',
+      tableId: 'T1',
+      revision: 7,
+      view: roundView(3, { player: 0, banker: 0, tie: 0 }, 0),
+    });
+    void feed.refresh(); // a read in flight from before the totals
+    s.serve(bets(9, 3, 500, 1));
+    reads[0]!.resolve(roundView(3, { player: 0, banker: 0, tie: 0 }, 0));
+    await flush();
+    expect(feed.current.view?.round?.bets.bettors).toBe(1);
+    s.serve(bets(8, 3, 100, 9));
+    s.serve(bets(10, 2, 100, 9));
+    expect(feed.current.view?.round?.bets.bettors).toBe(1);
+    expect(feed.current.revision).toBe(10);
+  });
+});

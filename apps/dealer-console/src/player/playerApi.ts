@@ -2,11 +2,13 @@
  * The calls the player page makes: the online endpoints (open or resume the personal table, buy in, exit), the
  * betting commands (each with an Idempotency-Key, so a retry after a lost answer never doubles a bet), the table
  * view, and the table's past events over the WebSocket (for the history: the `player` role reads no hand records,
- * but receives its own table's events, seeds included once revealed).
+ * but receives its own table's events, seeds included once revealed). Bets, clears and rebets go over the socket
+ * the page holds (playerSocket.ts) when it is connected, else over REST with the same key.
  */
 import type { LedgerAccount as WireLedgerAccount } from '@coup/projections/wire';
 import type { CoupSummary, Spot, TableEvent, TableView } from '@coup/table';
 import { ApiError, type Fetch } from '../api';
+import { type PlayerSocket, SocketUnavailable } from './playerSocket';
 
 export interface OpenAnswer {
   readonly tableId: string;
@@ -63,8 +65,15 @@ async function errorOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, `HTTP_${res.status}`, res.statusText || 'the service refused the request');
 }
 
-/** The player page's client. A command is retried once, with the same key, when no answer came back. */
-export function playerClient(token: string, fetchFn: Fetch = (i, init) => fetch(i, init)) {
+/**
+ * The player page's client. A command is retried once, with the same key, when no answer came back. With a socket
+ * (`live`, made when the table is opened and again after `dispose`), bets, clears and rebets go over it first.
+ */
+export function playerClient(
+  token: string,
+  fetchFn: Fetch = (i, init) => fetch(i, init),
+  live?: () => PlayerSocket,
+) {
   async function once<T>(method: string, path: string, body: unknown, key: string | undefined): Promise<T> {
     let res: Response;
     try {
@@ -93,21 +102,76 @@ export function playerClient(token: string, fetchFn: Fetch = (i, init) => fetch(
       throw error;
     }
   }
+  let socket: PlayerSocket | null = null;
+  /** A bet, clear or rebet: over the socket when it can carry it (its ack is the route's answer), else over REST. */
+  async function betting<T>(
+    message: Record<string, unknown> & { readonly type: string },
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
+    const key = newKey();
+    if (socket) {
+      try {
+        const ack = await socket.command({ ...message, key });
+        if (ack.status < 300) return ack.body as T;
+        const error = (ack.body ?? {}) as { code?: unknown; message?: unknown };
+        throw new ApiError(
+          ack.status,
+          String(error.code ?? `HTTP_${ack.status}`),
+          String(error.message ?? ''),
+        );
+      } catch (error) {
+        if (!(error instanceof SocketUnavailable)) throw error;
+      }
+    }
+    try {
+      return await once<T>(method, path, body, key);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'NETWORK') return once<T>(method, path, body, key);
+      throw error;
+    }
+  }
   const t = (tableId: string) => `/tables/${encodeURIComponent(tableId)}`;
   const r = (tableId: string, roundNo: number) => `${t(tableId)}/rounds/${roundNo}`;
   const online = (tableId: string) => `/online/tables/${encodeURIComponent(tableId)}`;
   return {
-    open: () => command<OpenAnswer>('POST', '/online/tables'),
+    open: async () => {
+      const answer = await command<OpenAnswer>('POST', '/online/tables');
+      if (live) (socket ??= live()).follow(answer.tableId);
+      return answer;
+    },
+    /** Closes the socket (a later open makes a new one). */
+    dispose: () => {
+      socket?.dispose();
+      socket = null;
+    },
     view: (tableId: string) => once<TableView>('GET', t(tableId), undefined, undefined),
     buyIn: (tableId: string, amount: number) =>
       command<unknown>('POST', `${online(tableId)}/buy-in`, { amount }),
     exit: (tableId: string) => command<{ paid?: number }>('POST', `${online(tableId)}/exit`),
     bet: (tableId: string, roundNo: number, playerId: string, spot: Spot, amount: number) =>
-      command<BetAnswer>('POST', `${r(tableId, roundNo)}/bets`, { playerId, spot, amount }),
+      betting<BetAnswer>(
+        { type: 'bet', tableId, roundNo, playerId, spot, amount },
+        'POST',
+        `${r(tableId, roundNo)}/bets`,
+        { playerId, spot, amount },
+      ),
     clear: (tableId: string, roundNo: number, playerId: string) =>
-      command<unknown>('DELETE', `${r(tableId, roundNo)}/bets/${encodeURIComponent(playerId)}`),
+      betting<unknown>(
+        { type: 'clear', tableId, roundNo, playerId },
+        'DELETE',
+        `${r(tableId, roundNo)}/bets/${encodeURIComponent(playerId)}`,
+      ),
     rebet: (tableId: string, roundNo: number, playerId: string) =>
-      command<unknown>('POST', `${r(tableId, roundNo)}/rebet`, { playerId }),
+      betting<unknown>(
+        { type: 'rebet', tableId, roundNo, playerId },
+        'POST',
+        `${r(tableId, roundNo)}/rebet`,
+        {
+          playerId,
+        },
+      ),
     deal: (tableId: string, roundNo: number) => command<DealAnswer>('POST', `${r(tableId, roundNo)}/deal`),
     ledger: (playerId: string, tableId: string) =>
       once<{ accounts: LedgerAccount[] }>(
@@ -119,7 +183,8 @@ export function playerClient(token: string, fetchFn: Fetch = (i, init) => fetch(
   };
 }
 
-export type PlayerApi = ReturnType<typeof playerClient>;
+/** What the page calls (the route closes the client's socket: `dispose`). */
+export type PlayerApi = Omit<ReturnType<typeof playerClient>, 'dispose'>;
 
 /** The service keeps at most this many events for a resume; older history is cut there. */
 const MAX_REPLAY = 2000;
