@@ -172,7 +172,10 @@ describe.each(GAME_MODES)('a %s table with side bets', (game) => {
         body: { spot, amount, spotTotal: amount },
       });
     }
-    await bet(tableId, 'p2', 'playerPair', 100);
+    // a side bet goes with a main bet (MAIN_BET_REQUIRED otherwise)
+    expect((await bet(tableId, 'p2', 'playerPair', 100)).body.code).toBe('MAIN_BET_REQUIRED');
+    expect((await bet(tableId, 'p2', 'tie', 100)).status).toBe(201);
+    expect((await bet(tableId, 'p2', 'playerPair', 100)).status).toBe(201);
     const staked = Object.values(coup.paid).reduce((sum, [amount]) => sum + amount, 0);
     await ok('POST', `/api/tables/${tableId}/rounds/1/close`, dealer());
     let answer: CoupReply | undefined;
@@ -198,7 +201,9 @@ describe.each(GAME_MODES)('a %s table with side bets', (game) => {
     const after = (await ok('GET', `/api/tables/${tableId}`, dealer())) as TableView;
     const chipsOf = (id: string) => after.players.find((p: PlayerView) => p.playerId === id)?.chips;
     expect(chipsOf('p1')).toBe(100_000 - staked + returned);
-    expect(chipsOf('p2')).toBe(100_000 - 100);
+    // p2's 100 on tie and on Player Pair end as p1's stakes on those spots did, scaled
+    const per100 = (spot: string) => (coup.paid[spot]![2] / coup.paid[spot]![0]) * 100;
+    expect(chipsOf('p2')).toBe(100_000 - 200 + per100('tie') + per100('playerPair'));
 
     await socket.until((f) => f.some((x) => x.event?.type === 'CoupResolved'), 'the coup on the live push');
     const pushed = socket.frames.find((x) => x.event?.type === 'CoupResolved')!.event!.data as unknown as {
@@ -240,7 +245,16 @@ describe('refusals', () => {
     expect(r.body.code).toBe('VALIDATION_FAILED');
   });
 
+  it('MAIN_BET_REQUIRED: a side bet with no bet on player, banker or tie; nothing recorded', async () => {
+    const before = await eventRows(h);
+    const r = await bet('SB-R', 'p1', 'playerPair', 100);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 'MAIN_BET_REQUIRED', details: { playerId: 'p1' } });
+    expect(await eventRows(h)).toBe(before);
+  });
+
   it('BET_LIMIT: a side bet past its own limits (details name the spot and its limits)', async () => {
+    expect((await bet('SB-R', 'p1', 'player', 1000)).status).toBe(201);
     expect((await bet('SB-R', 'p1', 'playerPair', 1000)).status).toBe(201);
     const r = await bet('SB-R', 'p1', 'playerPair', 100);
     expect(r.status).toBe(400);
@@ -273,6 +287,7 @@ describe('refusals', () => {
 describe('a retry with an Idempotency-Key', () => {
   it('gets the first answer to a side bet and records it once; the key with another body is refused', async () => {
     await openSideBetTable('SB-KEY', 'ez');
+    expect((await bet('SB-KEY', 'p1', 'banker', 1000)).status).toBe(201);
     const first = await bet('SB-KEY', 'p1', 'dragon7', 500, 'dragon-1');
     const rows = await eventRows(h);
     const retry = await bet('SB-KEY', 'p1', 'dragon7', 500, 'dragon-1');
