@@ -142,7 +142,9 @@ function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metr
     store: handle.store,
     readModelFile,
     ...(eventsFile ? { sqliteEventsFile: eventsFile } : {}),
-    headPosition: () => handle.store.headPosition(),
+    // Where positions count the events (SQLite, memory), the lag is head - checkpoint; on EventStoreDB, whose
+    // positions are byte offsets, the runner counts the events after each checkpoint instead.
+    ...(config.eventStore.kind !== 'eventstoredb' ? { headPosition: () => handle.store.headPosition() } : {}),
     metricsRegistry: metrics.registry,
     follow: config.projections !== 'off' && !inWorker,
     minCommitIntervalMs: config.projectionCommitMs,

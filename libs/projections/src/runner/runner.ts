@@ -44,8 +44,9 @@ export interface ProjectionRunnerOptions {
   readonly catchUpPage?: number;
   readonly logger?: RunnerLogger;
   /**
-   * The store's last global position, for lag. Default: read forward from the lowest checkpoint (at most
-   * 100,000 events; beyond that the lag is reported as a lower bound).
+   * The store's last global position, for lag, in a store whose positions count its events (SQLite, memory): the
+   * lag is then head - checkpoint. Default (and for EventStoreDB, whose positions are byte offsets): the events
+   * after the lowest checkpoint are read and counted (at most 100,000; beyond that the lag is a lower bound).
    */
   readonly headPosition?: () => Promise<bigint | null>;
 }
@@ -57,7 +58,7 @@ export interface ProjectionStatus {
   readonly checkpoint: number;
   /** The store's last global position (as far as known). */
   readonly head: number;
-  /** head - checkpoint: events not yet applied (global positions are contiguous in the SQLite and memory stores). */
+  /** Events not yet applied (head - checkpoint where positions count events, else the events counted after it). */
   readonly lag: number;
   /** True when the head was not read to the end (lag is at least this). */
   readonly lagIsLowerBound: boolean;
@@ -75,25 +76,41 @@ export interface RunnerStatus {
 
 const HEAD_SCAN_LIMIT = 100_000;
 
+/** The head as far as known; with `positions` (those read after the lowest checkpoint), lag counts events. */
+export interface KnownHead {
+  readonly position: number;
+  readonly lowerBound: boolean;
+  readonly positions?: readonly number[];
+}
+
 /** The store's last position by reading forward from `from` (at most 100,000 events: then a lower bound). */
-export async function scanHead(
-  store: EventStore,
-  from: number,
-): Promise<{ position: number; lowerBound: boolean }> {
+export async function scanHead(store: EventStore, from: number): Promise<KnownHead> {
   let position = from;
-  let seen = 0;
+  const positions: number[] = [];
   for await (const e of store.readAll({ fromPosition: BigInt(from), maxCount: HEAD_SCAN_LIMIT })) {
     position = Number(e.globalPosition);
-    seen += 1;
+    positions.push(position);
   }
-  return { position, lowerBound: seen >= HEAD_SCAN_LIMIT };
+  return { position, lowerBound: positions.length >= HEAD_SCAN_LIMIT, positions };
+}
+
+/** How many of the ascending `positions` are after `checkpoint`. */
+function countAfter(positions: readonly number[], checkpoint: number): number {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((positions[mid] ?? Number.POSITIVE_INFINITY) <= checkpoint) lo = mid + 1;
+    else hi = mid;
+  }
+  return positions.length - lo;
 }
 
 /** Each projection's stored checkpoint and its lag behind `head` (read-only: for tools and the runner). */
 export function readStatus(
   db: Db,
   projections: readonly AnyProjection[],
-  head: { position: number; lowerBound: boolean },
+  head: KnownHead,
 ): ProjectionStatus[] {
   const built =
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CHECKPOINTS) !==
@@ -106,7 +123,7 @@ export function readStatus(
       version: p.version,
       checkpoint,
       head: Math.max(head.position, checkpoint),
-      lag: Math.max(0, head.position - checkpoint),
+      lag: head.positions ? countAfter(head.positions, checkpoint) : Math.max(0, head.position - checkpoint),
       lagIsLowerBound: head.lowerBound,
       updatedAt: row?.updated_at ?? null,
       rebuiltAt: row?.rebuilt_at ?? null,
