@@ -81,6 +81,9 @@ it('a no-commission side-bet table opened on A is served by B: bets through both
   expect((await bet(a.url, 'p1', 'banker', 1125, 'p1-banker'))?.status).toBe(201);
   const super6 = await bet(b.url, 'p1', 'super6', 200, 'p1-super6');
   expect(super6?.status).toBe(201);
+  // A side bet goes with a main bet (MAIN_BET_REQUIRED otherwise), on either process.
+  expect((await bet(b.url, 'p2', 'big', 125, 'p2-big-alone'))?.body?.code).toBe('MAIN_BET_REQUIRED');
+  expect((await bet(a.url, 'p2', 'tie', 100, 'p2-tie'))?.status).toBe(201);
   expect((await bet(b.url, 'p2', 'big', 125, 'p2-big'))?.status).toBe(201);
   expect((await bet(a.url, 'p2', 'bankerPair', 100, 'p2-pair'))?.status).toBe(201);
   // The side bet's key retried on the other process: the first answer, nothing recorded.
@@ -100,6 +103,7 @@ it('a no-commission side-bet table opened on A is served by B: bets through both
     { playerId: 'p1', spot: 'super6', amount: 200, result: 'win', paid: 2600, paytable: '12-to-1' },
     { playerId: 'p2', spot: 'bankerPair', amount: 100, result: 'win', paid: 1200, paytable: '11-to-1' },
     { playerId: 'p2', spot: 'big', amount: 125, result: 'win', paid: 192, paytable: '0.54-to-1' }, // 67.5 down
+    { playerId: 'p2', spot: 'tie', amount: 100, result: 'lose', paid: 0 },
   ];
   const sorted = (s: readonly Settlement[]) =>
     [...s]
@@ -123,7 +127,7 @@ it('a no-commission side-bet table opened on A is served by B: bets through both
         (await ok(url, 'GET', '/api/tables/NC2', dealer)).players as { playerId: string; chips: number }[]
       ).map((p) => [p.playerId, p.chips]),
     );
-  const want = { p1: 50_000 - 1325 + 1687 + 2600, p2: 50_000 - 225 + 1200 + 192 };
+  const want = { p1: 50_000 - 1325 + 1687 + 2600, p2: 50_000 - 325 + 1200 + 192 };
   expect(await chips(a.url)).toEqual(want);
   expect(await chips(b.url)).toEqual(want);
 });

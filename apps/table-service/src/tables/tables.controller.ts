@@ -186,6 +186,7 @@ export class TablesController {
     'VALIDATION_FAILED',
     'INVALID_PARAMETER',
     'SPOT_NOT_OFFERED',
+    'MAIN_BET_REQUIRED',
     'BET_LIMIT',
     'INVALID_AMOUNT',
     'PLAYER_AND_BANKER',

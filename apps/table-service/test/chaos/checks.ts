@@ -2,23 +2,28 @@
  * The invariants the chaos scenario checks at the end, from the raw events of the store (read-only) and what the
  * clients were told. Each violation is recorded in the journal under the invariant's name.
  */
+import { ALL_SPOTS, type SideSpot, type Spot, isSideSpot, settleBet } from '@coup/engine';
 import type { RecordedEvent } from '@coup/event-store';
 import {
   evolve,
   initialState,
+  payoutRulesOf,
   replyFor,
   tableView,
   type Actor,
   type TableCommand,
   type TableEvent,
+  type TableRules,
   type TableState,
 } from '@coup/table';
 import type { Journal, KeyRecord } from './journal';
 import { covers, jsonDiff, sameJson } from './util';
 
-type Spots = { player: number; banker: number; tie: number };
+/** A player's stakes per spot as the events record them: the main spots always, a side bet once staked. */
+type Spots = { player: number; banker: number; tie: number } & { [S in SideSpot]?: number };
 const noBets = (): Spots => ({ player: 0, banker: 0, tie: 0 });
-const total = (s: Spots) => s.player + s.banker + s.tie;
+const total = (s: Spots) => ALL_SPOTS.reduce((sum, spot) => sum + (s[spot] ?? 0), 0);
+const add = (s: Spots, spot: Spot, amount: number) => (s[spot] = (s[spot] ?? 0) + amount);
 
 /** A player's money at the table, folded from the events alone (independently of the decider). */
 export interface Account {
@@ -39,7 +44,10 @@ export interface Account {
 export interface TableTotals {
   coups: number;
   voids: number;
+  /** Stakes settled, and paid back (stakes included), per spot: side bets too. */
   handle: Spots;
+  paidBySpot: Spots;
+  /** Paid back on every spot. */
   paid: number;
   commission: number;
 }
@@ -59,7 +67,8 @@ const newAccount = (): Account => ({
 
 /**
  * Every player's money exact in the events: each event's recorded chips equal buy-ins − cash-outs − stakes +
- * returns so far; a clear returns exactly the stakes on the layout, a coup settles exactly them, a void returns
+ * returns so far; a clear returns exactly the stakes on the layout (side bets included), a coup settles exactly
+ * them, each as the engine pays it on the recorded cards under the table's mode and paytables, a void returns
  * exactly them, a cash-out pays exactly the chips; a bet lands only in the open round.
  */
 export function foldMoney(
@@ -67,13 +76,21 @@ export function foldMoney(
   j: Journal,
 ): { accounts: Map<string, Account>; totals: TableTotals } {
   const accounts = new Map<string, Account>();
-  const totals: TableTotals = { coups: 0, voids: 0, handle: noBets(), paid: 0, commission: 0 };
+  const totals: TableTotals = {
+    coups: 0,
+    voids: 0,
+    handle: noBets(),
+    paidBySpot: noBets(),
+    paid: 0,
+    commission: 0,
+  };
   const account = (p: string) => {
     let a = accounts.get(p);
     if (!a) accounts.set(p, (a = newAccount()));
     return a;
   };
   let layout = new Map<string, Spots>();
+  let rules: TableRules | null = null;
   let bettingRound: number | null = null;
   const bad = (e: RecordedEvent, what: string) =>
     j.violation('money-exact-in-events', `revision ${e.streamRevision} ${e.type}: ${what}`);
@@ -95,6 +112,9 @@ export function foldMoney(
   for (const e of events) {
     const ev = { type: e.type, data: e.data } as TableEvent;
     switch (ev.type) {
+      case 'TableOpened':
+        rules = ev.data.rules;
+        break;
       case 'PlayerBoughtIn': {
         const d = ev.data;
         const a = account(d.playerId);
@@ -116,7 +136,7 @@ export function foldMoney(
         a.bets++;
         a.staked += d.amount;
         const spots = layout.get(d.playerId) ?? noBets();
-        spots[d.spot] += d.amount;
+        add(spots, d.spot, d.amount);
         layout.set(d.playerId, spots);
         if (a.chips < 0) bad(e, `${d.playerId} bets ${d.amount} with ${a.chips + d.amount} chips`);
         if (d.chips !== a.chips) bad(e, `${d.playerId} has ${a.chips}, the event says ${d.chips}`);
@@ -144,13 +164,23 @@ export function foldMoney(
         const d = ev.data;
         const settled = new Map<string, Spots>();
         for (const s of d.settlements) {
+          // Each stake settled as the engine pays it on the recorded cards, under the table's rules and paytable.
+          const want = rules && settleBet(s.spot, s.amount, d, payoutRulesOf(rules));
+          const paytable = isSideSpot(s.spot) ? rules?.sideBets?.[s.spot]?.paytable : undefined;
+          const got = { result: s.result, paid: s.paid, commission: s.commission, paytable: s.paytable };
+          if (!sameJson(got, { ...want, paytable }))
+            bad(
+              e,
+              `${s.playerId} on ${s.spot}: settled ${JSON.stringify(got)}, the engine pays ${JSON.stringify(want)}`,
+            );
           const spots = settled.get(s.playerId) ?? noBets();
-          spots[s.spot] += s.amount;
+          add(spots, s.spot, s.amount);
           settled.set(s.playerId, spots);
           const a = account(s.playerId);
           a.chips += s.paid;
           a.paid += s.paid;
-          totals.handle[s.spot] += s.amount;
+          add(totals.handle, s.spot, s.amount);
+          add(totals.paidBySpot, s.spot, s.paid);
           totals.paid += s.paid;
           totals.commission += s.commission;
         }
@@ -189,7 +219,7 @@ export function foldMoney(
   return { accounts, totals };
 }
 
-/** The event a command records once per decision (a rebet records one to three BetPlaced). */
+/** The event a command records once per decision (a rebet records one BetPlaced per spot it repeats). */
 const PRIMARY: Partial<Record<KeyRecord['type'], string>> = {
   OpenTable: 'TableOpened',
   BuyIn: 'PlayerBoughtIn',
@@ -245,7 +275,8 @@ export function checkCommands(events: readonly RecordedEvent[], j: Journal): voi
     const first = Number(list[0]!.streamRevision);
     const contiguous = list.every((e, i) => Number(e.streamRevision) === first + i);
     const primary = list.filter((e) => e.type === PRIMARY[rec.type]);
-    const once = rec.type === 'Rebet' ? primary.length >= 1 && primary.length <= 3 : primary.length === 1;
+    const once =
+      rec.type === 'Rebet' ? primary.length >= 1 && primary.length <= ALL_SPOTS.length : primary.length === 1;
     if (!contiguous || !once)
       j.violation(
         'recorded-exactly-once',

@@ -79,7 +79,7 @@ export async function checkLedgers(
     }
 }
 
-/** The table's stats (coups, voids, handle, paid, commission), through each process, against the events. */
+/** The table's stats of the main bets (coups, voids, handle, paid, commission), through each process, against the events. */
 export async function checkStats(
   nodes: readonly ServiceNode[],
   token: string,
@@ -87,11 +87,14 @@ export async function checkStats(
   totals: TableTotals,
   j: Journal,
 ): Promise<void> {
+  // The main bets' counters (the side bets have statistics per bet type of their own).
+  const { player, banker, tie } = totals.handle;
+  const paid = totals.paidBySpot;
   const want = {
     coups: totals.coups,
     voids: totals.voids,
-    handle: { ...totals.handle, total: totals.handle.player + totals.handle.banker + totals.handle.tie },
-    paid: totals.paid,
+    handle: { player, banker, tie, total: player + banker + tie },
+    paid: paid.player + paid.banker + paid.tie,
     commission: totals.commission,
   };
   for (const node of nodes) {

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signToken } from '@coup/auth';
+import { GAME_MODES, SIDE_SPOTS, isSideSpot, sideBetRefusal } from '@coup/engine';
 import { createEventStore, type RecordedEvent } from '@coup/event-store';
 import type { Actor, TableCommandType } from '@coup/table';
 import { checkAgainstFold, checkCommands, foldMoney, viewAt, type AtRevision } from './checks';
@@ -82,7 +83,24 @@ export interface ChaosSummary {
 }
 
 const TABLE = 'CHAOS';
-const RULES = { dealing: 'rng', decks: 1 };
+
+/**
+ * The chaos table: one deck, the game mode of the seed (seed mod 3: commission, no-commission, ez), every side bet
+ * that mode offers, and chips of 25 cents so that fractional payouts (0.54:1, 1.5:1, a banker 6's 1:2) round.
+ */
+export function chaosRules(seed: number) {
+  const game = GAME_MODES[seed % GAME_MODES.length]!;
+  const sideBets = SIDE_SPOTS.filter(
+    (spot) => sideBetRefusal(spot, { game, shuffle: 'shoe', decks: 1 }) === null,
+  );
+  return {
+    dealing: 'rng',
+    decks: 1,
+    game,
+    chips: [25, 100, 500, 2500, 10_000],
+    sideBets: Object.fromEntries(sideBets.map((spot) => [spot, {}])),
+  };
+}
 
 type Role = Actor['role'];
 
@@ -150,13 +168,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       const rec = journal.record({ ...command, body: command.body });
       return client.send(rng, tokenOf(rec.actor), rec).then((answer) => ({ rec, answer }));
     };
+    const rules = chaosRules(o.seed);
+    const sideSpots = Object.keys(rules.sideBets);
+    log(`a ${rules.game} table with side bets ${sideSpots.join(', ')}`);
     const opened = await send(Rng.derive(o.seed, 'open'), {
       key: 'open-table',
       actor: 'admin',
       type: 'OpenTable',
       method: 'POST',
       path: '/api/tables',
-      body: { tableId: TABLE, rules: RULES },
+      body: { tableId: TABLE, rules },
       player: null,
       roundNo: null,
     });
@@ -291,7 +312,19 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
         const base = `/api/tables/${TABLE}/rounds/${round}`;
         if (side.round !== round) side = { round, spot: rng.pick(['player', 'banker']) };
         const other = side.spot === 'player' ? 'banker' : 'player';
-        const spot = rng.chance(0.15) ? 'tie' : rng.chance(0.03) ? other : side.spot;
+        // A quarter of the bets on a side bet (25-cent amounts: fractional payouts round), a few on a side bet
+        // the table does not offer (refused, SPOT_NOT_OFFERED).
+        const onSide = rng.chance(0.25);
+        const spot = onSide
+          ? rng.chance(0.04)
+            ? rng.pick(SIDE_SPOTS.filter((s) => !sideSpots.includes(s)).concat(['dragon7']))
+            : rng.pick(sideSpots)
+          : rng.chance(0.15)
+            ? 'tie'
+            : rng.chance(0.03)
+              ? other
+              : side.spot;
+        const amount = onSide ? 25 * rng.int(4, 40) : 100 * rng.int(1, 20);
         const common = { key: `${p}-${n++}`, actor, player: p, roundNo: round };
         const { rec, answer } = await send(
           rng,
@@ -301,7 +334,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
                 type: 'PlaceBet',
                 method: 'POST',
                 path: `${base}/bets`,
-                body: { playerId: p, spot, amount: 100 * rng.int(1, 20) },
+                body: { playerId: p, spot, amount },
               }
             : r < 0.93
               ? { ...common, type: 'ClearBets', method: 'DELETE', path: `${base}/bets/${p}` }
@@ -422,6 +455,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
     const headPosition = Number((await store.headPosition()) ?? 0n);
     const head = events.length - 1;
     journal.count('events', events.length);
+    for (const e of events)
+      if (e.type === 'CoupResolved')
+        for (const st of (e.data as { settlements: { spot: string }[] }).settlements)
+          if (isSideSpot(st.spot)) journal.count('sideBets.settled');
     journal.count('snapshots', snapshots.length);
     phase('repeats', `${events.length} events, ${snapshots.length} snapshots; checking`);
 
@@ -576,6 +613,7 @@ function minimumExercise(j: Journal, o: ChaosOptions): void {
   };
   // Low bars (a busy machine runs slower): they tell a run that did nothing from one that did.
   expect('bets acknowledged', c['commands.PlaceBet.acknowledged'] ?? 0, 2 * o.seconds);
+  expect('side bets settled', c['sideBets.settled'] ?? 0, Math.floor(o.seconds / 2));
   expect('coups dealt', c['commands.Deal.acknowledged'] ?? 0, Math.floor(o.seconds / 20));
   expect('kill -9', c['faults.kill9'] ?? 0, 1);
   expect('SIGSTOP', c['faults.sigstop'] ?? 0, o.pauseMs > 0 ? 1 : 0);
