@@ -7,4 +7,5 @@ export type * from './read-models/table-view/wire';
 export type * from './read-models/roads/wire';
 export type * from './read-models/stats/wire';
 export type * from './read-models/ledger/wire';
+export type * from './read-models/edge-monitor/wire';
 export type * from './replay/wire';

@@ -6,12 +6,15 @@ export * from './hand-history';
 export * from './roads/fold';
 export * from './roads/wire';
 export * from './stats/fold';
+export * from './stats/bet-summary';
 export * from './stats/wire';
 export * from './ledger/fold';
 export * from './ledger/wire';
+export * from './edge-monitor';
 
 import { handHistoryProjection } from './hand-history';
 import type { AnyProjection } from './kernel/types';
+import { edgeMonitorProjection } from './edge-monitor/fold';
 import { ledgerProjection } from './ledger/fold';
 import { roadsProjection } from './roads/fold';
 import { statsProjection } from './stats/fold';
@@ -24,4 +27,5 @@ export const PROJECTIONS: readonly AnyProjection[] = [
   roadsProjection,
   statsProjection,
   ledgerProjection,
+  edgeMonitorProjection,
 ];

@@ -32,8 +32,8 @@ function history(): ProjectionEvent[] {
     add(live, live.playRound());
   }
   add(rng, rng.execute('EndShoe', {}, SUPER));
-  add(live, live.execute('CashOut', { playerId: 'p1' }, ADMIN));
-  add(live, live.execute('CloseTable', {}, ADMIN));
+  for (const { playerId } of live.state.players) add(live, live.execute('CashOut', { playerId }, ADMIN));
+  add(live, live.execute('CloseTable', { cashOutAll: true }, ADMIN));
   return out;
 }
 

@@ -13,12 +13,14 @@ import type {
   Page,
   ShoeRecordView,
 } from '../read-models/hand-history/wire';
+import { edgeNow, edgeReport } from '../read-models/edge-monitor/sqlite/queries';
+import type { EdgeNowView, EdgeReport, EdgeReportFilter } from '../read-models/edge-monitor/wire';
 import { ledgerOf } from '../read-models/ledger/sqlite/queries';
 import type { LedgerView } from '../read-models/ledger/wire';
 import { roadsOf } from '../read-models/roads/sqlite/queries';
 import type { RoadsView } from '../read-models/roads/wire';
-import { statsOf } from '../read-models/stats/sqlite/queries';
-import type { StatsFilter, StatsView } from '../read-models/stats/wire';
+import { betStatsOf, statsOf } from '../read-models/stats/sqlite/queries';
+import type { BetStatsView, StatsFilter, StatsView } from '../read-models/stats/wire';
 import { tableRow } from '../read-models/table-view/sqlite/queries';
 import type { TableRow } from '../read-models/table-view/wire';
 import { type Db, openReadModelDb } from '../runner/db';
@@ -75,6 +77,28 @@ export class ReadModels {
   /** Statistics for a table (or all) over a range of UTC days: overall, per table, per day, per shoe. */
   stats(filter: StatsFilter = {}): StatsView {
     return statsOf(this.db, filter);
+  }
+
+  /**
+   * Statistics per bet type (every spot offered, side bets included) over a range of UTC days: overall, per
+   * table, per day; each result's frequency beside its exact probability with a Wilson 95% interval, the hold
+   * beside the theoretical edge.
+   */
+  betStats(filter: StatsFilter = {}): BetStatsView {
+    return betStatsOf(this.db, filter);
+  }
+
+  /**
+   * The bets that favour the player now (the edge monitor): every monitored table with one, or the one table's
+   * values.
+   */
+  edgeNow(tableId?: string): EdgeNowView {
+    return edgeNow(this.db, tableId);
+  }
+
+  /** The edge monitor's alerts (oldest first, paged), what each player wagered on them, and the totals. */
+  edgeReport(filter: EdgeReportFilter = {}, page: Page = {}): EdgeReport {
+    return edgeReport(this.db, filter, page);
   }
 
   /** A player's accounts at every table, their totals, and a page of ledger entries (oldest first). */

@@ -9,6 +9,7 @@ import {
   type Settlement,
   type Spot,
   type SpotAmounts,
+  type TableRules,
   type TableState,
   addStake,
   amountOn,
@@ -192,6 +193,33 @@ function stakeMismatch(
   return null;
 }
 
+/**
+ * What is wrong with one stake's recorded settlement (taken out of `recorded`), or null: a spot the table does
+ * not offer, a stake above its maximum, a coup it cannot be settled on, or a settlement other than settleBet's.
+ */
+function stakeProblem(
+  rules: TableRules,
+  stake: { readonly playerId: string; readonly spot: Spot; readonly amount: number },
+  d: CoupData,
+  recorded: Map<string, Settlement>,
+): string | null {
+  const { playerId, spot, amount } = stake;
+  const limit = limitOf(rules, spot);
+  if (limit === null) return `${playerId} staked ${amount} on ${spot}, which this table does not offer`;
+  if (amount > limit.max) return `${playerId} staked ${amount} on ${spot}, above its maximum ${limit.max}`;
+  const payout = payoutRulesOf(rules);
+  let expected: ReturnType<typeof settleBet>;
+  try {
+    expected = settleBet(spot, amount, d, payout);
+  } catch (e) {
+    return `${playerId}'s ${amount} on ${spot} cannot be settled: ${(e as Error).message}`;
+  }
+  const got = recorded.get(`${playerId}/${spot}`);
+  recorded.delete(`${playerId}/${spot}`);
+  const paytable = isSideSpot(spot) ? payout.paytables?.[spot] : undefined;
+  return stakeMismatch(playerId, spot, amount, got, expected, paytable);
+}
+
 export function checkSettlements(
   hand: HandRecord,
   before: TableState,
@@ -208,40 +236,10 @@ export function checkSettlements(
   const recorded = new Map(d.settlements.map((s) => [`${s.playerId}/${s.spot}`, s]));
   let count = 0;
   for (const [playerId, s] of stakes) {
-    const payout = payoutRulesOf(rules);
     for (const spot of stakedSpots(s)) {
-      const amount = amountOn(s, spot);
       count += 1;
-      const limit = limitOf(rules, spot);
-      if (limit === null) {
-        return failedAt(
-          'settlements',
-          `${playerId} staked ${amount} on ${spot}, which this table does not offer`,
-          resolved,
-        );
-      }
-      if (amount > limit.max) {
-        return failedAt(
-          'settlements',
-          `${playerId} staked ${amount} on ${spot}, above its maximum ${limit.max}`,
-          resolved,
-        );
-      }
-      let expected: ReturnType<typeof settleBet>;
-      try {
-        expected = settleBet(spot, amount, d, payout);
-      } catch (e) {
-        return failedAt(
-          'settlements',
-          `${playerId}'s ${amount} on ${spot} cannot be settled: ${(e as Error).message}`,
-          resolved,
-        );
-      }
-      const got = recorded.get(`${playerId}/${spot}`);
-      recorded.delete(`${playerId}/${spot}`);
-      const paytable = isSideSpot(spot) ? payout.paytables?.[spot] : undefined;
-      const mismatch = stakeMismatch(playerId, spot, amount, got, expected, paytable);
-      if (mismatch) return failedAt('settlements', mismatch, resolved);
+      const problem = stakeProblem(rules, { playerId, spot, amount: amountOn(s, spot) }, d, recorded);
+      if (problem) return failedAt('settlements', problem, resolved);
     }
   }
   const extra = [...recorded.keys()];

@@ -27,6 +27,7 @@ import { type HandReplay, type HandSource, type ReplayEvent, ReplayError, type R
 
 export * from './types';
 export { verifyHand } from './verify';
+export { oddsBeforeHand } from './odds';
 
 const asTableEvent = (e: RecordedEvent): TableEvent =>
   ({ type: e.type, data: e.data }) as unknown as TableEvent;

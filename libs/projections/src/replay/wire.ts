@@ -1,5 +1,6 @@
 /** What a hand's replay and verification answer (JSON over the API): browser-safe types, no code. */
 import type { TableView } from '@coup/table';
+import type { ShoeOdds } from '../read-models/edge-monitor/wire';
 import type { HandRecord } from '../read-models/hand-history/wire';
 
 /** An event of the hand as shown (an unrevealed seed removed). */
@@ -46,4 +47,12 @@ export interface HandVerification {
   readonly shoeNo: number;
   readonly ok: boolean;
   readonly checks: Check[];
+}
+
+/** A hand's odds before it (each offered bet on the cards not seen in its shoe): null with no shoe in play. */
+export interface HandOdds {
+  readonly tableId: string;
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly odds: ShoeOdds | null;
 }

@@ -50,7 +50,12 @@ function drivenTable(options: DriverOptions, rounds: number, close = false): Pie
     if (i === 30 && d.rules.shuffle === 'shoe' && d.state.phase === 'ready')
       pieces.push(d.execute('EndShoe', {}, SUPERVISOR));
   }
-  if (close) pieces.push(d.execute('CloseTable', {}, ADMIN), d.execute('CashOut', { playerId: 'p1' }, ADMIN));
+  if (close) {
+    // every player cashed out, then the table closed
+    const seated = d.state.players.map((p) => p.playerId);
+    pieces.push(seated.flatMap((playerId) => d.execute('CashOut', { playerId }, ADMIN)));
+    pieces.push(d.execute('CloseTable', { cashOutAll: true }, ADMIN));
+  }
   return pieces;
 }
 
@@ -157,6 +162,77 @@ function tables(): Pieces[] {
     onlineTable('alice', 51, 40),
     onlineTable('bob', 52, 30),
     bigHands(),
+    ...sideBetTables(),
+  ];
+}
+
+/** Tables offering side bets, one per game mode and an every-coup one: players take them half the time. */
+function sideBetTables(): Pieces[] {
+  return [
+    drivenTable(
+      {
+        tableId: 'S1',
+        seed: 61,
+        players: 4,
+        voidRate: 0.05,
+        rules: {
+          commission: 'box',
+          sideBets: {
+            playerPair: {},
+            bankerPair: {},
+            eitherPair: {},
+            perfectPair: { paytable: '25-or-200-to-1' },
+            big: {},
+            small: {},
+            playerDragon: {},
+            bankerDragon: {},
+          },
+        },
+      },
+      40,
+    ),
+    drivenTable(
+      {
+        tableId: 'S2',
+        seed: 62,
+        players: 3,
+        correctionRate: 0.2,
+        voidRate: 0.1,
+        rules: {
+          dealing: 'live',
+          decks: 6,
+          game: 'no-commission',
+          sideBets: { super6: { paytable: '15-to-1' }, playerPair: {}, bankerPair: {}, big: {}, small: {} },
+        },
+      },
+      40,
+      true,
+    ),
+    // one deck: the shoe's composition moves enough for the edge monitor's alerts
+    drivenTable(
+      {
+        tableId: 'S3',
+        seed: 63,
+        players: 3,
+        voidRate: 0.05,
+        rules: {
+          decks: 1,
+          cutCard: 12,
+          game: 'ez',
+          sideBets: { dragon7: {}, panda8: {}, eitherPair: {}, playerDragon: {} },
+        },
+      },
+      50,
+    ),
+    drivenTable(
+      {
+        tableId: 'S4',
+        seed: 64,
+        players: 2,
+        rules: { shuffle: 'every-coup', game: 'ez', sideBets: { dragon7: {}, panda8: {} } },
+      },
+      30,
+    ),
   ];
 }
 
@@ -203,9 +279,14 @@ const BATCHES = [1, 7, 64, 500, 3, 1000, 250, 33];
  * Folds the events into `db` as the runner does: ProjectionEngine batches of varied sizes, and a new engine
  * (states loaded back from the file, as after a restart) every `restartEvery` events.
  */
-export function foldCorpus(db: Db, events: readonly RecordedEvent[], restartEvery = 4_000): void {
-  for (const p of PROJECTIONS) ensureProjection(db, p);
-  const engine = () => new ProjectionEngine({ db, projections: PROJECTIONS, now: () => new Date(0) });
+export function foldCorpus(
+  db: Db,
+  events: readonly RecordedEvent[],
+  restartEvery = 4_000,
+  projections = PROJECTIONS,
+): void {
+  for (const p of projections) ensureProjection(db, p);
+  const engine = () => new ProjectionEngine({ db, projections, now: () => new Date(0) });
   let current = engine();
   let sinceRestart = 0;
   for (let i = 0, b = 0; i < events.length; b++) {
@@ -262,6 +343,8 @@ export function queryHashes(db: Db, tableIds: readonly string[]): Record<string,
     roads: [],
     stats: [],
     ledger: [],
+    betStats: [],
+    edge: [],
   };
   const push = (k: string, ...v: unknown[]) => (parts[k] as unknown[]).push(...v);
   const players = new Set<string>();
@@ -283,8 +366,14 @@ export function queryHashes(db: Db, tableIds: readonly string[]): Record<string,
     push('roads', rm.roads(t));
     for (let s = 1; s <= maxShoe; s += 3) push('roads', rm.roads(t, s));
     push('stats', rm.stats({ tableId: t }));
+    push('betStats', rm.betStats({ tableId: t }));
+    push('edge', rm.edgeNow(t), rm.edgeReport({ tableId: t }, { limit: 500 }));
   }
   push('stats', rm.stats(), rm.stats({ from: '2025-01-02', to: '2025-01-02' }));
+  push('betStats', rm.betStats(), rm.betStats({ from: '2025-01-02', to: '2025-01-02' }));
+  const report = rm.edgeReport({}, { limit: 3 });
+  push('edge', rm.edgeNow(), report, rm.edgeReport({}, { limit: 3, cursor: report.nextCursor ?? undefined }));
+  push('edge', rm.edgeReport({ spot: 'dragon7', from: '2025-01-02' }));
   for (const p of [...players].sort()) {
     const first = rm.ledger(p, { limit: 20 });
     push('ledger', first, rm.ledger(p, { limit: 500, cursor: first.nextCursor ?? undefined }));

@@ -4,7 +4,7 @@
  * their cards one by one from a (deterministically) shuffled shoe, with optional voids and card corrections.
  * Deterministic: the same options give the same events.
  */
-import { type Card, orderedShoe, sha256Hex, shuffle, seedFromHex } from '@coup/engine';
+import { type Card, isSideSpot, orderedShoe, sha256Hex, shuffle, seedFromHex } from '@coup/engine';
 import {
   type Actor,
   type Spot,
@@ -15,6 +15,7 @@ import {
   decide,
   evolve,
   initialState,
+  offeredSpots,
   tableView,
 } from '@coup/table';
 
@@ -151,6 +152,13 @@ export class TableDriver {
     return events;
   }
 
+  /** Starts a shoe if none is in progress (live tables: the driver's own shuffled shoe); returns its events. */
+  startShoe(): TableEvent[] {
+    const events: TableEvent[] = [];
+    this.ensureShoe(events);
+    return events;
+  }
+
   /** Starts a shoe if none is in progress (not on every-coup tables: OpenBetting shuffles there). */
   private ensureShoe(events: TableEvent[]): void {
     if (this.state.phase !== 'idle') return;
@@ -209,11 +217,51 @@ export class TableDriver {
       const spot: Spot = this.random() < 0.1 ? 'tie' : this.random() < 0.5 ? 'player' : 'banker';
       const amount = this.pick([100, 500, 1000, 2500, 5000, 10_000]);
       events.push(...this.execute('PlaceBet', { roundNo, playerId, spot, amount }, actor));
+      this.sideBet(roundNo, playerId, actor, events);
       if (this.random() < 0.05) {
         events.push(...this.execute('PlaceBet', { roundNo, playerId, spot: 'tie', amount: 100 }, actor));
       }
       if (this.random() < 0.03) events.push(...this.execute('ClearBets', { roundNo, playerId }, actor));
     }
+  }
+
+  /**
+   * On a table offering side bets, half the time one on a side bet the table offers (100 to 1,000; a table
+   * without side bets draws nothing here, so its history is the same as before side bets).
+   */
+  private sideBet(roundNo: number, playerId: string, actor: Actor, events: TableEvent[]): void {
+    const side = offeredSpots(this.rules).filter(isSideSpot);
+    if (side.length === 0 || this.random() < 0.5) return;
+    const spot = this.pick(side);
+    const amount = this.pick([100, 200, 500, 1000]);
+    events.push(...this.execute('PlaceBet', { roundNo, playerId, spot, amount }, actor));
+  }
+
+  /**
+   * Live tables: one round with these stakes (each placed by its player) and exactly these cards, dealt one by
+   * one; a shoe is started first (turning `firstCard`) if none is in progress.
+   */
+  liveRound(
+    cards: readonly Card[],
+    stakes: readonly { playerId: string; spot: Spot; amount: number }[] = [],
+    firstCard: Card = 'Qs',
+  ): TableEvent[] {
+    const events: TableEvent[] = [];
+    if (this.state.phase === 'idle') events.push(...this.execute('StartShoe', { firstCard }));
+    events.push(...this.execute('OpenBetting', {}));
+    const roundNo = this.state.roundNo;
+    for (const { playerId, spot, amount } of stakes) {
+      const actor: Actor = { id: playerId, role: 'player' };
+      events.push(...this.execute('PlaceBet', { roundNo, playerId, spot, amount }, actor));
+    }
+    events.push(...this.execute('CloseBetting', { roundNo }));
+    events.push(...this.liveCards(roundNo, cards));
+    return events;
+  }
+
+  /** Live tables: these cards dealt one by one in round `roundNo` (betting closed). */
+  liveCards(roundNo: number, cards: readonly Card[]): TableEvent[] {
+    return cards.flatMap((card) => this.execute('DealCard', { roundNo, card }));
   }
 
   /**
@@ -255,8 +303,18 @@ export class TableDriver {
       events.push(...this.execute('Deal', { roundNo }));
       return events;
     }
-    // live: one card at a time from the physical shoe
     const correct = this.random() < (this.options.correctionRate ?? 0);
+    events.push(...this.dealLiveShoe(roundNo, { correct, voided }));
+    return events;
+  }
+
+  /**
+   * Live tables: the coup of round `roundNo` (betting closed) dealt one card at a time from the physical shoe
+   * (the shoe the driver shuffled at StartShoe); `correct`: the first card mis-entered and corrected; `voided`:
+   * voided by a supervisor after two cards.
+   */
+  dealLiveShoe(roundNo: number, { correct = false, voided = false } = {}): TableEvent[] {
+    const events: TableEvent[] = [];
     for (let i = 0; this.state.phase === 'dealing'; i++) {
       if (voided && i === 2) {
         events.push(...this.execute('VoidRound', { roundNo, reason: 'misdeal' }, SUPERVISOR));

@@ -2,3 +2,4 @@ export * from './driver';
 export * from './events';
 export * from './store';
 export * from './scenario';
+export * from './coups';

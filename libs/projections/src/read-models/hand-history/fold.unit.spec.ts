@@ -1,4 +1,5 @@
 import type { Actor, TableEvent, TableState } from '@coup/table';
+import { COUPS } from '../../testing/coups';
 import { Scenario } from '../../testing/scenario';
 import {
   HH_HANDS,
@@ -284,4 +285,123 @@ describe('hand history', () => {
       expect(s.row(HH_SHOES, { table_id: 'T1', shoe_no: 1 })).toBeDefined();
     },
   );
+});
+
+describe('hand history: side bets and game modes', () => {
+  /** A live table of these rules, two players seated with 100,000. */
+  function live(rules: Record<string, unknown>): Scenario<HandHistoryState> {
+    return new Scenario<HandHistoryState>(handHistoryProjection, {
+      players: 2,
+      rules: { dealing: 'live', ...rules },
+    }).given((d) => d.open(100_000));
+  }
+
+  test('given an EZ table, when a Dragon 7 resolves, then each bet shows its spot and paytable, each settlement its result and payout, and the money counts the side bets', () => {
+    const s = live({ game: 'ez', sideBets: { dragon7: {}, panda8: {}, playerPair: {} } });
+    s.when((d) =>
+      d.liveRound(COUPS.dragon7, [
+        { playerId: 'p1', spot: 'banker', amount: 1_000 },
+        { playerId: 'p1', spot: 'dragon7', amount: 500 },
+        { playerId: 'p2', spot: 'tie', amount: 100 },
+        { playerId: 'p2', spot: 'panda8', amount: 200 },
+        { playerId: 'p2', spot: 'playerPair', amount: 100 },
+      ]),
+    );
+    const h = hand(s);
+    expect(
+      (json(h.bets_json) as { spot: string; paytable?: string; amount: number }[]).map((b) => [
+        b.spot,
+        b.paytable,
+        b.amount,
+      ]),
+    ).toEqual([
+      ['banker', undefined, 1_000],
+      ['dragon7', '40-to-1', 500],
+      ['tie', undefined, 100],
+      ['panda8', '25-to-1', 200],
+      ['playerPair', '11-to-1', 100],
+    ]);
+    expect(json(h.settlements_json)).toEqual([
+      { playerId: 'p1', spot: 'banker', amount: 1_000, result: 'push', paid: 1_000, commission: 0 },
+      {
+        playerId: 'p1',
+        spot: 'dragon7',
+        amount: 500,
+        result: 'win',
+        paid: 20_500,
+        commission: 0,
+        paytable: '40-to-1',
+      },
+      { playerId: 'p2', spot: 'tie', amount: 100, result: 'lose', paid: 0, commission: 0 },
+      {
+        playerId: 'p2',
+        spot: 'playerPair',
+        amount: 100,
+        result: 'lose',
+        paid: 0,
+        commission: 0,
+        paytable: '11-to-1',
+      },
+      {
+        playerId: 'p2',
+        spot: 'panda8',
+        amount: 200,
+        result: 'lose',
+        paid: 0,
+        commission: 0,
+        paytable: '25-to-1',
+      },
+    ]);
+    expect(h).toMatchObject({
+      status: 'resolved',
+      outcome: 'banker',
+      total_staked: 1_900,
+      total_paid: 21_500,
+      house_result: 1_900 - 21_500,
+      players: 'p1,p2',
+      bet_count: 5,
+    });
+    expect(s.row(HH_HAND_PLAYERS, { round_no: 1, player_id: 'p1' })).toMatchObject({
+      staked: 1_500,
+      paid: 21_500,
+      net: 20_000,
+    });
+    expect(s.row(HH_HAND_PLAYERS, { round_no: 1, player_id: 'p2' })).toMatchObject({
+      staked: 400,
+      paid: 0,
+      net: -400,
+    });
+    expectIdempotent(s);
+  });
+
+  test('given side bets on a no-commission table, when the round is voided, then every stake (side bets too) is returned and shown', () => {
+    const s = live({ game: 'no-commission', sideBets: { super6: {}, big: {} } });
+    s.given((d) => [
+      ...d.execute('StartShoe', { firstCard: 'Qs' }),
+      ...d.execute('OpenBetting', {}),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 1_000 }, P1),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'super6', amount: 200 }, P1),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p2', spot: 'player', amount: 100 }, P2),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p2', spot: 'big', amount: 500 }, P2),
+      ...d.execute('CloseBetting', { roundNo: 1 }),
+    ]);
+    s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'misdeal' }, SUPER));
+    expect(hand(s)).toMatchObject({
+      status: 'voided',
+      total_staked: 1_800,
+      total_paid: 1_800,
+      house_result: 0,
+    });
+    expect(json(hand(s).returned_json)).toEqual([
+      { playerId: 'p1', amount: 1_200 },
+      { playerId: 'p2', amount: 600 },
+    ]);
+    expect((json(hand(s).bets_json) as { paytable?: string }[]).map((b) => b.paytable)).toEqual([
+      undefined,
+      '12-to-1',
+      undefined,
+      '0.54-to-1',
+    ]);
+    expectIdempotent(s);
+  });
 });

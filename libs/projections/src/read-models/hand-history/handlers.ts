@@ -2,7 +2,7 @@
  * The hand history's fold, one handler per event type: each updates the step (the open hand, its span, the
  * shoe, the last stored state) and adds the rows it finishes. Events with no handler change only the table.
  */
-import { fullShoeCounts, nextPosition } from '@coup/engine';
+import { fullShoeCounts, isSideSpot, nextPosition } from '@coup/engine';
 import type { Card, Slot, TableEvent, TableState } from '@coup/table';
 import type { ProjectionEvent, Write } from '../kernel/types';
 import { EMPTY_LOG, appendBet } from './bet-log';
@@ -153,6 +153,7 @@ function bettingOpened(x: Step, d: DataOf<'BettingOpened'>): void {
 function betPlaced(x: Step, d: DataOf<'BetPlaced'>): void {
   const hand = handOf(x, d.roundNo);
   if (hand === null) return;
+  const paytable = isSideSpot(d.spot) ? x.before.rules?.sideBets?.[d.spot]?.paytable : undefined;
   const bet: BetEntry = {
     kind: 'bet',
     playerId: d.playerId,
@@ -160,6 +161,7 @@ function betPlaced(x: Step, d: DataOf<'BetPlaced'>): void {
     amount: d.amount,
     cleared: null,
     rebet: d.rebet,
+    ...(paytable === undefined ? {} : { paytable }),
     at: d.at,
     by: d.by,
     role: d.role,

@@ -63,11 +63,11 @@ export const handHistoryTables: readonly TableDef[] = [
       text('corrections_json', 'Card corrections: [{index, oldCard, newCard, at, by, role, position}]'),
       text(
         'bets_json',
-        `Every bet and clear in order: [{kind, playerId, spot, amount, cleared, rebet, at, by, role, position}] (NULL while an open hand has more than ${INLINE_CHUNKS * BET_CHUNK}: they are in ${HH_OPEN_BETS} then)`,
+        `Every bet and clear in order: [{kind, playerId, spot, amount, cleared, rebet, paytable (side bets), at, by, role, position}] (NULL while an open hand has more than ${INLINE_CHUNKS * BET_CHUNK}: they are in ${HH_OPEN_BETS} then)`,
       ),
       text(
         'settlements_json',
-        'Settlements as recorded: [{playerId, spot, amount, result, paid, commission}]',
+        'Settlements as recorded: [{playerId, spot, amount, result, paid, commission, paytable (side bets)}]',
       ),
       text('players', 'Players with stakes at the end of betting, comma separated'),
       int('bet_count', 'Bets placed (including rebets and bets later cleared)'),
@@ -132,7 +132,7 @@ export const handHistoryTables: readonly TableDef[] = [
       ),
       text(
         'entries_json',
-        'The entries, as in bets_json: [{kind, playerId, spot, amount, cleared, rebet, at, by, role, position}]',
+        'The entries, as in bets_json: [{kind, playerId, spot, amount, cleared, rebet, paytable (side bets), at, by, role, position}]',
       ),
     ],
   },

@@ -12,6 +12,8 @@ export interface BetEntry {
   /** clear: the stakes taken back per spot. */
   readonly cleared: SpotAmounts | null;
   readonly rebet: boolean;
+  /** bet on a side bet: the paytable it is settled by (the table's); absent on the main spots and clears. */
+  readonly paytable?: string;
   readonly at: string;
   readonly by: string;
   readonly role: Role;

@@ -5,7 +5,8 @@
  * Counters are `add` writes (incremented in SQL), so the fold needs no per-player state: only the table's
  * commission mode, and the position for idempotence.
  */
-import type { Role, TableEvent } from '@coup/table';
+import { isSideSpot } from '@coup/engine';
+import { type Role, type SideSpot, type Spot, type TableEvent, payoutRulesOf } from '@coup/table';
 import {
   type Evolution,
   type ProjectionEvent,
@@ -25,6 +26,8 @@ export interface LedgerState {
   readonly position: number;
   readonly tableId: string;
   readonly commissionMode: 'deducted' | 'box' | null;
+  /** The paytable of each side bet the table offers (absent in states stored before side bets: none). */
+  readonly paytables?: Readonly<Partial<Record<SideSpot, string>>>;
 }
 
 /** The counters of an account row (all cents or counts). */
@@ -97,7 +100,8 @@ const tables: readonly TableDef[] = [
       text('at', 'Time (ISO)'),
       text('kind', "'buy-in' | 'bet' | 'clear' | 'settlement' | 'void-return' | 'cash-out'"),
       int('round_no', 'Round, when the entry belongs to one'),
-      text('spot', "'player' | 'banker' | 'tie' for bets and settlements"),
+      text('spot', 'Bets and settlements: the spot (player, banker, tie or a side bet)'),
+      text('paytable', "Bets and settlements on a side bet: its paytable (e.g. '25-to-1'); else NULL"),
       int('amount', 'The amount: bought in, staked, returned, or paid'),
       int('chips_delta', "Change to the player's chips at the table"),
       text('result', "Settlements: 'win' | 'lose' | 'push'"),
@@ -142,13 +146,20 @@ class LedgerWrites {
     private readonly tableId: string,
     private readonly position: number,
     private readonly at: string,
+    private readonly paytables: LedgerState['paytables'],
   ) {}
+
+  /** The table's paytable of a side bet, or null (a main spot). */
+  paytableOf(spot: Spot): string | null {
+    return isSideSpot(spot) ? (this.paytables?.[spot] ?? null) : null;
+  }
 
   entry(
     playerId: string,
     kind: Kind,
     roundNo: number | null,
     spot: string | null,
+    paytable: string | null,
     amount: number,
     chipsDelta: number,
     result: string | null,
@@ -176,6 +187,7 @@ class LedgerWrites {
           kind,
           round_no: roundNo,
           spot,
+          paytable,
           amount,
           chips_delta: chipsDelta,
           result,
@@ -194,21 +206,34 @@ type DataOf<K extends TableEvent['type']> = Extract<TableEvent, { type: K }>['da
 /** The entries each money-moving event makes (events not listed make none). */
 const ENTRIES: { readonly [K in TableEvent['type']]?: (w: LedgerWrites, d: DataOf<K>) => void } = {
   PlayerBoughtIn: (w, d) => {
-    w.entry(d.playerId, 'buy-in', null, null, d.amount, d.amount, null, 0, d.by, d.role, {
+    w.entry(d.playerId, 'buy-in', null, null, null, d.amount, d.amount, null, 0, d.by, d.role, {
       buy_ins: 1,
       bought_in: d.amount,
       chips: d.amount,
     });
   },
   BetPlaced: (w, d) => {
-    w.entry(d.playerId, 'bet', d.roundNo, d.spot, d.amount, -d.amount, null, 0, d.by, d.role, {
-      bets: 1,
-      staked: d.amount,
-      chips: -d.amount,
-    });
+    w.entry(
+      d.playerId,
+      'bet',
+      d.roundNo,
+      d.spot,
+      w.paytableOf(d.spot),
+      d.amount,
+      -d.amount,
+      null,
+      0,
+      d.by,
+      d.role,
+      {
+        bets: 1,
+        staked: d.amount,
+        chips: -d.amount,
+      },
+    );
   },
   BetsCleared: (w, d) => {
-    w.entry(d.playerId, 'clear', d.roundNo, null, d.returned, d.returned, null, 0, d.by, d.role, {
+    w.entry(d.playerId, 'clear', d.roundNo, null, null, d.returned, d.returned, null, 0, d.by, d.role, {
       cleared: d.returned,
       staked: -d.returned,
       chips: d.returned,
@@ -222,6 +247,7 @@ const ENTRIES: { readonly [K in TableEvent['type']]?: (w: LedgerWrites, d: DataO
         'settlement',
         d.roundNo,
         st.spot,
+        st.paytable ?? null,
         st.paid,
         st.paid,
         st.result,
@@ -243,7 +269,7 @@ const ENTRIES: { readonly [K in TableEvent['type']]?: (w: LedgerWrites, d: DataO
   },
   RoundVoided: (w, d) => {
     for (const r of d.returned) {
-      w.entry(r.playerId, 'void-return', d.roundNo, null, r.amount, r.amount, null, 0, d.by, d.role, {
+      w.entry(r.playerId, 'void-return', d.roundNo, null, null, r.amount, r.amount, null, 0, d.by, d.role, {
         voided_returned: r.amount,
         staked: -r.amount,
         chips: r.amount,
@@ -252,13 +278,26 @@ const ENTRIES: { readonly [K in TableEvent['type']]?: (w: LedgerWrites, d: DataO
   },
   PlayerCashedOut: (w, d) => {
     const chips = d.paid + d.commissionCollected;
-    w.entry(d.playerId, 'cash-out', null, null, d.paid, -chips, null, d.commissionCollected, d.by, d.role, {
-      cash_outs: 1,
-      cashed_out: d.paid,
-      commission_collected: d.commissionCollected,
-      commission_owed: -d.commissionCollected,
-      chips: -chips,
-    });
+    w.entry(
+      d.playerId,
+      'cash-out',
+      null,
+      null,
+      null,
+      d.paid,
+      -chips,
+      null,
+      d.commissionCollected,
+      d.by,
+      d.role,
+      {
+        cash_outs: 1,
+        cashed_out: d.paid,
+        commission_collected: d.commissionCollected,
+        commission_owed: -d.commissionCollected,
+        chips: -chips,
+      },
+    );
   },
 };
 
@@ -266,7 +305,7 @@ function ledgerWrites(s: LedgerState, e: ProjectionEvent): readonly Write[] {
   // own keys only: an event type named like an Object property (`__proto__`, `constructor`) makes no entries
   if (!Object.hasOwn(ENTRIES, e.event.type)) return [];
   const entries = ENTRIES[e.event.type] as (w: LedgerWrites, d: unknown) => void;
-  const w = new LedgerWrites(s.tableId, e.position, (e.event.data as { at: string }).at);
+  const w = new LedgerWrites(s.tableId, e.position, (e.event.data as { at: string }).at, s.paytables);
   entries(w, e.event.data);
   return w.writes;
 }
@@ -274,8 +313,14 @@ function ledgerWrites(s: LedgerState, e: ProjectionEvent): readonly Write[] {
 function evolveLedger(state: LedgerState, e: ProjectionEvent): Evolution<LedgerState> {
   if (e.position <= state.position) return only(state);
   if (e.event.type === 'TableOpened') {
+    const rules = e.event.data.rules;
     return {
-      state: { ...state, position: e.position, commissionMode: e.event.data.rules.commission },
+      state: {
+        ...state,
+        position: e.position,
+        commissionMode: rules.commission,
+        paytables: payoutRulesOf(rules).paytables ?? {},
+      },
       writes: [],
     };
   }
@@ -286,7 +331,7 @@ function evolveLedger(state: LedgerState, e: ProjectionEvent): Evolution<LedgerS
 export const ledgerProjection: ProjectionModel<LedgerState> = {
   name: 'ledger',
   prefix: 'pl',
-  version: 1,
+  version: 2,
   description:
     'Per player and table: buy-ins, bets, results, commission owed and collected, cash-outs; entries.',
   tables,

@@ -1,4 +1,5 @@
 import type { Actor, TableEvent } from '@coup/table';
+import { COUPS } from '../../testing/coups';
 import { Scenario } from '../../testing/scenario';
 import { type LedgerState, PL_ACCOUNTS, PL_ENTRIES, ledgerProjection } from './fold';
 
@@ -171,4 +172,78 @@ describe('player ledger', () => {
       expect(ledgerProjection.evolve(state, e)).toEqual({ state, writes: [] });
     },
   );
+});
+
+describe('player ledger: side bets and game modes', () => {
+  /** p1 seated with 50,000 at a live table of `rules`, a shoe started. */
+  function live(rules: Record<string, unknown>): Scenario<LedgerState> {
+    const full = { dealing: 'live', ...rules };
+    return new Scenario<LedgerState>(ledgerProjection, { players: 0, rules: full }).given((d) => [
+      ...d.execute('OpenTable', { tableId: 'T1', rules: full }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN),
+    ]);
+  }
+
+  test('given an EZ table, when side bets are placed and settle, then staked, paid and net count them exactly, each entry naming its paytable', () => {
+    const s = live({ game: 'ez', sideBets: { dragon7: {}, panda8: {}, playerPair: {} } });
+    const stakes = [
+      { playerId: 'p1', spot: 'banker' as const, amount: 1_000 },
+      { playerId: 'p1', spot: 'dragon7' as const, amount: 500 },
+      { playerId: 'p1', spot: 'panda8' as const, amount: 200 },
+    ];
+    s.when((d) => d.liveRound(COUPS.dragon7, stakes));
+    // banker pushes on the Dragon 7 (1,000 back), Dragon 7 pays 40:1 (500 + 20,000), Panda 8 loses
+    expect(account(s)).toMatchObject({
+      bets: 3,
+      staked: 1_700,
+      wins: 1,
+      pushes: 1,
+      losses: 1,
+      paid: 1_000 + 20_500,
+      net_result: 20_000 - 200,
+      commission_deducted: 0,
+      chips: 50_000 - 1_700 + 21_500,
+    });
+    const mine = entries(s);
+    expect(mine.filter((e) => e.kind === 'bet').map((e) => [e.spot, e.paytable, e.amount])).toEqual([
+      ['banker', null, 1_000],
+      ['dragon7', '40-to-1', 500],
+      ['panda8', '25-to-1', 200],
+    ]);
+    expect(
+      mine.filter((e) => e.kind === 'settlement').map((e) => [e.spot, e.paytable, e.result, e.amount]),
+    ).toEqual([
+      ['banker', null, 'push', 1_000],
+      ['dragon7', '40-to-1', 'win', 20_500],
+      ['panda8', '25-to-1', 'lose', 0],
+    ]);
+    expectIdempotent(s);
+  });
+
+  test('given a no-commission table, when a banker 6 wins, then the half-paid banker bet and Super 6 by its paytable count to the cent', () => {
+    const s = live({ game: 'no-commission', sideBets: { super6: { paytable: '15-to-1' } } });
+    s.when((d) =>
+      d.liveRound(COUPS.bankerSixPair, [
+        { playerId: 'p1', spot: 'banker', amount: 1_100 },
+        { playerId: 'p1', spot: 'super6', amount: 300 },
+      ]),
+    );
+    // banker 1:2 on 1,100: 550 won; Super 6 15:1 on 300: 4,500 won
+    expect(account(s)).toMatchObject({ staked: 1_400, paid: 1_650 + 4_800, net_result: 550 + 4_500 });
+    expectIdempotent(s);
+  });
+
+  test('given side bets placed, when the round is voided, then they are returned with the main bets', () => {
+    const s = live({ sideBets: { playerPair: {}, bankerPair: {} } });
+    s.given((d) => [
+      ...d.execute('StartShoe', { firstCard: 'Qs' }),
+      ...d.execute('OpenBetting', {}),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'player', amount: 1_000 }, P1),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'bankerPair', amount: 300 }, P1),
+      ...d.execute('CloseBetting', { roundNo: 1 }),
+    ]);
+    s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'misdeal' }, SUPER));
+    expect(account(s)).toMatchObject({ staked: 0, voided_returned: 1_300, chips: 50_000 });
+    expectIdempotent(s);
+  });
 });

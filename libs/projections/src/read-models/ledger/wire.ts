@@ -13,6 +13,8 @@ export interface LedgerEntry {
   readonly kind: string;
   readonly roundNo: number | null;
   readonly spot: string | null;
+  /** Bets and settlements on a side bet: its paytable; else null. */
+  readonly paytable: string | null;
   readonly amount: number;
   readonly chipsDelta: number;
   readonly result: string | null;

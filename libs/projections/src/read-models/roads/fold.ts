@@ -19,7 +19,8 @@
  * day, or {@link EVERY_COUP_ROAD_COUPS} coups (about a shoe's worth), whichever ends first: `shoe_no` is the first
  * shoe of the road and `last_shoe_no` the last.
  */
-import type { Card, Outcome } from '@coup/table';
+import { coupFeatures } from '@coup/engine';
+import { type CoupResolvedData, type GameMode, type Outcome, gameOf } from '@coup/table';
 import {
   type Evolution,
   type ProjectionEvent,
@@ -35,8 +36,20 @@ import {
 
 export const RD_ROADS = 'rd_roads';
 
+/**
+ * The marks casinos put on a coup of their game (each present, and true, only on such a coup, so the roads of a
+ * commission table read as they did before game modes): a no-commission table's banker win with 6 (half paid:
+ * `super6`), an EZ table's three-card banker 7 win (Dragon 7, banker bets push) and three-card player 8 win
+ * (Panda 8).
+ */
+export interface GameMarks {
+  readonly super6?: true;
+  readonly dragon7?: true;
+  readonly panda8?: true;
+}
+
 /** One coup as the roads record it. */
-export interface Bead {
+export interface Bead extends GameMarks {
   readonly roundNo: number;
   readonly outcome: Outcome;
   readonly natural: boolean;
@@ -51,7 +64,7 @@ export interface BeadCell extends Bead {
   readonly row: number;
 }
 
-export interface BigRoadCell {
+export interface BigRoadCell extends GameMarks {
   readonly col: number;
   readonly row: number;
   readonly outcome: 'player' | 'banker';
@@ -181,6 +194,25 @@ function derivedRoad(lengths: readonly number[], k: number): DerivedCell[] {
   return layOut(streaksOf(derivedMarks(lengths, k))).map((c) => ({ col: c.col, row: c.row, color: c.item }));
 }
 
+/** The game marks of a bead (only those it has). */
+function marksOf(b: GameMarks): GameMarks {
+  return {
+    ...(b.super6 ? { super6: true } : {}),
+    ...(b.dragon7 ? { dragon7: true } : {}),
+    ...(b.panda8 ? { panda8: true } : {}),
+  };
+}
+
+/** The marks of a coup at a table of this game mode. */
+export function gameMarks(game: GameMode, d: CoupResolvedData): GameMarks {
+  const f = coupFeatures(d);
+  if (game === 'no-commission') return f.outcome === 'banker' && f.bankerTotal === 6 ? { super6: true } : {};
+  if (game !== 'ez') return {};
+  if (f.outcome === 'banker' && f.bankerCards === 3 && f.bankerTotal === 7) return { dragon7: true };
+  if (f.outcome === 'player' && f.playerCards === 3 && f.playerTotal === 8) return { panda8: true };
+  return {};
+}
+
 /** Every road of a sequence of coups. */
 export function computeRoads(beads: readonly Bead[]): Roads {
   const { columns, leadingTies } = bigRoadColumns(beads);
@@ -195,6 +227,7 @@ export function computeRoads(beads: readonly Bead[]): Roads {
     bankerPair: item.bead.bankerPair,
     streak,
     streakRow,
+    ...marksOf(item.bead),
   }));
   const lengths = columns.map((c) => c.length);
   return {
@@ -224,6 +257,8 @@ export interface RoadsState {
   readonly position: number;
   readonly tableId: string;
   readonly road: Road | null;
+  /** The table's game mode (its marks); absent in states stored before game modes: commission. */
+  readonly game?: GameMode;
 }
 
 const tables: readonly TableDef[] = [
@@ -242,11 +277,11 @@ const tables: readonly TableDef[] = [
       text('updated_at', 'Time of the last coup'),
       text(
         'bead_plate_json',
-        'Bead plate cells: [{col, row, roundNo, outcome, natural, playerPair, bankerPair, playerTotal, bankerTotal}]',
+        'Bead plate cells: [{col, row, roundNo, outcome, natural, playerPair, bankerPair, playerTotal, bankerTotal, super6?, dragon7?, panda8?}] (a game mark only when true)',
       ),
       text(
         'big_road_json',
-        'Big road cells: [{col, row, outcome, roundNo, ties, natural, playerPair, bankerPair, streak, streakRow}]',
+        'Big road cells: [{col, row, outcome, roundNo, ties, natural, playerPair, bankerPair, streak, streakRow, super6?, dragon7?, panda8?}]',
       ),
       int('leading_ties', 'Ties before the first player/banker win'),
       text('big_eye_boy_json', 'Big eye boy: [{col, row, color}]'),
@@ -282,14 +317,13 @@ export function roadRow(tableId: string, road: Road): Write {
   };
 }
 
-const pair = (cards: readonly Card[]): boolean => cards.length >= 2 && cards[0]?.[0] === cards[1]?.[0];
-
 function evolveRoads(state: RoadsState, e: ProjectionEvent): Evolution<RoadsState> {
   return once(state, e, evolveRoadsStep);
 }
 
 function evolveRoadsStep(s: RoadsState, e: ProjectionEvent): Evolution<RoadsState> {
   const ev = e.event;
+  if (ev.type === 'TableOpened') return { state: { ...s, game: gameOf(ev.data.rules) }, writes: [] };
   if (ev.type === 'ShoeStarted') {
     const d = ev.data;
     const day = d.shuffle === 'every-coup' ? dayOf(d.at) : null;
@@ -315,14 +349,16 @@ function evolveRoadsStep(s: RoadsState, e: ProjectionEvent): Evolution<RoadsStat
   }
   if (ev.type === 'CoupResolved' && s.road !== null) {
     const d = ev.data;
+    const f = coupFeatures(d);
     const bead: Bead = {
       roundNo: d.roundNo,
       outcome: d.outcome,
       natural: d.natural,
-      playerPair: pair(d.playerCards),
-      bankerPair: pair(d.bankerCards),
+      playerPair: f.playerPair,
+      bankerPair: f.bankerPair,
       playerTotal: d.playerTotal,
       bankerTotal: d.bankerTotal,
+      ...gameMarks(s.game ?? 'commission', d),
     };
     return {
       state: { ...s, road: { ...s.road, beads: [...s.road.beads, bead], updatedAt: d.at } },
@@ -335,13 +371,13 @@ function evolveRoadsStep(s: RoadsState, e: ProjectionEvent): Evolution<RoadsStat
 export const roadsProjection: ProjectionModel<RoadsState> = {
   name: 'roads',
   prefix: 'rd',
-  version: 1,
+  version: 2,
   description:
-    'Bead plate, big road (ties, dragon tail), big eye boy, small road and cockroach pig per shoe.',
+    'Bead plate, big road (ties, dragon tail), big eye boy, small road and cockroach pig per shoe; pairs and the game marks (Super 6, Dragon 7, Panda 8).',
   tables,
-  handles: new Set(['ShoeStarted', 'CoupResolved']),
+  handles: new Set(['TableOpened', 'ShoeStarted', 'CoupResolved']),
   keyOf: byTable,
-  initial: (tableId) => ({ position: 0, tableId, road: null }),
+  initial: (tableId) => ({ position: 0, tableId, road: null, game: 'commission' }),
   evolve: evolveRoads,
   materialize: (s) => (s.road === null ? [] : [roadRow(s.tableId, s.road)]),
 };

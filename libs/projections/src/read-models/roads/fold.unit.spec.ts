@@ -1,4 +1,5 @@
 import type { Actor, Outcome } from '@coup/table';
+import { COUPS } from '../../testing/coups';
 import { Scenario } from '../../testing/scenario';
 import { type Bead, RD_ROADS, type RoadsState, computeRoads, derivedMarks, roadsProjection } from './fold';
 
@@ -175,4 +176,85 @@ describe('roads projection', () => {
     s.given((d) => d.playRound());
     expect(s.row(RD_ROADS, { shoe_no: 6 })).toMatchObject({ coups: 1, day: '2025-01-02' });
   });
+});
+
+describe('roads: pairs and the game marks in every mode', () => {
+  const P1 = 'p1';
+  function table(game: string, sideBets: Record<string, object> = {}) {
+    return new Scenario<RoadsState>(roadsProjection, {
+      rules: { dealing: 'live', game, sideBets },
+    }).given((d) => d.open());
+  }
+  const bead = (s: Scenario) =>
+    (JSON.parse(s.row(RD_ROADS, { shoe_no: 1 })!.bead_plate_json as string) as Record<string, unknown>[]).at(
+      -1,
+    );
+  const bigRoad = (s: Scenario) =>
+    (JSON.parse(s.row(RD_ROADS, { shoe_no: 1 })!.big_road_json as string) as Record<string, unknown>[]).at(
+      -1,
+    );
+  const stake = [{ playerId: P1, spot: 'banker' as const, amount: 1_000 }];
+
+  test('given a no-commission table, when the banker wins with 6, then the bead and the big road mark Super 6 (and the banker pair)', () => {
+    const s = table('no-commission', { super6: {} });
+    s.when((d) => d.liveRound(COUPS.bankerSixPair, stake));
+    expect(bead(s)).toMatchObject({
+      outcome: 'banker',
+      bankerTotal: 6,
+      super6: true,
+      bankerPair: true,
+      playerPair: false,
+    });
+    expect(bigRoad(s)).toMatchObject({ outcome: 'banker', super6: true, bankerPair: true });
+    expect(s.state().game).toBe('no-commission');
+    const again = s.again();
+    expect([again.writes, again.changed]).toEqual([[], false]);
+  });
+
+  test('given a commission table, when the banker wins with 6, then nothing but the pair is marked (as before game modes)', () => {
+    const s = table('commission');
+    s.when((d) => d.liveRound(COUPS.bankerSixPair, stake));
+    expect(Object.keys(bead(s)!)).toEqual([
+      'roundNo',
+      'outcome',
+      'natural',
+      'playerPair',
+      'bankerPair',
+      'playerTotal',
+      'bankerTotal',
+      'col',
+      'row',
+    ]);
+    expect(bead(s)).toMatchObject({ bankerPair: true });
+  });
+
+  test('given an EZ table, when a three-card banker 7 and then a three-card player 8 win, then they are marked Dragon 7 and Panda 8', () => {
+    const s = table('ez', { dragon7: {}, panda8: {} });
+    s.when((d) => d.liveRound(COUPS.dragon7, stake));
+    expect(bead(s)).toMatchObject({ outcome: 'banker', bankerTotal: 7, dragon7: true });
+    expect(bead(s)).not.toHaveProperty('panda8');
+    expect(bigRoad(s)).toMatchObject({ dragon7: true });
+    s.when((d) => d.liveRound(COUPS.panda8, stake));
+    expect(bead(s)).toMatchObject({ outcome: 'player', playerTotal: 8, panda8: true });
+    expect(bigRoad(s)).toMatchObject({ outcome: 'player', panda8: true });
+    const again = s.again();
+    expect([again.writes, again.changed]).toEqual([[], false]);
+  });
+
+  test.each(['commission', 'no-commission', 'ez'])(
+    'given a %s table, when a natural meets a pair, then the pairs are marked by the first two cards of each hand',
+    (game) => {
+      const s = table(game);
+      s.when((d) => d.liveRound(COUPS.playerNaturalBankerPair, stake));
+      expect(bead(s)).toMatchObject({
+        outcome: 'player',
+        natural: true,
+        playerPair: false,
+        bankerPair: true,
+      });
+      s.when((d) => d.liveRound(COUPS.playerPerfectPair, stake));
+      expect(bead(s)).toMatchObject({ outcome: 'banker', playerPair: true, bankerPair: false });
+      expect(bead(s)).not.toHaveProperty('super6');
+    },
+  );
 });

@@ -1,10 +1,15 @@
-import { exactOdds } from '@coup/engine';
+import { exactBetOdds, exactOdds } from '@coup/engine';
 import type { Actor, TableEvent } from '@coup/table';
+import { COUPS } from '../../testing/coups';
 import { Scenario } from '../../testing/scenario';
+import { type BetRow, summarizeBet, summarizeBets, wilson95 } from './bet-summary';
 import {
+  ST_BETS,
+  ST_BET_RESULTS,
   ST_DAILY,
   ST_SHOES,
   STATS_COUNTERS,
+  type StatsCounter,
   type StatsCounters,
   type StatsState,
   chiSquare,
@@ -24,7 +29,7 @@ function expectIdempotent(s: Scenario): void {
 
 function row(partial: Partial<StatsCounters>): StatsCounters {
   return {
-    ...(Object.fromEntries(STATS_COUNTERS.map((k) => [k, 0])) as StatsCounters),
+    ...(Object.fromEntries(STATS_COUNTERS.map((k) => [k, 0])) as Record<StatsCounter, number>),
     decks: 8,
     tie_pays: 8,
     ...partial,
@@ -179,5 +184,180 @@ describe('statistics projection', () => {
       ['2025-01-02', 1],
     ]);
     expect(s.row(ST_SHOES, { shoe_no: 1 })).toMatchObject({ coups: 2, first_day: '2025-01-01' });
+  });
+});
+
+describe('statistics per bet type: pure summaries', () => {
+  const betRow = (partial: Partial<BetRow>): BetRow => ({
+    coups: 0,
+    bets: 0,
+    wins: 0,
+    pushes: 0,
+    losses: 0,
+    handle: 0,
+    paid: 0,
+    commission: 0,
+    box_commission: 0,
+    spot: 'player',
+    paytable: null,
+    game: 'commission',
+    decks: 8,
+    tie_pays: 8,
+    ...partial,
+  });
+
+  test('the Wilson score 95% interval: known values, bounded to [0, 1], none without trials', () => {
+    const half = wilson95(5, 10)!;
+    expect(half.low).toBeCloseTo(0.2366, 4);
+    expect(half.high).toBeCloseTo(0.7634, 4);
+    expect(wilson95(0, 10)).toEqual({ low: 0, high: expect.closeTo(0.2775, 4) });
+    expect(wilson95(10, 10)!.high).toBe(1);
+    expect(wilson95(0, 0)).toBeNull();
+  });
+
+  test('a bet type: each result beside its exact probability with its interval, the hold beside the edge', () => {
+    const odds = exactBetOdds({ decks: 8, game: 'ez', spots: ['dragon7'] }).bets.dragon7!;
+    const s = summarizeBet([
+      {
+        row: betRow({
+          spot: 'dragon7',
+          paytable: '40-to-1',
+          game: 'ez',
+          coups: 100,
+          bets: 10,
+          wins: 1,
+          losses: 9,
+        }),
+        results: new Map([
+          ['win:40/1', 3],
+          ['lose', 97],
+        ]),
+      },
+      {
+        row: betRow({
+          spot: 'dragon7',
+          paytable: '40-to-1',
+          game: 'ez',
+          coups: 100,
+          bets: 10,
+          losses: 10,
+          handle: 10_000,
+          paid: 41_000,
+        }),
+        results: new Map([
+          ['win:40/1', 1],
+          ['lose', 99],
+        ]),
+      },
+    ])!;
+    expect(s).toMatchObject({ spot: 'dragon7', label: 'Dragon 7', variant: '40-to-1', coups: 200, bets: 20 });
+    expect(s.results.map((r) => [r.key, r.result, r.pays, r.count])).toEqual([
+      ['win:40/1', 'win', '40:1', 4],
+      ['lose', 'lose', null, 196],
+    ]);
+    const win = s.results[0]!;
+    expect(win.frequency).toBe(0.02);
+    expect(win.expected).toBeCloseTo(odds.probabilities.win, 15);
+    expect(win.ci95).toEqual(wilson95(4, 200));
+    expect(win.withinCi95).toBe(true);
+    expect(s.houseResult).toBe(10_000 - 41_000);
+    expect(s.holdPercent).toBeCloseTo(-310, 10);
+    expect(s.theoreticalEdgePercent).toBeCloseTo(odds.houseEdge * 100, 12);
+  });
+
+  test('bet types are grouped by spot and what sets their payouts (banker by mode), rows of other decks weighted by coups', () => {
+    const six = exactBetOdds({ decks: 6, spots: ['banker'] }).bets.banker!;
+    const eight = exactBetOdds({ decks: 8, spots: ['banker'] }).bets.banker!;
+    const { bets, total } = summarizeBets(
+      [
+        {
+          row: betRow({ spot: 'banker', decks: 6, coups: 30, handle: 1_000, paid: 1_950, bets: 1 }),
+          results: new Map(),
+        },
+        { row: betRow({ spot: 'banker', coups: 10, handle: 3_000, paid: 0, bets: 1 }), results: new Map() },
+        { row: betRow({ spot: 'banker', game: 'no-commission', coups: 5 }), results: new Map() },
+        {
+          row: betRow({ spot: 'super6', paytable: '15-to-1', game: 'no-commission', coups: 5 }),
+          results: new Map(),
+        },
+      ],
+      ['player', 'banker', 'super6'],
+    );
+    expect(bets.map((b) => [b.spot, b.variant, b.coups])).toEqual([
+      ['banker', 'commission', 40],
+      ['banker', 'no-commission', 5],
+      ['super6', '15-to-1', 5],
+    ]);
+    const win = bets[0]!.results.find((r) => r.key === 'win:1/1:commission')!;
+    expect(win.expected).toBeCloseTo(
+      (30 * six.results[0]!.probability + 10 * eight.results[0]!.probability) / 40,
+      14,
+    );
+    expect(win.pays).toBe('1:1 less 5%');
+    expect(bets[0]!.theoreticalEdgePercent).toBeCloseTo(
+      ((1_000 * six.houseEdge + 3_000 * eight.houseEdge) / 4_000) * 100,
+      12,
+    );
+    expect(total).toMatchObject({ bets: 2, handle: 4_000, paid: 1_950, houseResult: 2_050 });
+  });
+});
+
+describe('statistics projection: every bet type', () => {
+  test('given an EZ table with side bets, when a Dragon 7 resolves, then each offered bet counts the coup by how it ended, and its stakes', () => {
+    const rules = { dealing: 'live', game: 'ez', sideBets: { dragon7: {}, panda8: {}, playerPair: {} } };
+    const s = new Scenario<StatsState>(statsProjection, { rules }).given((d) => d.open());
+    s.when((d) =>
+      d.liveRound(COUPS.dragon7, [
+        { playerId: 'p1', spot: 'banker', amount: 1_000 },
+        { playerId: 'p1', spot: 'dragon7', amount: 500 },
+        { playerId: 'p2', spot: 'player', amount: 100 },
+        { playerId: 'p2', spot: 'dragon7', amount: 100 },
+      ]),
+    );
+    const results = Object.fromEntries(s.rows(ST_BET_RESULTS).map((r) => [r.spot, [r.result, r.coups]]));
+    expect(results).toEqual({
+      player: ['lose', 1],
+      banker: ['push', 1],
+      tie: ['lose', 1],
+      playerPair: ['lose', 1],
+      dragon7: ['win:40/1', 1],
+      panda8: ['lose', 1],
+    });
+    expect(s.row(ST_BETS, { spot: 'dragon7' })).toMatchObject({
+      day: '2025-01-01',
+      paytable: '40-to-1',
+      game: 'ez',
+      decks: 8,
+      coups: 1,
+      bets: 2,
+      wins: 2,
+      handle: 600,
+      paid: 600 * 41,
+    });
+    expect(s.row(ST_BETS, { spot: 'player' })).toMatchObject({ bets: 1, losses: 1, handle: 100, paid: 0 });
+    expect(s.row(ST_BETS, { spot: 'banker' })).toMatchObject({
+      paytable: null,
+      bets: 1,
+      pushes: 1,
+      handle: 1_000,
+      paid: 1_000,
+    });
+    expect(s.row(ST_BETS, { spot: 'panda8' })).toMatchObject({ coups: 1, bets: 0, handle: 0 });
+    // the main bets' counters as before, the mode beside them
+    expect(s.row(ST_DAILY, { day: '2025-01-01' })).toMatchObject({
+      game: 'ez',
+      banker_wins: 1,
+      handle_banker: 1_000,
+    });
+    expectIdempotent(s);
+  });
+
+  test("given a no-commission table, when the banker bet is summarized, then its edge is the mode's (a banker 6 half paid)", () => {
+    const edge = exactBetOdds({ decks: 8, game: 'no-commission', spots: ['banker'] }).bets.banker!.houseEdge;
+    const s = summarize([
+      row({ coups: 1, banker_wins: 1, handle_banker: 1_000, paid_banker: 1_500, game: 'no-commission' }),
+    ]);
+    expect(s.theoreticalEdgePercent).toBeCloseTo(edge * 100, 12);
+    expect(edge).not.toBeCloseTo(exactOdds({ decks: 8 }).houseEdge.banker, 4);
   });
 });

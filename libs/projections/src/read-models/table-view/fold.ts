@@ -3,7 +3,7 @@
  * The fold is the table decider's own `evolve` (the same code the service and the browser use), and the row is
  * `tableView` of that state: an unrevealed seed is never written.
  */
-import { type TableState, initialState, tableView } from '@coup/table';
+import { type SpotAmounts, type TableState, initialState, tableView } from '@coup/table';
 import { tableAfter } from '../kernel/table-fold';
 import {
   type Evolution,
@@ -28,6 +28,9 @@ export interface TableViewState {
 }
 
 export const TV_TABLES = 'tv_tables';
+
+/** No stakes: the totals of a round that is not open. */
+const NO_BETS: SpotAmounts = { player: 0, banker: 0, tie: 0 };
 export const TV_PLAYERS = 'tv_players';
 
 const tables: readonly TableDef[] = [
@@ -50,7 +53,14 @@ const tables: readonly TableDef[] = [
       int('bets_player', 'Stakes on player this round (all players)'),
       int('bets_banker', 'Stakes on banker this round'),
       int('bets_tie', 'Stakes on tie this round'),
-      text('bets_json', 'Stakes per player this round: [{playerId, player, banker, tie}]'),
+      text(
+        'bets_totals_json',
+        'Stakes on every spot this round (all players), side bets included: {player, banker, tie, <side bet>...}; a side bet only when staked',
+      ),
+      text(
+        'bets_json',
+        'Stakes per player this round: [{playerId, player, banker, tie, <side bet>...}] (a side bet only when staked)',
+      ),
       text('cards_json', 'Cards of the current round in dealing order: [{index, card, to, slot}]'),
       text('result_json', 'The current round result (CoupSummary) once resolved, else NULL'),
       text('last_result_json', 'The last resolved coup (CoupSummary), or NULL'),
@@ -131,6 +141,7 @@ export function tableViewRows(state: TableViewState): Write[] {
         bets_player: open ? round.bets.totals.player : 0,
         bets_banker: open ? round.bets.totals.banker : 0,
         bets_tie: open ? round.bets.totals.tie : 0,
+        bets_totals_json: JSON.stringify(open ? round.bets.totals : NO_BETS),
         bets_json: JSON.stringify(round?.bets.players ?? []),
         cards_json: JSON.stringify(round?.cards ?? []),
         result_json: round?.result ? JSON.stringify(round.result) : null,
@@ -161,7 +172,7 @@ export function tableViewRows(state: TableViewState): Write[] {
 export const tableViewProjection: ProjectionModel<TableViewState> = {
   name: 'table-view',
   prefix: 'tv',
-  version: 1,
+  version: 2,
   description: 'What the console shows now: phase, round, deadline, shoe, bets, players, cards and result.',
   tables,
   keyOf: byTable,

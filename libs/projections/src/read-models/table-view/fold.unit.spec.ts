@@ -1,10 +1,12 @@
 import type { Actor, TableEvent } from '@coup/table';
+import { COUPS } from '../../testing/coups';
 import { Scenario } from '../../testing/scenario';
 import { TV_PLAYERS, TV_TABLES, type TableViewState, tableViewProjection } from './fold';
 
 const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 const P1: Actor = { id: 'p1', role: 'player' };
+const P2: Actor = { id: 'p2', role: 'player' };
 
 function opened(options = {}): Scenario<TableViewState> {
   return new Scenario<TableViewState>(tableViewProjection, { players: 1, ...options }).given((d) =>
@@ -186,10 +188,43 @@ describe('table view', () => {
     expectIdempotent(s);
   });
 
-  test('given an open table, when TableClosed, then it shows closed', () => {
-    const s = opened();
-    s.when((d) => d.execute('CloseTable', {}, ADMIN));
+  test('given an open table whose players cashed out, when TableClosed, then it shows closed', () => {
+    const s = opened().given((d) =>
+      d.players.flatMap((playerId) => d.execute('CashOut', { playerId }, ADMIN)),
+    );
+    s.when((d) => d.execute('CloseTable', { cashOutAll: true }, ADMIN));
     expect(table(s)).toMatchObject({ status: 'closed', phase: 'closed' });
+    expectIdempotent(s);
+  });
+
+  test("given an EZ table offering side bets, when players stake on them, then the totals per spot and each player's stakes include them", () => {
+    const s = opened({
+      players: 2,
+      rules: { dealing: 'live', game: 'ez', sideBets: { dragon7: {}, panda8: {} } },
+    });
+    s.given((d) => [...d.execute('StartShoe', { firstCard: 'Qs' }), ...d.execute('OpenBetting', {})]);
+    s.when((d) => [
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 1_000 }, P1),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'dragon7', amount: 500 }, P1),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p2', spot: 'tie', amount: 100 }, P2),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p2', spot: 'panda8', amount: 200 }, P2),
+      ...d.execute('PlaceBet', { roundNo: 1, playerId: 'p2', spot: 'dragon7', amount: 100 }, P2),
+    ]);
+    expect(table(s)).toMatchObject({ bets_player: 0, bets_banker: 1_000, bets_tie: 100 });
+    expect(JSON.parse(table(s).bets_totals_json as string)).toEqual({
+      player: 0,
+      banker: 1_000,
+      tie: 100,
+      dragon7: 600,
+      panda8: 200,
+    });
+    expect(JSON.parse(table(s).bets_json as string)).toEqual([
+      { playerId: 'p1', player: 0, banker: 1_000, tie: 0, dragon7: 500 },
+      { playerId: 'p2', player: 0, banker: 0, tie: 100, panda8: 200, dragon7: 100 },
+    ]);
+    expectIdempotent(s);
+    s.when((d) => [...d.execute('CloseBetting', { roundNo: 1 }), ...d.liveCards(1, COUPS.dragon7)]);
+    expect(JSON.parse(table(s).bets_totals_json as string)).toEqual({ player: 0, banker: 0, tie: 0 });
     expectIdempotent(s);
   });
 

@@ -30,6 +30,7 @@ const entryOf = (r: Raw): LedgerEntry => ({
   kind: String(r.kind),
   roundNo: r.round_no === null ? null : Number(r.round_no),
   spot: (r.spot as string | null) ?? null,
+  paytable: (r.paytable as string | null) ?? null,
   amount: Number(r.amount),
   chipsDelta: Number(r.chips_delta),
   result: (r.result as string | null) ?? null,

@@ -1,18 +1,30 @@
-/** The statistics query: overall, per table, per day and per shoe over a range of UTC days. */
+/** The statistics queries: overall, per table, per day and per shoe over a range of UTC days; per bet type. */
+import { ALL_SPOTS, type GameMode, type Spot } from '@coup/engine';
 import { QueryError, type Raw, checkDay } from '../../../read/query-kit';
 import type { Db } from '../../../runner/db';
-import { STATS_COUNTERS, ST_DAILY, ST_SHOES, type StatsCounters, summarize } from '../fold';
-import type { StatsFilter, StatsView } from '../wire';
+import { type BetRow, type ResultCounts, summarizeBets } from '../bet-summary';
+import {
+  BET_COUNTERS,
+  STATS_COUNTERS,
+  ST_BETS,
+  ST_BET_RESULTS,
+  ST_DAILY,
+  ST_SHOES,
+  type StatsCounters,
+  summarize,
+} from '../fold';
+import type { BetStatsScope, BetStatsView, StatsFilter, StatsView } from '../wire';
 
 const statsRow = (r: Raw): StatsCounters =>
   ({
     ...Object.fromEntries(STATS_COUNTERS.map((k) => [k, Number(r[k] ?? 0)])),
     decks: Number(r.decks),
     tie_pays: Number(r.tie_pays),
+    game: (r.game as GameMode | null) ?? 'commission',
   }) as StatsCounters;
 
-/** Statistics for a table (or all) over a range of UTC days: overall, per table, per day, per shoe. */
-export function statsOf(db: Db, filter: StatsFilter = {}): StatsView {
+/** The filter checked, as a WHERE clause on (table_id, day) and its parameters. */
+function whereOf(filter: StatsFilter): { where: string; params: Record<string, string> } {
   checkDay('from', filter.from);
   checkDay('to', filter.to);
   if (filter.tableId !== undefined && (filter.tableId.length === 0 || filter.tableId.length > 64)) {
@@ -32,17 +44,27 @@ export function statsOf(db: Db, filter: StatsFilter = {}): StatsView {
     where.push('day <= @to');
     params.to = filter.to;
   }
-  const rows = db
-    .prepare(
-      `SELECT * FROM ${ST_DAILY} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY day, table_id`,
-    )
-    .all(params) as Raw[];
-  const byTable = new Map<string, Raw[]>();
-  const byDay = new Map<string, Raw[]>();
-  for (const r of rows) {
-    byTable.set(String(r.table_id), [...(byTable.get(String(r.table_id)) ?? []), r]);
-    byDay.set(String(r.day), [...(byDay.get(String(r.day)) ?? []), r]);
+  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+/** `items` grouped by a key, groups in first-seen order. */
+function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of items) {
+    const k = key(t);
+    const group = out.get(k);
+    if (group) group.push(t);
+    else out.set(k, [t]);
   }
+  return out;
+}
+
+/** Statistics for a table (or all) over a range of UTC days: overall, per table, per day, per shoe. */
+export function statsOf(db: Db, filter: StatsFilter = {}): StatsView {
+  const { where, params } = whereOf(filter);
+  const rows = db.prepare(`SELECT * FROM ${ST_DAILY} ${where} ORDER BY day, table_id`).all(params) as Raw[];
+  const byTable = groupBy(rows, (r) => String(r.table_id));
+  const byDay = groupBy(rows, (r) => String(r.day));
   let shoes: StatsView['shoes'] = [];
   if (filter.tableId !== undefined) {
     const w = ['table_id = @tableId'];
@@ -67,5 +89,64 @@ export function statsOf(db: Db, filter: StatsFilter = {}): StatsView {
     })),
     days: [...byDay].map(([day, rs]) => ({ day, ...summarize(rs.map(statsRow)) })),
     shoes,
+  };
+}
+
+interface DayBet {
+  readonly tableId: string;
+  readonly day: string;
+  readonly row: BetRow;
+  readonly results: ResultCounts;
+}
+
+const betRow = (r: Raw): BetRow =>
+  ({
+    ...Object.fromEntries(BET_COUNTERS.map((k) => [k, Number(r[k] ?? 0)])),
+    spot: String(r.spot) as Spot,
+    paytable: (r.paytable as string | null) ?? null,
+    game: (r.game as GameMode | null) ?? 'commission',
+    decks: Number(r.decks),
+    tie_pays: Number(r.tie_pays),
+  }) as BetRow;
+
+const scopeOf = (rows: readonly DayBet[]): BetStatsScope => summarizeBets(rows, ALL_SPOTS);
+
+/**
+ * Statistics per bet type (every spot offered, side bets included) for a table (or all) over a range of UTC
+ * days: overall, per table, per day. Each result's frequency beside its exact probability with a Wilson 95%
+ * interval; the hold beside the theoretical edge.
+ */
+export function betStatsOf(db: Db, filter: StatsFilter = {}): BetStatsView {
+  const { where, params } = whereOf(filter);
+  const results = new Map<string, Map<string, number>>();
+  for (const r of db
+    .prepare(`SELECT table_id, day, spot, result, coups FROM ${ST_BET_RESULTS} ${where}`)
+    .all(params) as Raw[]) {
+    const key = `${String(r.table_id)}|${String(r.day)}|${String(r.spot)}`;
+    let counts = results.get(key);
+    if (!counts) results.set(key, (counts = new Map()));
+    counts.set(String(r.result), Number(r.coups));
+  }
+  const rows: DayBet[] = (
+    db.prepare(`SELECT * FROM ${ST_BETS} ${where} ORDER BY day, table_id, spot`).all(params) as Raw[]
+  ).map((r) => ({
+    tableId: String(r.table_id),
+    day: String(r.day),
+    row: betRow(r),
+    results: results.get(`${String(r.table_id)}|${String(r.day)}|${String(r.spot)}`) ?? new Map(),
+  }));
+  const byTable = groupBy(rows, (r) => r.tableId);
+  return {
+    filter,
+    confidence: 'wilson-95',
+    overall: scopeOf(rows),
+    tables: [...byTable].map(([tableId, rs]) => ({
+      tableId,
+      decks: rs[0]?.row.decks ?? 0,
+      game: rs[0]?.row.game ?? 'commission',
+      tiePays: rs[0]?.row.tie_pays ?? 8,
+      ...scopeOf(rs),
+    })),
+    days: [...groupBy(rows, (r) => r.day)].map(([day, rs]) => ({ day, ...scopeOf(rs) })),
   };
 }

@@ -1,0 +1,18 @@
+/**
+ * Coups for tests, as the cards dealt in order (player, banker, player, banker, then the third cards), each
+ * deciding a bet of the catalogue: a table's live dealer can deal exactly these.
+ */
+import type { Card } from '@coup/engine';
+
+export const COUPS = {
+  /** Player 2+3=5 draws K (5); banker 3+T=3 draws on a 0 and takes 4: a three-card banker 7 wins (Dragon 7). */
+  dragon7: ['2c', '3d', '3c', 'Td', 'Kc', '4h'],
+  /** Player 2+3=5 draws 3 (8); banker 5+T=5 stands on a player's 3: a three-card player 8 wins (Panda 8). */
+  panda8: ['2c', '5d', '3c', 'Td', '3h'],
+  /** Player 2+3=5 draws K (5); banker 3+3=6, a pair, stands on a player's 0: banker wins with 6 on five cards. */
+  bankerSixPair: ['2c', '3d', '3c', '3h', 'Kc'],
+  /** Player 5+4=9, a natural; banker 3+3=6, a pair: the player wins on four cards. */
+  playerNaturalBankerPair: ['5c', '3d', '4c', '3h'],
+  /** Player 7h 7h, a perfect pair (4); banker 9+T=9 natural: the banker wins (a natural by 5). */
+  playerPerfectPair: ['7h', '9c', '7h', 'Td'],
+} as const satisfies Record<string, readonly Card[]>;
