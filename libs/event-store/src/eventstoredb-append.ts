@@ -56,13 +56,13 @@ interface Attempt {
 }
 
 export class EsdbAppender {
-  /** The server's maximum append size as far as known (EventStoreDB's default until a refusal names another). */
-  maxAppendSize: number;
+  /** The server's maximum append size once known (configured, or named by its first refusal); null: not yet. */
+  maxAppendSize: number | null;
 
   constructor(
     private readonly reads: EsdbStreamReads,
     private readonly settings: AppendSettings,
-    maxAppendSize: number,
+    maxAppendSize: number | null,
   ) {
     this.maxAppendSize = maxAppendSize;
   }
@@ -111,14 +111,18 @@ export class EsdbAppender {
     throw new WrongExpectedVersionError(stream, expected, head ? head.revision : 'no_stream');
   }
 
-  /** The rows chained onto `head` and the events to send, refused when the server would refuse their size. */
+  /**
+   * The rows chained onto `head` and the events to send; refused when the server's maximum append size is known and
+   * they are over it, measured as the server measures them. Until it is known the server decides, and its refusal
+   * names it.
+   */
   private prepare(lib: typeof Esdb, stream: string, head: Head | null, prepared: PreparedEvent[]): Attempt {
     const rows = chainRows(stream, head, prepared, '');
     const metadata = rows.map((row) =>
       packMetadata(JSON.parse(row.metadataJson) as { [k: string]: JsonValue }, row.prevHash, row.hash),
     );
     const size = appendSize(rows.map((row, i) => ({ ...row, metadataJson: JSON.stringify(metadata[i]) })));
-    if (size > this.maxAppendSize) {
+    if (this.maxAppendSize !== null && size > this.maxAppendSize) {
       throw new EventStoreInputError(
         'APPEND_TOO_LARGE',
         `An append of ${rows.length} event(s) to '${stream}' is ${size} bytes as EventStoreDB counts them (data, ` +

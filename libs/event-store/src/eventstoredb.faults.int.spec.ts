@@ -116,31 +116,35 @@ describe('finding 4: reads that decide or confirm a write go to the leader', () 
 });
 
 describe('finding 5: the maximum append size is per append, summed over data, metadata and type', () => {
-  it('an append over it is refused before anything is sent (APPEND_TOO_LARGE), though each event fits alone', async () => {
+  const sends = (node: StandinNode) =>
+    node.served.filter((c) => c.rpc === 'batchAppend' || c.rpc === 'append');
+
+  it('an append over it is refused (APPEND_TOO_LARGE), though each event fits alone; after that, before it is sent', async () => {
     const { node, store } = await setup();
     const s = stream('large');
     const half = 'x'.repeat(520 * 1024);
-    const error = await failure(
-      store.appendToStream(s, [newEvent('Big', { half }), newEvent('Big', { half })]),
-    );
+    const big = () => [newEvent('Big', { half }), newEvent('Big', { half })];
+    const error = await failure(store.appendToStream(s, big()));
     expect(error).toBeInstanceOf(EventStoreInputError);
     expect(error).toMatchObject({ code: 'APPEND_TOO_LARGE' });
-    expect(node.served.filter((c) => c.rpc === 'batchAppend' || c.rpc === 'append')).toEqual([]);
+    expect(String(error!['message'])).toMatch(/1048576/);
+    const sent = sends(node).length;
+    expect(await failure(store.appendToStream(s, big()))).toMatchObject({ code: 'APPEND_TOO_LARGE' });
+    expect(sends(node)).toHaveLength(sent);
     expect(await collect(store.readStream(s))).toEqual([]);
   });
 
-  it('the chain metadata counts: an event that fits alone but not with its chain fields is refused', async () => {
-    const { store } = await setup({}, { maxAppendSize: 4096 });
-    const s = stream('chain');
-    // The adapter learns the server's limit from its first refusal, then refuses such appends itself.
-    const data = { blob: 'y'.repeat(4096 - 200) };
-    const first = await failure(store.appendToStream(s, [newEvent('Near', data)]));
-    expect(first).toMatchObject({ code: 'APPEND_TOO_LARGE' });
-    expect(String(first!['message'])).toMatch(/4096/);
+  it('the chain metadata counts: an event whose data and metadata fit, but not with its chain fields, is refused unsent', async () => {
+    const { node, store } = await setup({ maxAppendSize: 4096 }, { maxAppendSize: 4096 });
+    const data = { blob: 'y'.repeat(4096 - 150) }; // 3,984 bytes without the chain fields, 4,148 with them
+    const error = await failure(store.appendToStream(stream('chain'), [newEvent('Near', data)]));
+    expect(error).toMatchObject({ code: 'APPEND_TOO_LARGE' });
+    expect(String(error!['message'])).toMatch(/4096/);
+    expect(sends(node)).toEqual([]);
   });
 
-  it('a server configured for larger appends takes them when the adapter is told so', async () => {
-    const { store } = await setup({ maxAppendSize: 4 * 1024 * 1024 }, { maxAppendSize: 4 * 1024 * 1024 });
+  it('a server whose limit was raised takes larger appends, with nothing configured in the adapter', async () => {
+    const { store } = await setup({}, { maxAppendSize: 4 * 1024 * 1024 });
     const s = stream('larger');
     const half = 'x'.repeat(900 * 1024);
     await store.appendToStream(s, [newEvent('Big', { half }), newEvent('Big', { half })]);

@@ -57,8 +57,9 @@ export interface EventStoreDbConfig {
   /** An append the server does not answer in this long has an unknown outcome, found out then (default 10,000 ms). */
   appendTimeoutMs?: number;
   /**
-   * The server's MaxAppendSize in bytes (default 1 MiB, EventStoreDB's default): a larger append is refused before
-   * it is sent (APPEND_TOO_LARGE). A server's refusal naming another size corrects it.
+   * The server's MaxAppendSize in bytes (EventStoreDB's default is 1 MiB), when known: a larger append, measured as
+   * the server measures it, is refused before it is sent (APPEND_TOO_LARGE). Default: unknown until the server's
+   * first refusal, which names it; so a server whose limit was raised needs no setting here.
    */
   maxAppendSize?: number;
   /** How often an append whose answer was lost is looked for and sent again (default 3). */
@@ -75,7 +76,6 @@ interface LiveState {
 type Lib = typeof Esdb;
 
 export const DEFAULT_ESDB_READ_TIMEOUT_MS = 10_000;
-export const DEFAULT_ESDB_MAX_APPEND_SIZE = 1024 * 1024;
 
 export class EventStoreDbEventStore implements EventStore {
   private libPromise: Promise<Lib> | null = null;
@@ -107,7 +107,7 @@ export class EventStoreDbEventStore implements EventStore {
         appendTimeoutMs: config.appendTimeoutMs ?? DEFAULT_ESDB_READ_TIMEOUT_MS,
         outcomeAttempts: Math.max(1, config.outcomeAttempts ?? 3),
       },
-      config.maxAppendSize ?? DEFAULT_ESDB_MAX_APPEND_SIZE,
+      config.maxAppendSize ?? null,
     );
   }
 

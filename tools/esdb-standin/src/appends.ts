@@ -135,6 +135,11 @@ export function appendHandler(ctx: NodeContext) {
       if (answered) return;
       if (request.hasOptions()) {
         options = request.getOptions();
+        ctx.served({
+          rpc: 'append',
+          stream: streamName(options?.getStreamIdentifier()),
+          requiresLeader: leaderOnly,
+        });
         return;
       }
       const refused = admit(ctx, pending, request.getProposedMessage()!);
@@ -145,7 +150,6 @@ export function appendHandler(ctx: NodeContext) {
     call.on('end', () => {
       if (answered || !options) return answer(options ? null : rpcErrors.badRequest('no options'));
       const stream = streamName(options.getStreamIdentifier());
-      ctx.served({ rpc: 'append', stream, requiresLeader: leaderOnly });
       if (leaderOnly && !ctx.isLeader()) {
         const leader = ctx.leaderEndpoint();
         return answer(rpcErrors.notLeader(leader.host, leader.port));
@@ -225,6 +229,7 @@ export function batchAppendHandler(ctx: NodeContext) {
       if (request.hasOptions()) {
         const options = request.getOptions()!;
         const stream = streamName(options.getStreamIdentifier());
+        ctx.served({ rpc: 'batchAppend', stream, requiresLeader: leaderOnly });
         const deadline = options.getDeadline()?.toDate();
         const requested = deadline ? deadline.getTime() - Date.now() : Number.POSITIVE_INFINITY;
         const timeoutMs = Math.min(requested, ctx.options.writeTimeoutMs);
@@ -262,7 +267,6 @@ export function batchAppendHandler(ctx: NodeContext) {
       }
       if (!request.getIsFinal()) return;
       pending.delete(id);
-      ctx.served({ rpc: 'batchAppend', stream: batch.stream, requiresLeader: leaderOnly });
       if (leaderOnly && !ctx.isLeader()) {
         // The server throws the leader's address out of the whole call (ConvertMessage in Streams.BatchAppend.cs).
         const leader = ctx.leaderEndpoint();
