@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { QueriesModule } from './queries';
 import { ProjectionWorker, projectionWorkerAvailable } from './projection-worker';
 import type { ServiceConfig } from './config/config';
-import { TokenVerifier } from '@coup/auth';
+import { TokenVerifier, type ScryptParams } from '@coup/auth';
 import { AuthGuard, TOKEN_VERIFIER } from './common/auth';
 import { LiveGateway } from './live/live.gateway';
 import { LIVE_LIMITS, liveLimitsOf } from './live/live.limits';
@@ -33,6 +33,7 @@ import { TablesController } from './tables/tables.controller';
 import { OnlineController } from './tables/online.controller';
 import { TableCommands } from './tables/table-commands';
 import { TableStateRelay } from './tables/table-state-relay';
+import { STAFF_CONTROLLERS, StaffAccounts, staffProviders } from './staff';
 
 export const CONFIG = Symbol('CONFIG');
 
@@ -44,6 +45,8 @@ export interface AppOverrides {
   readonly metrics?: Metrics;
   /** The followers of the log (their backoff waits). */
   readonly followers?: LogFollowers;
+  /** The scrypt cost of staff passwords (tests use a cheap one; the default is DEFAULT_SCRYPT). */
+  readonly scrypt?: ScryptParams;
 }
 
 class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -181,12 +184,19 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot(), queries],
-      controllers: [TablesController, OnlineController, OpsController],
+      controllers: [TablesController, OnlineController, OpsController, ...STAFF_CONTROLLERS],
       providers: [
         { provide: CONFIG, useValue: config },
+        ...staffProviders(config, overrides.scrypt),
         {
+          // A staff sign-in's token is checked against its account on every use (signed out, changed, disabled).
           provide: TOKEN_VERIFIER,
-          useValue: new TokenVerifier(config.jwtSecret, { clockSkewSeconds: config.tokenClockSkewSeconds }),
+          inject: [StaffAccounts],
+          useFactory: (staff: StaffAccounts) =>
+            new TokenVerifier(config.jwtSecret, {
+              clockSkewSeconds: config.tokenClockSkewSeconds,
+              sessions: staff.checkSession,
+            }),
         },
         { provide: LIVE_LIMITS, useValue: liveLimitsOf(config) },
         LiveGateway,

@@ -19,6 +19,7 @@ import { installJsonBodyParser } from './common/validation';
 import { capConnectionsPerIp, clientErrorHandler, installRequestLimits } from './ops/request-limits';
 import { installSecurityHeaders, SECURITY_HEADERS } from './ops/security-headers';
 import { toErrorBody } from './common/exception.filter';
+import { installStaffCatchUp, StaffAccounts } from './staff';
 import type { ServiceConfig } from './config/config';
 
 /**
@@ -49,6 +50,8 @@ export async function createApp(
       bodyParser: false,
     },
   );
+  // Before the limits' hook verifies tokens: a staff token is checked against the staff stream as it is now.
+  installStaffCatchUp(fastify, app.get<TokenVerifier>(TOKEN_VERIFIER), app.get(StaffAccounts));
   const commandLimit = await installRequestLimits(fastify, {
     config: config.http,
     tokens: app.get<TokenVerifier>(TOKEN_VERIFIER),

@@ -18,7 +18,9 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import fc from 'fast-check';
 import { ALL_SPOTS } from '@coup/engine';
 import { signToken, type Role } from '@coup/auth';
-import { ROLES_KEY } from '../src/common/auth';
+import { PUBLIC_KEY, ROLES_KEY } from '../src/common/auth';
+import { AuthController } from '../src/staff/auth.controller';
+import { StaffController } from '../src/staff/staff.controller';
 import { HandsController } from '../src/queries/hands.controller';
 import { ReportsController } from '../src/queries/reports.controller';
 import { OnlineController } from '../src/tables/online.controller';
@@ -78,6 +80,8 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const PLAYER_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,63}$/;
 const POSITIVE = /^[1-9]\d{0,14}$/;
 const MAX_AMOUNT = 1_000_000_000_000;
+const USERNAME = /^(?!online-)[a-z][a-z0-9._-]{0,63}$/;
+const STAFF_ROLES: readonly string[] = ['admin', 'dealer', 'supervisor', 'compliance', 'analyst'];
 
 /** Whether a path or query value is certainly refused, by parameter name (an unknown name fails the test). */
 function textInvalid(name: string, value: string): boolean {
@@ -99,6 +103,8 @@ function textInvalid(name: string, value: string): boolean {
     case 'to':
     case 'cursor':
       return false;
+    case 'username':
+      return !USERNAME.test(value) && !/^sso:[A-Za-z0-9._@+-]{1,100}$/.test(value);
     default:
       throw new Error(`the fuzz oracle does not know the parameter '${name}': teach it`);
   }
@@ -122,6 +128,28 @@ function fieldInvalid(field: string, value: unknown, required: boolean): boolean
       return typeof value !== 'string' || value.length < 3 || value.length > 500;
     case 'rules':
       return typeof value !== 'object' || value === null || Array.isArray(value);
+    // Staff accounts and sign-in: the sign-in's rules for a name and a password are the looser ones.
+    case 'username':
+    case 'password':
+      return (
+        typeof value !== 'string' || value.length < 1 || value.length > (field === 'username' ? 64 : 256)
+      );
+    case 'role':
+      return !STAFF_ROLES.includes(value as string);
+    case 'roles':
+      return (
+        !Array.isArray(value) ||
+        value.length === 0 ||
+        new Set(value).size !== value.length ||
+        value.some((r) => !STAFF_ROLES.includes(r as string))
+      );
+    case 'tables':
+      return (
+        !Array.isArray(value) ||
+        value.length > 1000 ||
+        new Set(value).size !== value.length ||
+        value.some((t) => typeof t !== 'string' || !ID.test(t))
+      );
     default:
       throw new Error(`the fuzz oracle does not know the body field '${field}': teach it`);
   }
@@ -284,9 +312,13 @@ const BROKEN_BODIES: readonly [string, string][] = [
 // --- the cases ------------------------------------------------------------------------------------------------------
 
 /** The roles each route admits, from the controllers' own metadata: "METHOD /path/{param}" -> roles. */
+/** The operations under /api that take no token (a staff sign-in's), filled by routeRoles(). */
+const PUBLIC_OPS = new Set<string>();
+
 function routeRoles(): Map<string, readonly Role[]> {
   const roles = new Map<string, readonly Role[]>();
-  for (const controller of [TablesController, OnlineController, HandsController, ReportsController]) {
+  const controllers = [TablesController, OnlineController, HandsController, ReportsController];
+  for (const controller of [...controllers, AuthController, StaffController]) {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller));
     for (const name of Object.getOwnPropertyNames(controller.prototype)) {
       const handler = (controller.prototype as unknown as Record<string, unknown>)[name];
@@ -294,7 +326,13 @@ function routeRoles(): Map<string, readonly Role[]> {
       const sub = String(Reflect.getMetadata(PATH_METADATA, handler));
       const path = `/${[base, sub].filter((p) => p && p !== '/').join('/')}`.replace(/:(\w+)/g, '{$1}');
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number]!;
-      roles.set(`${method} ${path}`, Reflect.getMetadata(ROLES_KEY, handler) as Role[]);
+      // A route without a token admits every caller.
+      if (Reflect.getMetadata(PUBLIC_KEY, handler)) PUBLIC_OPS.add(`${method} ${path}`);
+      roles.set(
+        `${method} ${path}`,
+        (Reflect.getMetadata(ROLES_KEY, handler) as Role[] | undefined) ??
+          (PUBLIC_OPS.has(`${method} ${path}`) ? ROLES : []),
+      );
     }
   }
   return roles;
@@ -311,6 +349,7 @@ function baseParam(path: string, name: string): string {
   if (name === 'playerId') return path.endsWith('/cash-out') ? 'p3' : 'p1';
   if (name === 'roundNo') return '1';
   if (name === 'index') return '0';
+  if (name === 'username') return 'fz.staff';
   throw new Error(`no fixture value for the path parameter '${name}'`);
 }
 
@@ -525,7 +564,8 @@ beforeAll(async () => {
       COUP_JSON_MAX_DEPTH: String(MAX_DEPTH),
       COUP_SNAPSHOT_EVERY: '1000000',
     },
-    { seeds: new FixedSeeds() },
+    // a cheap scrypt: every valid staff body hashes a password
+    { seeds: new FixedSeeds(), scrypt: { log2N: 10, r: 8, p: 1 } },
   );
   const dealer = { token: h.token('dealer') };
   const ok = async (method: string, path: string, options: Parameters<Harness['api']>[2] = {}) => {
@@ -544,6 +584,10 @@ beforeAll(async () => {
     for (const p of ['p1', 'p2', 'p3'])
       await ok('POST', `/api/tables/${tableId}/players/${p}/buy-in`, { body: { amount: 1_000_000 } });
   }
+  // A staff account the account routes' fuzz acts on (their path's username).
+  await ok('POST', '/api/staff', {
+    body: { username: 'fz.staff', password: 'a fuzzing password', roles: ['dealer'] },
+  });
   for (const tableId of ['FZ', 'FH']) await ok('POST', `/api/tables/${tableId}/shoes`, dealer);
   await ok('POST', '/api/tables/FL/shoes', { ...dealer, body: { firstCard: '5h' } });
   // Two dealt coups on FH (hands, replays, roads), an open round with a bet on FZ, one on FL.
@@ -614,8 +658,10 @@ it('no hostile request to any operation, as any caller, gets a 5xx, writes an ev
         const text = await res.text();
         const after = rows();
         counts.requests++;
+        const tokenNeeded = api && !PUBLIC_OPS.has(c.op);
         const mustRefuse =
-          c.mustRefuse || (api && (identity === 'none' || identity === 'forged' || identity === 'expired'));
+          c.mustRefuse ||
+          (tokenNeeded && (identity === 'none' || identity === 'forged' || identity === 'expired'));
         const where = `${c.op} [${c.what}] as ${identity}: ${res.status} ${text.slice(0, 120)}`;
         if (res.status >= 500) failures.push(`5xx: ${where}`);
         if (

@@ -60,22 +60,3 @@ it('two stores creating at once: every account is recorded once, the same name i
   expect([...(await a.catchUp()).keys()].sort()).toEqual(['ann', 'bob', 'cat']);
   await events.close();
 });
-
-it('a follower offers events of the log: the next one of the stream is folded, others are left', async () => {
-  const events = new MemoryEventStore();
-  const writer = new StaffStore(events);
-  const reader = new StaffStore(events);
-  await writer.execute(create('ann'), { actor: 'cli' });
-  await writer.execute(create('bob'), { actor: 'cli' });
-  await events.appendToStream('table-T1', [
-    { id: crypto.randomUUID(), type: 'TableOpened', data: {}, metadata: { schemaVersion: 1 } },
-  ]);
-  const log = await all(events.readAll());
-  expect(reader.offer(log[1]!)).toBe(false); // bob before ann: a gap, left to the next catch-up
-  expect(reader.offer(log[0]!)).toBe(true);
-  expect(reader.offer(log[0]!)).toBe(false); // once
-  expect(reader.offer(log[2]!)).toBe(false); // a table's event
-  expect([...reader.directory.keys()]).toEqual(['ann']);
-  expect([...(await reader.catchUp()).keys()]).toEqual(['ann', 'bob']);
-  await events.close();
-});

@@ -39,10 +39,7 @@ export class StaffStore {
   /** The stream revision folded so far (-1n: none). */
   private revision = -1n;
   private position: bigint | null = null;
-  /**
-   * Commands and catch-ups run one at a time. A follower's `offer` may fold between them: folds are keyed by the
-   * stream revision, so an event is folded once whoever reads it first.
-   */
+  /** Commands and catch-ups run one at a time, so a fold never runs beside an append. */
   private lane: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly store: EventStore) {}
@@ -60,16 +57,6 @@ export class StaffStore {
   /** Folds whatever the stream has beyond what is folded. */
   catchUp(): Promise<StaffDirectory> {
     return this.exclusive(() => this.readTail());
-  }
-
-  /**
-   * An event of the global log, handed in by a follower: folded at once when it is the stream's next one (a gap,
-   * or any doubt, is left to the next catch-up). Returns whether the directory changed.
-   */
-  offer(e: RecordedEvent): boolean {
-    if (!isStaffEvent(e) || e.streamRevision !== this.revision + 1n) return false;
-    this.fold([e]);
-    return true;
   }
 
   /** Catches up, decides, appends; a lost race reads the tail and decides again. */

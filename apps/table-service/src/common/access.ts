@@ -65,6 +65,15 @@ export const ACCESS: readonly AccessRow[] = [
   row('POST /api/online/tables',                                          'no   no     no    yes    no    no'),
   row('POST /api/online/tables/:tableId/buy-in',                          'no   no     no    own    no    no'),
   row('POST /api/online/tables/:tableId/exit',                            'no   no     no    own    no    no'),
+  row('POST /api/auth/sign-out',                                          'yes  yes    yes   no     yes   yes'),
+  row('GET /api/staff',                                                   'yes  no     no    no     no    no'),
+  row('POST /api/staff',                                                  'yes  no     no    no     no    no'),
+  row('GET /api/staff/:username',                                         'yes  no     no    no     no    no'),
+  row('PUT /api/staff/:username/roles',                                   'yes  no     no    no     no    no'),
+  row('PUT /api/staff/:username/tables',                                  'yes  no     no    no     no    no'),
+  row('POST /api/staff/:username/disable',                                'yes  no     no    no     no    no'),
+  row('POST /api/staff/:username/enable',                                 'yes  no     no    no     no    no'),
+  row('POST /api/staff/:username/password',                               'yes  no     no    no     no    no'),
 ];
 
 /** The roles the route guard lets through on `route` (`yes` or `own`; `own` is checked again by the handler). */

@@ -78,8 +78,20 @@ describe('the access matrix', () => {
     expect(guarded.length).toBeGreaterThanOrEqual(27);
     expect(guarded.map((r) => r.route).sort()).toEqual(ACCESS.map((r) => r.route).sort());
     expect(new Set(ACCESS.map((r) => r.route)).size).toBe(ACCESS.length);
-    // the routes without a token are only health and metrics
-    expect(all.filter((r) => r.isPublic).map((r) => r.route)).toEqual(['GET /health', 'GET /metrics']);
+    // the routes without a token are health, metrics and the staff sign-in's
+    expect(
+      all
+        .filter((r) => r.isPublic)
+        .map((r) => r.route)
+        .sort(),
+    ).toEqual([
+      'GET /api/auth/oidc/callback',
+      'GET /api/auth/oidc/start',
+      'GET /api/auth/options',
+      'GET /health',
+      'GET /metrics',
+      'POST /api/auth/sign-in',
+    ]);
   });
 
   it.each(ACCESS.map((r) => r.route))(

@@ -12,6 +12,7 @@ import {
 import { isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { makePrivate, parseSealKeys, PRIVATE_DIR_MODE, SealKeys } from '@coup/event-store';
+import { staffConfigOf, type StaffConfig } from './staff-config';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -85,6 +86,7 @@ export interface ServiceConfig {
   readonly consoleDir: string | null;
   /** The HTTP edge's limits, proxy trust and metrics exposure (see {@link HttpEdgeConfig}). */
   readonly http: HttpEdgeConfig;
+  readonly staff: StaffConfig;
 }
 
 /** A configuration the service refuses to start with. The message names the variable and what it expects. */
@@ -105,6 +107,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   }
   return Number(raw);
 }
+export { integer }; // for the settings parsed in files of their own (staff-config.ts)
 
 /**
  * Reads and validates the configuration. Creates the data folder (owner-only), and a local JWT secret in it if none
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
     http: httpEdgeConfig(env),
     seedKeys: seedKeysOf(env, kind, dataDir, cwd),
+    staff: staffConfigOf(env),
   };
 }
 

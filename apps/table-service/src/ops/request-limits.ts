@@ -10,6 +10,7 @@ import { toErrorBody } from '../common/exception.filter';
 import type { Metrics } from '../common/metrics';
 import type { HttpEdgeConfig } from '../config/config';
 import { SECURITY_HEADERS } from './security-headers';
+import { PUBLIC_API_ROUTE } from '../staff/public-route';
 
 const MINUTE_MS = 60_000;
 /** Keys each limiter remembers (least recently used forgotten first): a floor's players and addresses. */
@@ -88,7 +89,7 @@ export async function installRequestLimits(
 
   fastify.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url;
-    if (route === undefined || !route.startsWith('/api/')) return;
+    if (route === undefined || !route.startsWith('/api/') || isPublicApiRoute(request)) return;
     let principal: Principal;
     try {
       principal = principalFromHeader(tokens, request.headers.authorization);
@@ -109,6 +110,12 @@ export async function installRequestLimits(
     const hit = await overLimit(limits, request, 'websocket');
     return hit && limitError(hit.verdict, 'RATE_LIMITED', hit.what);
   };
+}
+
+/** A route under /api that takes no token (a sign-in): no token there is no failed authentication. */
+function isPublicApiRoute(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
+  return config?.[PUBLIC_API_ROUTE] === true;
 }
 
 /** The limiters of one app (null: that limit is off), with what they report to. */

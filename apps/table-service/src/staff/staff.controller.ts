@@ -1,0 +1,185 @@
+import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { staff } from '@coup/auth';
+import { ApiError } from '../common/api-error';
+import { CurrentPrincipal, Roles } from '../common/auth';
+import type { Caller } from '../common/request-context';
+import { ValidBody } from '../tables/dto';
+import {
+  CreateStaffDto,
+  DisableStaffDto,
+  StaffPasswordDto,
+  StaffRolesDto,
+  StaffTablesDto,
+} from './staff.dto';
+import { StaffAccounts, type AccountView } from './staff-accounts';
+
+/** The codes the edge answers itself (validation, parameters, sign-in limits and single sign-on). */
+const EDGE_STATUS = {
+  VALIDATION_FAILED: 400,
+  INVALID_PARAMETER: 400,
+  NOT_A_SIGN_IN: 409,
+  RATE_LIMITED: 429,
+  SSO_NOT_CONFIGURED: 404,
+  SSO_UNAVAILABLE: 502,
+  SSO_NO_FLOW: 400,
+  SSO_FAILED: 401,
+} as const;
+
+/** `@ApiResponse` per status, naming the codes of that status a staff route can answer. */
+export function StaffRefusals(
+  ...codes: readonly (staff.StaffErrorCode | keyof typeof EDGE_STATUS)[]
+): MethodDecorator {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) {
+    const status =
+      code in EDGE_STATUS
+        ? EDGE_STATUS[code as keyof typeof EDGE_STATUS]
+        : staff.STAFF_ERROR_STATUS[code as staff.StaffErrorCode];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return applyDecorators(
+    ...[...byStatus].map(([status, list]) =>
+      ApiResponse({
+        status,
+        description: `{ statusCode, code, message, details? } with code ${list.join(', ')}`,
+      }),
+    ),
+  );
+}
+
+/** A user name in a path: a local account's or a single-sign-on identity's (400 INVALID_PARAMETER otherwise). */
+function username(value: string): string {
+  if (!staff.USERNAME_PATTERN.test(value) && !staff.SSO_USERNAME_PATTERN.test(value))
+    throw new ApiError(400, 'INVALID_PARAMETER', 'username must be a staff user name', { field: 'username' });
+  return value;
+}
+
+const origin = (p: Caller) => (p.correlationId ? { correlationId: p.correlationId } : {});
+/** [] means every table (null in the decider). */
+const tablesOf = (tables: readonly string[] | undefined) =>
+  tables && tables.length > 0 ? [...tables] : null;
+
+@ApiTags('staff')
+@ApiBearerAuth()
+@Controller('api/staff')
+export class StaffController {
+  constructor(private readonly accounts: StaffAccounts) {}
+
+  @Get()
+  @Roles('admin')
+  @ApiOperation({ summary: 'The staff accounts (never their passwords)' })
+  list(): Promise<AccountView[]> {
+    return this.accounts.list();
+  }
+
+  @Post()
+  @Roles('admin')
+  @ApiOperation({
+    summary: 'Make a staff account with a password, its roles and (for dealers and supervisors) its tables',
+  })
+  @StaffRefusals('VALIDATION_FAILED', 'ACCOUNT_EXISTS', 'INVALID_ROLES', 'INVALID_TABLES')
+  async create(@ValidBody() body: CreateStaffDto, @CurrentPrincipal() p: Caller): Promise<AccountView> {
+    return this.accounts.change(
+      {
+        type: 'CreateAccount',
+        username: body.username,
+        roles: body.roles,
+        tables: tablesOf(body.tables),
+        passwordHash: await this.accounts.hash(body.password),
+      },
+      p.id,
+      origin(p),
+    );
+  }
+
+  @Get(':username')
+  @Roles('admin')
+  @ApiOperation({ summary: 'One staff account' })
+  @StaffRefusals('INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
+  get(@Param('username') name: string): Promise<AccountView> {
+    return this.accounts.get(username(name));
+  }
+
+  @Put(':username/roles')
+  @Roles('admin')
+  @ApiOperation({
+    summary:
+      "Change an account's roles (its earlier tokens end); the last enabled admin keeps the admin role",
+  })
+  @StaffRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'LAST_ADMIN')
+  roles(
+    @Param('username') name: string,
+    @ValidBody() body: StaffRolesDto,
+    @CurrentPrincipal() p: Caller,
+  ): Promise<AccountView> {
+    return this.accounts.change(
+      { type: 'ChangeRoles', username: username(name), roles: body.roles },
+      p.id,
+      origin(p),
+    );
+  }
+
+  @Put(':username/tables')
+  @Roles('admin')
+  @ApiOperation({ summary: 'Change the tables an account may run ([]: every table); its earlier tokens end' })
+  @StaffRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
+  tables(
+    @Param('username') name: string,
+    @ValidBody() body: StaffTablesDto,
+    @CurrentPrincipal() p: Caller,
+  ): Promise<AccountView> {
+    return this.accounts.change(
+      { type: 'ChangeTables', username: username(name), tables: tablesOf(body.tables) },
+      p.id,
+      origin(p),
+    );
+  }
+
+  @Post(':username/disable')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiOperation({
+    summary: 'Disable an account, with a reason: it cannot sign in and its tokens stop working',
+  })
+  @StaffRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'LAST_ADMIN', 'INVALID_REASON')
+  disable(
+    @Param('username') name: string,
+    @ValidBody() body: DisableStaffDto,
+    @CurrentPrincipal() p: Caller,
+  ): Promise<AccountView> {
+    return this.accounts.change(
+      { type: 'DisableAccount', username: username(name), reason: body.reason },
+      p.id,
+      origin(p),
+    );
+  }
+
+  @Post(':username/enable')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiOperation({ summary: 'Enable a disabled account' })
+  @StaffRefusals('INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
+  enable(@Param('username') name: string, @CurrentPrincipal() p: Caller): Promise<AccountView> {
+    return this.accounts.change({ type: 'EnableAccount', username: username(name) }, p.id, origin(p));
+  }
+
+  @Post(':username/password')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiOperation({ summary: "Reset an account's password: lifts a lock, ends its earlier tokens" })
+  @StaffRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'NOT_A_PASSWORD_ACCOUNT')
+  async password(
+    @Param('username') name: string,
+    @ValidBody() body: StaffPasswordDto,
+    @CurrentPrincipal() p: Caller,
+  ): Promise<AccountView> {
+    const user = username(name);
+    return this.accounts.change(
+      { type: 'ResetPassword', username: user, passwordHash: await this.accounts.hash(body.password) },
+      p.id,
+      origin(p),
+    );
+  }
+}
