@@ -67,17 +67,8 @@ export function toErrorBody(error: unknown, log?: Logger, correlationId?: string
     }
     const store = storeErrorBody(e.code, String(e.message ?? ''), body);
     if (store) {
-      log?.error({
-        msg: 'event store refused the command',
-        code: e.code,
-        error: String(e.message),
-        correlationId,
-      });
+      log?.error({ msg: 'event store unavailable', code: e.code, error: String(e.message), correlationId });
       return store;
-    }
-    if (e.code.startsWith('STORE_')) {
-      log?.error({ msg: 'event store unavailable', error: String(e.message), correlationId });
-      return body(503, e.code, `the event store cannot take this command now: ${String(e.message)}`);
     }
   }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
@@ -96,7 +87,7 @@ export function toErrorBody(error: unknown, log?: Logger, correlationId?: string
   return body(500, 'INTERNAL_ERROR', 'an unexpected error occurred; it has been logged');
 }
 
-/** The event store's answers that tell the client more than "unavailable" (issue 20). */
+/** The event store's answers: unavailable (503), and those that tell the client more (issue 20). */
 function storeErrorBody(
   code: string,
   message: string,
@@ -121,6 +112,8 @@ function storeErrorBody(
       code,
       `the table's stream was deleted in the event store; nothing was recorded (${message})`,
     );
+  if (code.startsWith('STORE_'))
+    return body(503, code, `the event store cannot take this command now: ${message}`);
   return null;
 }
 
