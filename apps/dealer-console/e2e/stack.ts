@@ -43,8 +43,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** Starts the built service on a free port with a temp data folder; `restart` keeps the data (a crash and back). */
-export async function startStack(): Promise<Stack> {
+/**
+ * Starts the built service on a free port with a temp data folder (and `env`'s variables); `restart` keeps the data
+ * (a crash and back).
+ */
+export async function startStack(env: Readonly<Record<string, string>> = {}): Promise<Stack> {
   const main = join(ROOT, 'apps', 'table-service', 'dist', 'main.js');
   const consoleDir = join(ROOT, 'apps', 'dealer-console', 'dist');
   for (const f of [main, join(consoleDir, 'index.html')]) {
@@ -66,6 +69,7 @@ export async function startStack(): Promise<Stack> {
         COUP_SEED_KEY: '5e'.repeat(32),
         COUP_CONSOLE_DIR: consoleDir,
         LOG_LEVEL: 'warn',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
