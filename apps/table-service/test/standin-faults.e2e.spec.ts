@@ -168,7 +168,11 @@ it('finding 8: a store that is down at start does not stop the process: /health 
   const until = async (what: string, ok: (h: Awaited<ReturnType<typeof health>>) => boolean) => {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
+      if (child.exitCode !== null)
+        throw new Error(
+          `the service exited with ${child.exitCode} (a read of the store at start outside startWhenStoreAnswers, ` +
+            `src/store/store-startup.ts?):\n${output}`,
+        );
       if (ok(await health())) return;
       if (Date.now() > deadline) throw new Error(`${what}: gave up\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
