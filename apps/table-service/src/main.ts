@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type ServiceConfig } from './config/config';
 import { JsonLogger } from './common/logger';
 import { Metrics } from './common/metrics';
 import { installUnexpectedErrorHandlers } from './ops/unexpected-errors';
+import { firstLocalAdminDue, StaffAccounts } from './staff';
 
 /** Pending connections the kernel queues for the service (capped by net.core.somaxconn). */
 export const LISTEN_BACKLOG = 4096;
@@ -15,10 +16,12 @@ async function main(): Promise<void> {
   const config = configOrExit();
   const metrics = new Metrics();
   const app = await createApp(config, { metrics });
+  // At a first local start, an admin account to sign in with (printed once, below).
+  const firstAdmin = firstLocalAdminDue(config) ? await app.get(StaffAccounts).firstLocalAdmin() : null;
   // A floor's players connect at once (a thousand sockets when a round opens): with Node's default listen backlog
   // of 511 the kernel drops the overflow's handshakes and each of those clients waits a full second to retry.
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
-  process.stderr.write(startupBanner(config).join('\n') + '\n');
+  process.stderr.write(startupBanner(config, firstAdmin).join('\n') + '\n');
   installUnexpectedErrorHandlers(new JsonLogger(config.logLevel), metrics, gracefulStop(app));
 }
 
@@ -35,8 +38,11 @@ function configOrExit(): ServiceConfig {
   }
 }
 
-/** What the service prints once it listens: where it is, and the local tokens when the secret was generated. */
-function startupBanner(config: ServiceConfig): string[] {
+/**
+ * What the service prints once it listens: where it is, the local tokens when the secret was generated, and the
+ * first admin's password when this start made that account.
+ */
+function startupBanner(config: ServiceConfig, firstAdmin: string | null): string[] {
   const url = `http://${displayHost(config.host)}:${config.port}`;
   const metricsAt = config.http.metricsPort === null ? `${url}/metrics` : `port ${config.http.metricsPort}`;
   const lines = [
@@ -58,6 +64,11 @@ function startupBanner(config: ServiceConfig): string[] {
       );
     }
   }
+  if (firstAdmin !== null)
+    lines.push(
+      `  No staff account existed: made 'admin' with the password ${firstAdmin} (shown once, never again).`,
+      `  Sign in at ${url}/ (POST /api/auth/sign-in) and give it a password of your own: POST /api/staff/admin/password.`,
+    );
   return lines;
 }
 

@@ -8,8 +8,18 @@ import { projections } from './projections';
 import { replay } from './replay';
 import { resolve } from './resolve';
 import { simulate } from './simulate';
+import { staff } from './staff';
 import { token } from './token';
 import { verify } from './verify';
 
 /** Every command except `help`, in the order `coup help` lists them. */
-export const COMMANDS: readonly Command[] = [odds, simulate, resolve, token, projections, replay, verify];
+export const COMMANDS: readonly Command[] = [
+  odds,
+  simulate,
+  resolve,
+  token,
+  staff,
+  projections,
+  replay,
+  verify,
+];
