@@ -24,12 +24,17 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the built service (`dist/main.js`) as its own process on a data folder, and waits until it is healthy. */
+/**
+ * Runs the built service (`dist/main.js`) as its own process on a data folder, and waits until it is healthy (with
+ * `waitHealthy: false`, only until it is spawned).
+ */
 export async function spawnService(
   dataDir: string,
   env: Record<string, string> = {},
+  options: { waitHealthy?: boolean } = {},
 ): Promise<ServiceProcess> {
-  const port = await freePort();
+  // A test that must know the port before the start (a redirect URL in the environment) passes PORT.
+  const port = env['PORT'] ? Number(env['PORT']) : await freePort();
   let output = '';
   const child = spawn(process.execPath, [MAIN], {
     env: {
@@ -50,7 +55,7 @@ export async function spawnService(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
-  for (;;) {
+  while (options.waitHealthy !== false) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
     try {
       if ((await fetch(`${url}/health`)).ok) break;

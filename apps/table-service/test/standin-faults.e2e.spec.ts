@@ -4,7 +4,6 @@
  * landed, appends over the server's maximum append size, a stream deleted behind the service, a store down at start
  * (the last runs the built service: `npm run build` first). Stand-in only.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +11,8 @@ import { join } from 'node:path';
 import { signToken } from '@coup/auth';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { EventStoreDbEventStore } from '@coup/event-store';
-import { SECRET, SEED_KEY, startService, type Harness } from './harness';
-import { freePort, MAIN } from './process';
+import { SECRET, startService, type Harness } from './harness';
+import { spawnService } from './process';
 import { standinForTests, type StandinNode } from './esdb-standin';
 
 jest.setTimeout(60_000);
@@ -135,31 +134,19 @@ it('finding 8: a store that is down at start does not stop the process: /health 
   await esdb.standin.stop(); // the port now refuses connections
   const dir = mkdtempSync(join(tmpdir(), 'coup-esdb-down-'));
   cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      COUP_DATA_DIR: dir,
-      COUP_JWT_SECRET: SECRET,
-      COUP_SEED_KEY: SEED_KEY,
-      LOG_LEVEL: 'warn',
+  const proc = await spawnService(
+    dir,
+    {
       COUP_EVENT_STORE: 'eventstoredb',
       EVENTSTORE_CONNECTION_STRING: esdb.connectionString,
       COUP_PROJECTIONS: 'off',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  cleanups.push(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
+    { waitHealthy: false },
+  );
+  cleanups.push(() => proc.stop('SIGKILL'));
   const health = async () => {
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      const res = await fetch(`${proc.url}/health`);
       return { status: res.status, body: (await res.json()) as { status: string } };
     } catch {
       return null;
@@ -168,23 +155,23 @@ it('finding 8: a store that is down at start does not stop the process: /health 
   const until = async (what: string, ok: (h: Awaited<ReturnType<typeof health>>) => boolean) => {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      if (child.exitCode !== null)
+      if (proc.child.exitCode !== null)
         throw new Error(
-          `the service exited with ${child.exitCode} (a read of the store at start outside startWhenStoreAnswers, ` +
-            `src/store/store-startup.ts?):\n${output}`,
+          `the service exited with ${proc.child.exitCode} (a read of the store at start outside startWhenStoreAnswers, ` +
+            `src/store/store-startup.ts?):\n${proc.output()}`,
         );
       if (ok(await health())) return;
-      if (Date.now() > deadline) throw new Error(`${what}: gave up\n${output}`);
+      if (Date.now() > deadline) throw new Error(`${what}: gave up\n${proc.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
   await until('/health answers, unavailable', (h) => h?.status === 503 && h.body.status === 'unavailable');
   await new Promise((r) => setTimeout(r, 500));
-  expect(child.exitCode).toBeNull();
+  expect(proc.child.exitCode).toBeNull();
   await esdb.standin.start();
   await until('/health ok once the store answers', (h) => h?.status === 200);
   const admin = signToken(SECRET, { sub: 'admin-1', role: 'admin' });
-  const open = await fetch(`http://127.0.0.1:${port}/api/tables`, {
+  const open = await fetch(`${proc.url}/api/tables`, {
     method: 'POST',
     headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
     body: JSON.stringify({ tableId: `UP${randomUUID().slice(0, 6)}`, rules: { dealing: 'rng' } }),

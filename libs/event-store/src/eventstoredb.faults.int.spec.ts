@@ -34,6 +34,20 @@ async function setup(
   return { node, store };
 }
 
+/** Another client's event, written straight into the stand-in's log (a writer that got in first). */
+function interlope(node: StandinNode, s: string): void {
+  const nothing = new Uint8Array();
+  node.log.append(s, 'any', [
+    {
+      id: randomUUID(),
+      type: 'Interloper',
+      contentType: 'application/json',
+      data: nothing,
+      metadata: nothing,
+    },
+  ]);
+}
+
 async function failure(promise: Promise<unknown>): Promise<Record<string, unknown> | null> {
   return promise.then(
     () => null,
@@ -165,15 +179,7 @@ describe('finding 6: an append the client answers { success: false } is not repo
     node.faults.beforeAppend = (name) => {
       if (interloped || name !== s) return;
       interloped = true;
-      node.log.append(s, 'any', [
-        {
-          id: randomUUID(),
-          type: 'Interloper',
-          contentType: 'application/json',
-          data: new Uint8Array(),
-          metadata: new Uint8Array(),
-        },
-      ]);
+      interlope(node, s);
     };
     const mine = events(2);
     const result = await store.appendToStream(s, mine);
@@ -310,15 +316,7 @@ describe('dropped connections and lost races', () => {
     node.faults.beforeAppend = (name) => {
       if (name !== s) return;
       interferences += 1;
-      node.log.append(s, 'any', [
-        {
-          id: randomUUID(),
-          type: 'Interloper',
-          contentType: 'application/json',
-          data: new Uint8Array(),
-          metadata: new Uint8Array(),
-        },
-      ]);
+      interlope(node, s);
     };
     const error = await failure(store.appendToStream(s, events(1)));
     expect(error).toBeInstanceOf(WrongExpectedVersionError);
