@@ -2,7 +2,11 @@
 import { type Card, handTotal } from '@coup/engine';
 import type { RoundView, ShoeView, TableView } from '@coup/table';
 import type { LoggedEvent } from '../feed';
-import { cardFace, money, outcomeLabel } from '../format';
+import { cardFace, money } from '../format';
+import { SideBetsTable } from './SideBets';
+
+export { LastCoup, Result } from './Payouts';
+export { RulesSummary } from './SideBets';
 
 export function PlayingCard({ card, order }: { readonly card: Card; readonly order?: number }) {
   const f = cardFace(card);
@@ -43,54 +47,6 @@ export function Hands({ round }: { readonly round: RoundView | null }) {
     <div className="hands">
       {hand('player')}
       {hand('banker')}
-    </div>
-  );
-}
-
-/** The coup's result (text and colour) and each settlement, or the void. */
-export function Result({ round }: { readonly round: RoundView | null }) {
-  if (round?.voided) {
-    return (
-      <div className="result result-void" role="status">
-        Round {round.roundNo} voided by {round.voided.by}: {round.voided.reason}. Every bet was returned.
-      </div>
-    );
-  }
-  const r = round?.result;
-  if (!r) return null;
-  return (
-    <div className={`result result-${r.outcome}`} role="status">
-      <div className="result-line">
-        <strong>{outcomeLabel(r.outcome)}</strong> {r.playerTotal} to {r.bankerTotal}
-        {r.natural && ' (natural)'}
-      </div>
-      {r.settlements.length > 0 && (
-        <table className="grid">
-          <caption>Payouts, round {r.roundNo}</caption>
-          <thead>
-            <tr>
-              <th>player</th>
-              <th>spot</th>
-              <th>stake</th>
-              <th>result</th>
-              <th>paid</th>
-              <th>commission</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.settlements.map((s) => (
-              <tr key={`${s.playerId}-${s.spot}`} className={`settle-${s.result}`}>
-                <td>{s.playerId}</td>
-                <td>{s.spot}</td>
-                <td>{money(s.amount)}</td>
-                <td>{s.result}</td>
-                <td>{money(s.paid)}</td>
-                <td>{s.commission === 0 ? '' : money(s.commission)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
     </div>
   );
 }
@@ -178,6 +134,7 @@ export function BetsPanel({ round }: { readonly round: RoundView | null }) {
           </tr>
         </tbody>
       </table>
+      <SideBetsTable round={round} />
     </section>
   );
 }

@@ -9,7 +9,16 @@ import { CardEntry } from './CardEntry';
 import { LiveCountdown } from './Countdown';
 import { NextCard } from './NextCard';
 import { Roads } from '../roads/Roads';
-import { BetsPanel, EventLog, Hands, PlayersPanel, Result, ShoePanel } from './TableParts';
+import {
+  BetsPanel,
+  EventLog,
+  Hands,
+  LastCoup,
+  PlayersPanel,
+  Result,
+  RulesSummary,
+  ShoePanel,
+} from './TableParts';
 
 interface Refusal {
   readonly action: string;
@@ -78,12 +87,7 @@ function TableHeader({ tableId, view, feed }: { tableId: string; view: TableView
         <>
           <span className={`phase phase-${view.phase}`}>{view.phase}</span>
           <span>Round {view.roundNo}</span>
-          {view.rules && (
-            <span className="muted">
-              {view.rules.dealing}, {view.rules.decks} decks, commission {view.rules.commission}, tie{' '}
-              {view.rules.tiePays}:1
-            </span>
-          )}
+          {view.rules && <RulesSummary rules={view.rules} />}
           {view.phase === 'betting' && view.round?.deadline && (
             <LiveCountdown deadline={view.round.deadline} />
           )}
@@ -297,6 +301,8 @@ function MainColumn(props: {
       <LiveCardEntry {...{ api, tableId, view, feed, can, roundNo, run }} />
       <Hands round={view.round} />
       <Result round={view.round} />
+      {/* a player-dealt table opens the next round with the deal: its last coup is shown beside */}
+      {view.rules?.dealtBy === 'player' && !view.round?.result && <LastCoup result={view.lastResult} />}
       <BetsPanel round={view.round} />
     </div>
   );

@@ -1,42 +1,66 @@
 /** The bet fields (with their payouts and limits), the total bet, and CLEAR BET / REBET / DEAL. */
-import type { Spot, SpotAmounts, TableRules } from '@coup/table';
+import { isSideSpot } from '@coup/engine';
+import { type Spot, type SpotAmounts, type TableRules, amountOn, limitOf } from '@coup/table';
+import { paysWords, spotLabel } from '../bets';
 import { money } from '../format';
-import { BET_SPOTS, SPOT_LABEL } from './betting';
+import { betSpots } from './betting';
 
-const pays = (spot: Spot, rules: Pick<TableRules, 'tiePays'>): string =>
-  spot === 'tie' ? `pays ${rules.tiePays}:1` : spot === 'banker' ? 'pays 1:1 less 5%' : 'pays 1:1';
+type FieldRules = Pick<TableRules, 'tiePays' | 'limits' | 'game' | 'sideBets'>;
 
+function BetField(props: {
+  readonly spot: Spot;
+  readonly rules: FieldRules;
+  readonly bets: SpotAmounts;
+  readonly locked: boolean;
+  readonly onBet: (spot: Spot) => void;
+}) {
+  const { spot, rules } = props;
+  const amount = amountOn(props.bets, spot);
+  const limit = limitOf(rules, spot);
+  return (
+    <button
+      type="button"
+      className={`bet-field bet-${isSideSpot(spot) ? 'side' : spot}`}
+      aria-label={`Bet on ${spotLabel(spot)}: ${money(amount)}`}
+      disabled={props.locked}
+      onClick={() => props.onBet(spot)}
+    >
+      <span className="bet-name">{spotLabel(spot)}</span>
+      <span className="bet-pays">{paysWords(spot, rules)}</span>
+      <span className="bet-amount">{amount > 0 ? money(amount) : '\u00a0'}</span>
+      {limit && (
+        <span className="bet-limits muted">
+          {money(limit.min)}–{money(limit.max)}
+        </span>
+      )}
+    </button>
+  );
+}
+
+/** The main spots in a row, and the side bets this table offers in a row beneath (none on the online game). */
 export function BetFields({
   rules,
   bets,
   locked,
   onBet,
 }: {
-  readonly rules: Pick<TableRules, 'tiePays' | 'limits'>;
+  readonly rules: FieldRules;
   readonly bets: SpotAmounts;
   readonly locked: boolean;
   readonly onBet: (spot: Spot) => void;
 }) {
+  const spots = betSpots(rules);
+  const side = spots.filter(isSideSpot);
+  const field = (spot: Spot) => <BetField key={spot} {...{ spot, rules, bets, locked, onBet }} />;
   return (
-    <div className="bet-fields">
-      {BET_SPOTS.map((spot) => (
-        <button
-          key={spot}
-          type="button"
-          className={`bet-field bet-${spot}`}
-          aria-label={`Bet on ${SPOT_LABEL[spot]}: ${money(bets[spot])}`}
-          disabled={locked}
-          onClick={() => onBet(spot)}
-        >
-          <span className="bet-name">{SPOT_LABEL[spot]}</span>
-          <span className="bet-pays">{pays(spot, rules)}</span>
-          <span className="bet-amount">{bets[spot] > 0 ? money(bets[spot]) : '\u00a0'}</span>
-          <span className="bet-limits muted">
-            {money(rules.limits[spot].min)}–{money(rules.limits[spot].max)}
-          </span>
-        </button>
-      ))}
-    </div>
+    <>
+      <div className="bet-fields">{spots.filter((s) => !isSideSpot(s)).map(field)}</div>
+      {side.length > 0 && (
+        <div className="bet-fields side-bets" aria-label="side bets">
+          {side.map(field)}
+        </div>
+      )}
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 /** The coup on the felt once all its cards are shown: the outcome, the totals and each bet's settlement. */
 import type { Settlement } from '@coup/table';
 import { money, outcomeLabel } from '../format';
-import { SPOT_LABEL } from './betting';
+import { spotLabel } from '../bets';
 import { settlementLine } from './dealing';
 import type { Shown } from './usePlayerTable';
 
@@ -9,7 +9,7 @@ function SettlementItem({ s }: { readonly s: Settlement }) {
   const line = settlementLine(s);
   return (
     <li className={`settle-${s.result}`}>
-      {SPOT_LABEL[s.spot]} {money(s.amount)} {line.words}{' '}
+      {spotLabel(s.spot)} {money(s.amount)} {line.words}{' '}
       <strong>
         {line.net > 0 ? '+' : ''}
         {money(line.net)}

@@ -1,5 +1,7 @@
 /** The help the "?" button opens: how to play, the third-card rule, the payouts, the keyboard shortcuts. */
-import type { TableRules } from '@coup/table';
+import { isSideSpot } from '@coup/engine';
+import { type TableRules, gameOf, limitOf, offeredSpots } from '@coup/table';
+import { gameLabel, paysWords, spotLabel } from '../bets';
 import { money } from '../format';
 
 export const SHORTCUTS: readonly (readonly [string, string])[] = [
@@ -118,10 +120,29 @@ function Payouts({ rules }: { readonly rules: TableRules }) {
       <ul>
         <li>Player: 1:1</li>
         <li>
-          Banker: 1:1 less 5% commission
-          {rules.commission === 'deducted' ? ' (taken from the win)' : ' (owed, collected when you exit)'}
+          {gameOf(rules) === 'commission' ? (
+            <>
+              Banker: 1:1 less 5% commission
+              {rules.commission === 'deducted' ? ' (taken from the win)' : ' (owed, collected when you exit)'}
+            </>
+          ) : (
+            <>
+              Banker ({gameLabel(gameOf(rules))}): {paysWords('banker', rules)}
+            </>
+          )}
         </li>
         <li>Tie: {rules.tiePays}:1 (Player and Banker bets are returned on a tie)</li>
+        {offeredSpots(rules)
+          .filter(isSideSpot)
+          .map((spot) => {
+            const limit = limitOf(rules, spot);
+            return (
+              <li key={spot}>
+                {spotLabel(spot)}: {paysWords(spot, rules)}
+                {limit && ` (${money(limit.min)} to ${money(limit.max)})`}
+              </li>
+            );
+          })}
       </ul>
       <p>
         Limits: Player and Banker {money(rules.limits.player.min)} to {money(rules.limits.player.max)}, Tie{' '}

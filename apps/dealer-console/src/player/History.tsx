@@ -1,5 +1,5 @@
 /** The hands the player played, newest first, each with its replay link and its shuffle check. */
-import { SPOT_LABEL } from './betting';
+import { spotLabel } from '../bets';
 import { settlementLine } from './dealing';
 import type { HistoryEntry } from './history';
 import type { LedgerAccount } from './playerApi';
@@ -102,7 +102,7 @@ function HistoryRow({ tableId, h }: { readonly tableId: string; readonly h: Hist
       <td>
         {h.settlements.map((s) => (
           <div key={s.spot}>
-            {SPOT_LABEL[s.spot]} {money(s.amount)} {s.result}
+            {spotLabel(s.spot)} {money(s.amount)} {s.result}
             {s.commission > 0 ? ` (commission ${money(s.commission)})` : ''}
           </div>
         ))}

@@ -3,13 +3,23 @@
  * its refusal is shown when it comes): chips stacked by denomination, the table maximum, when DEAL may be pressed.
  * Pure functions: no React, no I/O.
  */
-import type { Spot, SpotAmounts, TableRules } from '@coup/table';
+import {
+  type Spot,
+  type SpotAmounts,
+  type TableRules,
+  amountOn,
+  limitOf,
+  offeredSpots,
+  stakedSpots,
+  totalOf,
+} from '@coup/table';
+import { spotLabel } from '../bets';
 import { money } from '../format';
 
-/** The bet fields, in layout order. */
-export const BET_SPOTS: readonly Spot[] = ['player', 'banker', 'tie'];
+type Limits = Pick<TableRules, 'limits' | 'sideBets'>;
 
-export const SPOT_LABEL: Readonly<Record<Spot, string>> = { player: 'Player', banker: 'Banker', tie: 'Tie' };
+/** The bet fields, in layout order: the main spots, then the side bets this table offers. */
+export const betSpots = (rules: Limits): Spot[] => offeredSpots(rules);
 
 export const NO_BETS: SpotAmounts = { player: 0, banker: 0, tie: 0 };
 
@@ -35,23 +45,24 @@ export function chipStacks(balance: number, chips: readonly number[]): { stacks:
   return { stacks, rest: left };
 }
 
-export const totalBet = (bets: SpotAmounts): number => bets.player + bets.banker + bets.tie;
+export const totalBet = (bets: SpotAmounts): number => totalOf(bets);
 
 /**
  * Why adding `chip` to `spot` must be stopped before asking the service (the table maximum, or the chips in hand),
  * or null when it may be sent.
  */
 export function stopReason(
-  rules: Pick<TableRules, 'limits'>,
+  rules: Limits,
   bets: SpotAmounts,
   balance: number,
   spot: Spot,
   chip: number,
 ): string | null {
-  const after = bets[spot] + chip;
-  const { max } = rules.limits[spot];
-  if (after > max) {
-    return `Table maximum: the ${SPOT_LABEL[spot]} bet would be ${money(after)}, above the ${money(max)} maximum`;
+  const limit = limitOf(rules, spot);
+  if (limit === null) return `This table does not offer ${spotLabel(spot)}`;
+  const after = amountOn(bets, spot) + chip;
+  if (after > limit.max) {
+    return `Table maximum: the ${spotLabel(spot)} bet would be ${money(after)}, above the ${money(limit.max)} maximum`;
   }
   if (chip > balance) {
     return `Not enough chips: a ${money(chip)} chip, ${money(balance)} left`;
@@ -59,15 +70,21 @@ export function stopReason(
   return null;
 }
 
-/** True when DEAL may be pressed: some stake, and every staked spot at least the table minimum. */
-export function canDeal(rules: Pick<TableRules, 'limits'>, bets: SpotAmounts): boolean {
-  if (totalBet(bets) === 0) return false;
-  return BET_SPOTS.every((s) => bets[s] === 0 || bets[s] >= rules.limits[s].min);
+/** The minimum of a spot (0 for one the table does not offer: the service refuses it anyway). */
+const minOf = (rules: Limits, spot: Spot) => limitOf(rules, spot)?.min ?? 0;
+
+/** The first staked spot below its table minimum, or undefined. */
+const shortSpot = (rules: Limits, bets: SpotAmounts) =>
+  stakedSpots(bets).find((s) => amountOn(bets, s) < minOf(rules, s));
+
+/** True when DEAL may be pressed: some stake, and every staked spot (side bets too) at least its minimum. */
+export function canDeal(rules: Limits, bets: SpotAmounts): boolean {
+  return totalBet(bets) > 0 && shortSpot(rules, bets) === undefined;
 }
 
 /** What is missing before DEAL, in words (null when DEAL may be pressed). */
-export function dealHint(rules: Pick<TableRules, 'limits'>, bets: SpotAmounts): string | null {
+export function dealHint(rules: Limits, bets: SpotAmounts): string | null {
   if (totalBet(bets) === 0) return 'Place a bet to deal';
-  const short = BET_SPOTS.find((s) => bets[s] > 0 && bets[s] < rules.limits[s].min);
-  return short ? `The ${SPOT_LABEL[short]} minimum is ${money(rules.limits[short].min)}` : null;
+  const short = shortSpot(rules, bets);
+  return short ? `The ${spotLabel(short)} minimum is ${money(minOf(rules, short))}` : null;
 }

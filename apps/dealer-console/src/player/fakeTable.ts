@@ -23,7 +23,8 @@ import type { LedgerAccount, PlayerApi } from './playerApi';
 
 const seedOf = (n: number) => n.toString(16).padStart(64, '0');
 
-export function fakeTable(playerId = 'alice') {
+/** `rules`: the table's rules when it is opened (the online game's by default; a pit may open one with side bets). */
+export function fakeTable(playerId = 'alice', rules: Record<string, unknown> = ONLINE_RULES) {
   const tableId = onlineTableId(playerId);
   let state: TableState = initialState;
   const events: TableEvent[] = [];
@@ -49,7 +50,7 @@ export function fakeTable(playerId = 'alice') {
   const api: PlayerApi = {
     async open() {
       calls.push('open');
-      if (state.phase === 'none') send('OpenTable', { tableId, rules: ONLINE_RULES }, cashier);
+      if (state.phase === 'none') send('OpenTable', { tableId, rules }, cashier);
       if (state.phase === 'idle' || state.phase === 'ready')
         send('OpenBetting', { seed: seedOf(seeds++) }, staff);
       return { tableId, revision: events.length, view: view() };

@@ -50,7 +50,9 @@ export interface PlayerTableOptions {
 const mineOf = (view: TableView | null, playerId: string): SpotAmounts => {
   const p =
     view?.round?.status === 'betting' ? view.round.bets.players.find((x) => x.playerId === playerId) : null;
-  return p ? { player: p.player, banker: p.banker, tie: p.tie } : NO_BETS;
+  if (!p) return NO_BETS;
+  const { playerId: _, ...bets } = p;
+  return bets;
 };
 
 /** What the page derives from the view: the player's seat, chips and stakes, and whether bets are taken now. */
