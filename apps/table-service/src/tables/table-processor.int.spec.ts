@@ -16,11 +16,17 @@ const cmd = (type: TableCommand['type'], data: object, role: 'admin' | 'dealer' 
     meta: { actor: { id: `${role}-1`, role }, at: '2026-12-01T12:00:00.000Z' },
   }) as TableCommand;
 
-/** The store, counting the events each stream read returns. */
-function counting(store: EventStore): { store: EventStore; read: Map<string, number> } {
+/** The store, counting the events each stream read returns, and the reads made of each stream. */
+function counting(store: EventStore): {
+  store: EventStore;
+  read: Map<string, number>;
+  reads: Map<string, number>;
+} {
   const read = new Map<string, number>();
+  const reads = new Map<string, number>();
   const wrapped = Object.create(store) as EventStore;
   wrapped.readStream = (stream: string, options?: ReadStreamOptions) => {
+    reads.set(stream, (reads.get(stream) ?? 0) + 1);
     const inner = store.readStream(stream, options);
     return (async function* () {
       for await (const e of inner) {
@@ -29,7 +35,7 @@ function counting(store: EventStore): { store: EventStore; read: Map<string, num
       }
     })();
   };
-  return { store: wrapped, read };
+  return { store: wrapped, read, reads };
 }
 
 async function fullFold(store: EventStore, tableId: string): Promise<TableState> {
@@ -243,6 +249,43 @@ describe('decisions are linearizable across processes', () => {
     await expect(a.execute('X1', cmd('ClearBets', { roundNo: 2, playerId: 'p1' }))).resolves.toMatchObject({
       returned: 100,
     });
+    await a.shutdown();
+    await b.shutdown();
+  });
+
+  it('given one process taking bets, when a batch is accepted, then it reads nothing of the table before appending (the append at its revision is the check)', async () => {
+    const base = createEventStore({ kind: 'memory' });
+    const { store, reads } = counting(base);
+    const p = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
+    await p.execute('X2', cmd('OpenTable', { tableId: 'X2', rules: { dealing: 'rng' } }));
+    await p.execute('X2', cmd('BuyIn', { playerId: 'p1', amount: 100_000 }));
+    await p.execute('X2', cmd('StartShoe', { seed: 'ef'.repeat(32) }, 'dealer'));
+    await p.execute('X2', cmd('OpenBetting', {}, 'dealer'));
+    reads.clear();
+    for (let i = 0; i < 20; i++)
+      await p.execute('X2', cmd('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 100 }));
+    expect(reads.get(tableStream('X2')) ?? 0).toBe(0);
+    // A refusal appends nothing: it is answered from the store's head, read first.
+    await expect(
+      p.execute('X2', cmd('PlaceBet', { roundNo: 2, playerId: 'p1', spot: 'banker', amount: 100 })),
+    ).rejects.toMatchObject({ code: 'WRONG_ROUND' });
+    expect(reads.get(tableStream('X2'))).toBe(1);
+    await p.shutdown();
+  });
+
+  it('given B behind the store, when a key A recorded (with another correlation id) is retried through B, then B answers its first answer, not IDEMPOTENCY_KEY_EXPIRED', async () => {
+    const store = createEventStore({ kind: 'memory' });
+    const a = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
+    const b = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
+    await a.execute('X3', cmd('OpenTable', { tableId: 'X3', rules: { dealing: 'rng' } }));
+    await a.execute('X3', cmd('BuyIn', { playerId: 'p1', amount: 100_000 }));
+    await a.execute('X3', cmd('StartShoe', { seed: 'ef'.repeat(32) }, 'dealer'));
+    await a.execute('X3', cmd('OpenBetting', {}, 'dealer'));
+    await b.execute('X3', cmd('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'tie', amount: 100 }), 'warm');
+    const bet = cmd('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 200 });
+    const first = await a.execute('X3', bet, 'k1', 'corr-a');
+    // B decides the retry on its older state: same event ids, another correlation id, at the place A's took.
+    await expect(b.execute('X3', bet, 'k1', 'corr-b')).resolves.toEqual(first);
     await a.shutdown();
     await b.shutdown();
   });

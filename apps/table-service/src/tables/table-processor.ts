@@ -46,14 +46,15 @@ export interface ProcessorOptions {
 type AppendStep = 'recorded' | 'retry' | 'settled';
 
 /**
- * Runs table commands (ADR-4, ADR-14): load (snapshot + tail), then per batch: catch up with the store, decide,
- * append with the expected revision, answer.
+ * Runs table commands (ADR-4, ADR-14, ADR-25): load (snapshot + tail), then per batch: decide, append with the
+ * expected revision, answer.
  *
  * - One true state: a table's session is only ever a fold of its stream up to a revision the store acknowledged;
  *   batches and reads run one at a time on it (`TableSession.exclusive`).
- * - Linearizable across processes: every batch and every read first folds what the store has after the session's
- *   revision, so no answer, accept or refuse, comes from state older than the store's head when the command
- *   arrived; a write that loses a race (WRONG_EXPECTED_VERSION) catches up and decides again.
+ * - Linearizable across processes: no answer, accept or refuse, comes from state older than the store's head when
+ *   the command arrived. A batch that appends is accepted by the store only at the session's revision, so it was
+ *   decided on the head; one that loses a race (WRONG_EXPECTED_VERSION) catches up and decides again. A batch that
+ *   appends nothing, and every read, first folds what the store has after the session's revision.
  * - Idempotency: a key's first accepted answer is found in the key index (folded from the stream, complete up to the
  *   session's revision before any keyed command is decided), on any process, after any restart, for
  *   `idempotencyDays`; a batch meeting a duplicate event id is split so each command gets its own answer.
@@ -175,10 +176,11 @@ export class TableProcessor {
     return session;
   }
 
-  /** Folds what the store has beyond the session; tells the timer when anything changed. */
-  private async catchUp(session: TableSession): Promise<void> {
-    if ((await session.catchUp(this.store, this.keys)) > 0)
-      this.options.onStateChanged?.(session.tableId, session.state);
+  /** Folds what the store has beyond the session; tells the timer when anything changed. Answers how many. */
+  private async catchUp(session: TableSession): Promise<number> {
+    const folded = await session.catchUp(this.store, this.keys);
+    if (folded > 0) this.options.onStateChanged?.(session.tableId, session.state);
+    return folded;
   }
 
   private schedule(session: TableSession): void {
@@ -211,17 +213,34 @@ export class TableProcessor {
       );
   }
 
+  /**
+   * Decides a batch on the session's state and appends its events at the session's revision (ADR-25): the store
+   * accepts them only if nothing was appended since, so every answer of an appended batch was decided on the
+   * store's head. A batch that appends nothing (refusals, answers of recorded keys) is answered only from a state
+   * just caught up with the store: if the catch-up folds anything, it is decided again.
+   */
   private async processBatch(session: TableSession, batch: Pending[]): Promise<void> {
     this.metrics.appendBatch.observe(batch.length);
     const tableId = session.tableId;
-    await this.catchUp(session);
     if (!session.keysComplete && batch.some((p) => p.key !== null))
       await completeKeys(this.store, this.keys, session, this.days);
-    for (let attempt = 0; ; attempt++) {
+    let caughtUp = false;
+    for (let attempt = 0; ;) {
       const decision = decideBatch(tableId, session.state, batch, (key) => this.keys.get(tableId, key));
-      const step =
-        decision.events.length > 0 ? await this.append(session, batch, decision, attempt) : 'recorded';
-      if (step === 'retry') continue;
+      if (decision.events.length === 0) {
+        if (!caughtUp) {
+          caughtUp = true;
+          if ((await this.catchUp(session)) > 0) continue;
+        }
+        this.answer(batch, decision.outcomes);
+        return;
+      }
+      const step = await this.append(session, batch, decision, attempt);
+      if (step === 'retry') {
+        attempt++;
+        caughtUp = true; // a retry follows a catch-up
+        continue;
+      }
       if (step === 'recorded') this.answer(batch, decision.outcomes);
       return;
     }
