@@ -16,11 +16,12 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import fc from 'fast-check';
-import { ALL_SPOTS } from '@coup/engine';
+import { ALL_SPOTS, isSpot } from '@coup/engine';
 import { signToken, type Role } from '@coup/auth';
 import { PUBLIC_KEY, ROLES_KEY } from '../src/common/auth';
 import { AuthController } from '../src/staff/auth.controller';
 import { StaffController } from '../src/staff/staff.controller';
+import { EdgeController } from '../src/queries/edge.controller';
 import { HandsController } from '../src/queries/hands.controller';
 import { ReportsController } from '../src/queries/reports.controller';
 import { OnlineController } from '../src/tables/online.controller';
@@ -105,6 +106,8 @@ function textInvalid(name: string, value: string): boolean {
       return false;
     case 'username':
       return !USERNAME.test(value) && !/^sso:[A-Za-z0-9._@+-]{1,100}$/.test(value);
+    case 'spot':
+      return !isSpot(value);
     default:
       throw new Error(`the fuzz oracle does not know the parameter '${name}': teach it`);
   }
@@ -317,7 +320,13 @@ const PUBLIC_OPS = new Set<string>();
 
 function routeRoles(): Map<string, readonly Role[]> {
   const roles = new Map<string, readonly Role[]>();
-  const controllers = [TablesController, OnlineController, HandsController, ReportsController];
+  const controllers = [
+    TablesController,
+    OnlineController,
+    HandsController,
+    ReportsController,
+    EdgeController,
+  ];
   for (const controller of [...controllers, AuthController, StaffController]) {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller));
     for (const name of Object.getOwnPropertyNames(controller.prototype)) {

@@ -27,7 +27,7 @@ import { QUERIES_STORE, type QueriesStore, queryError, sendCsv } from './shared'
  * (`online-<playerId>`): the `own` of the access matrix, checked here after the parameters (a malformed request is
  * a 400 for every caller, never a 403).
  */
-function mayReadHands(principal: Principal, tableId: string): void {
+export function mayReadHands(principal: Principal, tableId: string): void {
   if (principal.role === 'player' && tableId !== onlineTableId(principal.id)) {
     throw new ApiError(403, 'FORBIDDEN', 'a player reads only the hands of its own online table');
   }

@@ -270,6 +270,7 @@ describe('statistics and ledger', () => {
       'roads',
       'stats',
       'ledger',
+      'edge-monitor',
     ]);
     expect(
       body.projections.every(

@@ -16,6 +16,7 @@ import {
   sqliteHeadPosition,
   sqliteRawReader,
 } from '@coup/projections';
+import { EdgeController } from './edge.controller';
 import { HandsController } from './hands.controller';
 import { registerProjectionMetrics } from './metrics';
 import { ReportsController } from './reports.controller';
@@ -81,7 +82,7 @@ export class QueriesModule {
   static register(options: QueriesModuleOptions): DynamicModule {
     return {
       module: QueriesModule,
-      controllers: [HandsController, ReportsController],
+      controllers: [HandsController, ReportsController, EdgeController],
       providers: [
         { provide: OPTIONS, useValue: options },
         {
