@@ -147,6 +147,33 @@ describe('EventStoreDB protocol semantics the adapter relies on', () => {
     expect(next).toBe('After');
   });
 
+  it('a subscriber slower than the writes falls behind and catches up: every event once, in order', async () => {
+    const s = stream('slow');
+    await client.appendToStream(s, event('Start'));
+    const [start] = await read(s);
+    const subscription = client.subscribeToAll({
+      fromPosition: start!.position!,
+      filter: excludeSystemEvents(),
+    });
+    const writes = (async () => {
+      for (let i = 0; i < 20; i++)
+        await client.appendToStream(
+          s,
+          Array.from({ length: 10 }, (_, n) => event('Burst', { n: i * 10 + n })),
+        );
+    })();
+    const seen: number[] = [];
+    for await (const e of subscription) {
+      if (e.event?.streamId !== s) continue;
+      seen.push((e.event.data as { n: number }).n);
+      if (seen.length % 25 === 0) await new Promise((r) => setTimeout(r, 20)); // a slow consumer
+      if (seen.length === 200) break;
+    }
+    await subscription.unsubscribe();
+    await writes;
+    expect(seen).toEqual(Array.from({ length: 200 }, (_, n) => n));
+  });
+
   it('an append over the maximum append size (1 MiB, summed over its events) is refused, nothing written', async () => {
     const s = stream('too-large');
     const half = 'x'.repeat(600 * 1024);
