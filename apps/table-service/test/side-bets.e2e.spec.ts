@@ -142,6 +142,7 @@ describe('the OpenAPI document', () => {
     }
     expect(rules.sideBets.properties.dragon7.description).toContain('ez tables');
     expect(rules.sideBets.properties.big.description).toContain('shoe games only');
+    expect(rules.sideBets.properties.perfectPair.description).toContain('at least 2 decks');
     const betRoute = doc.paths['/api/tables/{tableId}/rounds/{roundNo}/bets'].post;
     expect(betRoute.responses['400'].description).toContain('SPOT_NOT_OFFERED');
     expect(doc.paths['/api/tables'].post.responses['400'].description).toContain('INVALID_RULES');

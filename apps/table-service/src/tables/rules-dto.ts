@@ -24,7 +24,8 @@ export function paytableText(spot: SideSpot, name: string): string {
 export function sideBetWhere(spot: SideSpot): string {
   const def = SIDE_BETS[spot];
   const modes = def.modes ? `${def.modes.join(' or ')} tables` : 'every game mode';
-  return def.shoeOnly ? `${modes}, shoe games only (not every-coup)` : modes;
+  const decks = def.minDecks === undefined ? '' : `, at least ${def.minDecks} decks`;
+  return `${modes}${def.shoeOnly ? ', shoe games only (not every-coup)' : ''}${decks}`;
 }
 
 function sideBetSchema(spot: SideSpot) {
