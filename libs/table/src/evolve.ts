@@ -231,6 +231,93 @@ function cardCorrected(state: TableState, d: EventData<'CardCorrected'>): TableS
     : { ...after, shoe: { ...shoe, remaining: takeOut(putBack(shoe.remaining, d.oldCard), d.newCard) } };
 }
 
+/** Each player's chips moved by `delta` and box commission owed by `owed` (players not listed are kept). */
+function movePlayers(
+  state: TableState,
+  delta: ReadonlyMap<string, number>,
+  owed: ReadonlyMap<string, number>,
+): PlayerState[] {
+  return state.players.map((p) =>
+    delta.has(p.playerId) || owed.has(p.playerId)
+      ? {
+          ...p,
+          chips: p.chips + (delta.get(p.playerId) ?? 0),
+          commissionOwed: p.commissionOwed + (owed.get(p.playerId) ?? 0),
+        }
+      : p,
+  );
+}
+
+/** Sums `value` per player of `entries`, with `sign`, into `into`. */
+function sumBy<T extends { readonly playerId: string }>(
+  into: Map<string, number>,
+  entries: readonly T[],
+  value: (e: T) => number,
+  sign: 1 | -1,
+): Map<string, number> {
+  for (const e of entries) into.set(e.playerId, (into.get(e.playerId) ?? 0) + sign * value(e));
+  return into;
+}
+
+function settledCoupCorrected(state: TableState, d: EventData<'SettledCoupCorrected'>): TableState {
+  const delta = sumBy(
+    sumBy(new Map(), d.settlements, (s) => s.paid, 1),
+    d.reversed,
+    (s) => s.paid,
+    -1,
+  );
+  const owed =
+    d.commissionMode === 'box'
+      ? sumBy(
+          sumBy(new Map(), d.settlements, (s) => s.commission, 1),
+          d.reversed,
+          (s) => s.commission,
+          -1,
+        )
+      : new Map<string, number>();
+  const summary: CoupSummary = {
+    roundNo: d.roundNo,
+    shoeNo: d.shoeNo,
+    playerCards: d.playerCards,
+    bankerCards: d.bankerCards,
+    playerTotal: d.playerTotal,
+    bankerTotal: d.bankerTotal,
+    outcome: d.outcome,
+    natural: d.natural,
+    settlements: d.settlements,
+    at: d.at,
+  };
+  const corrected = cardCorrected(state, { ...d, next: { to: 'complete' } });
+  return {
+    ...corrected,
+    players: movePlayers(state, delta, owed),
+    round: corrected.round === null ? null : { ...corrected.round, result: summary },
+    lastResult: summary,
+  };
+}
+
+function settledCoupVoided(state: TableState, d: EventData<'SettledCoupVoided'>): TableState {
+  const delta = sumBy(
+    sumBy(new Map(), d.returned, (r) => r.amount, 1),
+    d.reversed,
+    (s) => s.paid,
+    -1,
+  );
+  const box = state.rules?.commission === 'box' && (state.rules.game ?? 'commission') === 'commission';
+  const owed = box ? sumBy(new Map(), d.reversed, (s) => s.commission, -1) : new Map<string, number>();
+  const round = state.round;
+  return {
+    ...state,
+    players: movePlayers(state, delta, owed),
+    shoe: state.shoe === null ? null : { ...state.shoe, coups: Math.max(0, state.shoe.coups - 1) },
+    round:
+      round === null
+        ? null
+        : { ...round, status: 'voided', result: null, voided: { reason: d.reason, by: d.by, role: d.role } },
+    lastResult: null,
+  };
+}
+
 type Evolvers = { readonly [K in TableEvent['type']]: (state: TableState, d: EventData<K>) => TableState };
 
 /** One handler per event type (every type has one: the compiler checks the record is complete). */
@@ -274,6 +361,8 @@ const EVOLVERS: Evolvers = {
   CardCorrected: cardCorrected,
   CoupResolved: coupResolved,
   RoundVoided: roundVoided,
+  SettledCoupCorrected: settledCoupCorrected,
+  SettledCoupVoided: settledCoupVoided,
 };
 
 /**

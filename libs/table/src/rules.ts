@@ -3,22 +3,31 @@
  * the defaults. Only the input's own keys are read; unknown ones (`toString` and `constructor` as much as `foo`)
  * are refused; every failure is `INVALID_RULES` with `details.field`.
  */
-import {
-  GAME_MODES,
-  type GameMode,
-  type Result,
-  SIDE_SPOTS,
-  type SideSpot,
-  defaultPaytable,
-  isSideSpot,
-  sideBetRefusal,
-} from '@coup/engine';
-import { type DomainError, domainError } from './vocabulary';
+import type { Result } from '@coup/engine';
 import { ownFields } from './kernel/fields';
-import type { Limit, SideBetRule, TableRules } from './vocabulary';
+import {
+  type Fail,
+  MAX_LIMIT,
+  chipUnit,
+  invalid,
+  isPlainObject,
+  isPositiveInt,
+  normalizeLimit as limitWithin,
+  oneOf,
+} from './rule-fields';
+import { normalizeGame, normalizeSideBets } from './side-bet-rules';
+import type { DomainError, Limit, TableRules } from './vocabulary';
 
-/** The largest limit or chip value accepted, in cents (ten billion dollars): keeps every payout a safe integer. */
-export const MAX_LIMIT = 1_000_000_000_000;
+export { MAX_LIMIT, chipUnit };
+
+/** A main spot's limit, its default from {@link DEFAULT_RULES}. */
+function normalizeLimit(
+  input: unknown,
+  spot: 'player' | 'banker' | 'tie',
+  unit: number,
+): Result<Limit, DomainError> {
+  return limitWithin(input, DEFAULT_RULES.limits[spot], unit, `limits.${spot}`);
+}
 
 /**
  * The smallest cut card accepted: the coup in which the cut card comes out and one more coup (up to 6 cards each)
@@ -62,83 +71,8 @@ const RULE_KEYS: readonly (keyof TableRules)[] = [
   'cutCard',
   'game',
   'sideBets',
+  'correctionSeconds',
 ];
-
-type Fail = { readonly ok: false; readonly error: DomainError };
-
-function invalid(field: string, message: string, value?: unknown): Fail {
-  return {
-    ok: false,
-    error: domainError('INVALID_RULES', `Invalid table rules: ${field} ${message}`, { field, value }),
-  };
-}
-
-/** Objects (plain or DTO class instances), not arrays or null. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isPositiveInt(value: unknown, max = MAX_LIMIT): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= max;
-}
-
-function gcd(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b];
-  return a;
-}
-
-/** The smallest amount step of a chip set: the gcd of the chip values (every bet is a multiple of it). */
-export function chipUnit(chips: readonly number[]): number {
-  return chips.reduce((g, c) => gcd(g, c), 0);
-}
-
-function oneOf<T extends string | number>(
-  input: Record<string, unknown>,
-  key: keyof TableRules,
-  allowed: readonly T[],
-  fallback: T,
-): Result<T, DomainError> {
-  if (!Object.hasOwn(input, key) || input[key] === undefined) return { ok: true, value: fallback };
-  const value = input[key];
-  if ((allowed as readonly unknown[]).includes(value)) return { ok: true, value: value as T };
-  return invalid(key, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value);
-}
-
-function normalizeLimit(
-  input: unknown,
-  spot: 'player' | 'banker' | 'tie',
-  unit: number,
-  field = `limits.${spot}`,
-): Result<Limit, DomainError> {
-  const fallback = DEFAULT_RULES.limits[spot];
-  if (input === undefined) {
-    if (fallback.min % unit !== 0 || fallback.max % unit !== 0) {
-      return invalid(
-        field,
-        `defaults (${fallback.min}..${fallback.max}) are not made of the chips: set the limits`,
-      );
-    }
-    return { ok: true, value: fallback };
-  }
-  if (!isPlainObject(input)) return invalid(field, 'must be an object { min, max }', input);
-  const limit = ownFields(input);
-  for (const key of Object.keys(limit)) {
-    if (key !== 'min' && key !== 'max')
-      return invalid(`${field}.${key}`, 'is not a limit field (min, max)', limit[key]);
-  }
-  const min = limit['min'] === undefined ? fallback.min : limit['min'];
-  const max = limit['max'] === undefined ? fallback.max : limit['max'];
-  if (!isPositiveInt(min))
-    return invalid(`${field}.min`, `must be a positive integer of cents up to ${MAX_LIMIT}`, min);
-  if (!isPositiveInt(max))
-    return invalid(`${field}.max`, `must be a positive integer of cents up to ${MAX_LIMIT}`, max);
-  if (min > max) return invalid(`${field}.min`, `(${min}) must not exceed max (${max})`, min);
-  if (min % unit !== 0)
-    return invalid(`${field}.min`, `(${min}) must be a multiple of the chip unit ${unit}`, min);
-  if (max % unit !== 0)
-    return invalid(`${field}.max`, `(${max}) must be a multiple of the chip unit ${unit}`, max);
-  return { ok: true, value: { min, max } };
-}
 
 type Choices = Pick<TableRules, 'dealing' | 'shuffle' | 'dealtBy' | 'tiePays' | 'commission'>;
 
@@ -207,84 +141,6 @@ function normalizeLimits(
   return { ok: true, value: { player: player.value, banker: banker.value, tie: tie.value } };
 }
 
-/**
- * `game`: the mode (default `commission`). The commission box belongs to the commission game: `box` with another
- * mode is refused (`deducted`, the recorded default, is accepted so that recorded rules normalize again).
- */
-function normalizeGame(input: Record<string, unknown>): Result<GameMode, DomainError> {
-  const game = oneOf(input, 'game', GAME_MODES, 'commission');
-  if (!game.ok) return game;
-  if (game.value !== 'commission' && input['commission'] === 'box') {
-    return invalid('commission', `'box' applies only to the commission game, not to ${game.value}`, 'box');
-  }
-  return game;
-}
-
-/** What a side bet's rule is checked against: the table's mode, shuffle, decks, chip unit and main limits. */
-type SideBetContext = {
-  game: GameMode;
-  shuffle: TableRules['shuffle'];
-  decks: number;
-  unit: number;
-  limits: TableRules['limits'];
-};
-
-/** One side bet's rule: offered in this mode and shuffle, a known paytable, limits made of the chips and within the table's. */
-function normalizeSideBet(
-  spot: SideSpot,
-  input: unknown,
-  context: SideBetContext,
-): Result<SideBetRule, DomainError> {
-  const field = `sideBets.${spot}`;
-  if (!isPlainObject(input)) return invalid(field, 'must be an object { paytable, min, max }', input);
-  const rule = ownFields(input);
-  for (const key of Object.keys(rule)) {
-    if (key !== 'paytable' && key !== 'min' && key !== 'max')
-      return invalid(`${field}.${key}`, 'is not a side bet field (paytable, min, max)', rule[key]);
-  }
-  const paytable = rule['paytable'] === undefined ? defaultPaytable(spot) : rule['paytable'];
-  if (typeof paytable !== 'string') return invalid(`${field}.paytable`, 'must be a paytable name', paytable);
-  const refusal = sideBetRefusal(spot, { ...context, paytable });
-  if (refusal) return invalid(field, `is not allowed: ${refusal}`, input);
-  // absent limits default to the tie's, within the table's maximum bet; null is not a limit
-  const tableMax = Math.max(context.limits.player.max, context.limits.banker.max);
-  const max = rule['max'] === undefined ? Math.min(context.limits.tie.max, tableMax) : rule['max'];
-  const min = rule['min'] === undefined ? Math.min(context.limits.tie.min, tableMax) : rule['min'];
-  const limit = normalizeLimit({ min, max }, 'tie', context.unit, field);
-  if (!limit.ok) return limit;
-  if (limit.value.max > tableMax) {
-    return invalid(
-      `${field}.max`,
-      `(${limit.value.max}) must not exceed the table's maximum bet (${tableMax})`,
-      limit.value.max,
-    );
-  }
-  return { ok: true, value: { paytable, ...limit.value } };
-}
-
-/** `sideBets`: the side bets offered by spot (none by default), in catalogue order. */
-function normalizeSideBets(
-  input: Record<string, unknown>,
-  context: SideBetContext,
-): Result<Partial<Record<SideSpot, SideBetRule>>, DomainError> {
-  const raw = input['sideBets'];
-  if (raw === undefined) return { ok: true, value: {} };
-  if (!isPlainObject(raw)) return invalid('sideBets', 'must be an object of side bets by spot', raw);
-  const given = ownFields(raw);
-  for (const key of Object.keys(given)) {
-    if (!isSideSpot(key))
-      return invalid(`sideBets.${key}`, `is not a side bet (${SIDE_SPOTS.join(', ')})`, given[key]);
-  }
-  const out: Partial<Record<SideSpot, SideBetRule>> = {};
-  for (const spot of SIDE_SPOTS) {
-    if (given[spot] === undefined) continue;
-    const rule = normalizeSideBet(spot, given[spot], context);
-    if (!rule.ok) return rule;
-    out[spot] = rule.value;
-  }
-  return { ok: true, value: out };
-}
-
 /** `cutCard`: an integer from {@link MIN_CUT_CARD} to half the shoe of `decks` decks. */
 function normalizeCutCard(input: Record<string, unknown>, decks: number): Result<number, DomainError> {
   const maxCut = Math.floor((decks * 52) / 2);
@@ -330,6 +186,38 @@ function invalidCombination(choices: Choices, seconds: number | null): Fail | nu
   return null;
 }
 
+type Optional = Pick<TableRules, 'game' | 'sideBets' | 'correctionSeconds'>;
+
+/**
+ * The rules recorded only when not the default (so a table without them records exactly what it did before they
+ * existed): `game`, `sideBets`, `correctionSeconds`.
+ */
+function normalizeOptional(
+  input: Record<string, unknown>,
+  table: { shuffle: TableRules['shuffle']; decks: number; unit: number; limits: TableRules['limits'] },
+): Result<Optional, DomainError> {
+  const game = normalizeGame(input);
+  if (!game.ok) return game;
+  const sideBets = normalizeSideBets(input, { ...table, game: game.value });
+  if (!sideBets.ok) return sideBets;
+  const correctionSeconds = input['correctionSeconds'];
+  if (correctionSeconds !== undefined && !isPositiveInt(correctionSeconds, 600)) {
+    return invalid(
+      'correctionSeconds',
+      'must be an integer from 1 to 600 (absent: until the next betting opens)',
+      correctionSeconds,
+    );
+  }
+  return {
+    ok: true,
+    value: {
+      ...(game.value === 'commission' ? {} : { game: game.value }),
+      ...(Object.keys(sideBets.value).length === 0 ? {} : { sideBets: sideBets.value }),
+      ...(correctionSeconds === undefined ? {} : { correctionSeconds }),
+    },
+  };
+}
+
 /**
  * Validates a raw rules object and fills the defaults ({@link DEFAULT_RULES}). `undefined` gives the defaults.
  *
@@ -373,16 +261,13 @@ export function normalizeRules(raw: unknown): Result<TableRules, DomainError> {
   const combination = invalidCombination(choices.value, seconds);
   if (combination) return combination;
   const c = choices.value;
-  const game = normalizeGame(input);
-  if (!game.ok) return game;
-  const sideBets = normalizeSideBets(input, {
-    game: game.value,
+  const extra = normalizeOptional(input, {
     shuffle: c.shuffle,
     decks,
     unit: chipUnit(chips.value),
     limits: limits.value,
   });
-  if (!sideBets.ok) return sideBets;
+  if (!extra.ok) return extra;
   return {
     ok: true,
     value: {
@@ -397,9 +282,7 @@ export function normalizeRules(raw: unknown): Result<TableRules, DomainError> {
       allowPlayerAndBanker: allow,
       bettingSeconds: seconds,
       cutCard: cutCard.value,
-      // the commission game without side bets records exactly the rules it did before modes and side bets
-      ...(game.value === 'commission' ? {} : { game: game.value }),
-      ...(Object.keys(sideBets.value).length === 0 ? {} : { sideBets: sideBets.value }),
+      ...extra.value,
     },
   };
 }

@@ -191,7 +191,7 @@ export function tableView(state: TableState, viewer?: Actor): TableView {
  * An event as `viewer` may receive it (for live push), or null if it must not see it at all:
  * - `ShoeStarted.seed` is always removed (null): the seed is public only in `ShoeEnded`;
  * - a `player` viewer gets no other player's PlayerBoughtIn, PlayerCashedOut, BetPlaced or BetsCleared, and only
- *   its own entries in CoupResolved.settlements and RoundVoided.returned.
+ *   its own entries in CoupResolved.settlements, RoundVoided.returned and a settled coup's correction or void.
  */
 export function redactEvent(event: TableEvent, viewer?: Actor): TableEvent | null {
   if (event.type === 'ShoeStarted') {
@@ -217,6 +217,24 @@ export function redactEvent(event: TableEvent, viewer?: Actor): TableEvent | nul
       return {
         ...event,
         data: { ...event.data, returned: event.data.returned.filter((r: Returned) => r.playerId === me) },
+      };
+    case 'SettledCoupCorrected':
+      return {
+        ...event,
+        data: {
+          ...event.data,
+          reversed: event.data.reversed.filter((s: Settlement) => s.playerId === me),
+          settlements: event.data.settlements.filter((s: Settlement) => s.playerId === me),
+        },
+      };
+    case 'SettledCoupVoided':
+      return {
+        ...event,
+        data: {
+          ...event.data,
+          reversed: event.data.reversed.filter((s: Settlement) => s.playerId === me),
+          returned: event.data.returned.filter((r: Returned) => r.playerId === me),
+        },
       };
     default:
       return event;

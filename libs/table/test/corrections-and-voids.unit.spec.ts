@@ -149,9 +149,10 @@ describe('CorrectCard (supervisor, live, before the coup resolves)', () => {
 
   it('is refused outside dealing: WRONG_PHASE, and for another round: WRONG_ROUND', () => {
     given(ready).when(correct(0, 'Ah')).then('WRONG_PHASE');
+    // the coup just settled is corrected only with a reason (see the settled-coup corrections)
     given(continueHistory(dealing, ...dealCards(1, CARDS.bankerNatural)))
       .when(correct(0, 'Ah'))
-      .then('WRONG_PHASE');
+      .then('INVALID_REASON');
     given(two)
       .when(correct(0, 'Ah', 2))
       .then('WRONG_ROUND');

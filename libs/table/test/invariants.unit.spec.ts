@@ -37,6 +37,7 @@ import {
   type TableEvent,
   type TableRules,
   type TableState,
+  type Settlement,
   decide,
   evolve,
   fold,
@@ -120,6 +121,7 @@ const rulesArb: fc.Arbitrary<Record<string, unknown>> = fc
     bettingSeconds: fc.option(fc.integer({ min: 5, max: 30 }), { nil: null }),
     min: fc.constantFrom(100, 500),
     game: fc.constantFrom(...GAME_MODES),
+    correctionSeconds: fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
     sides: fc.array(fc.nat(), { minLength: SIDE_SPOTS.length, maxLength: SIDE_SPOTS.length }),
   })
   .map((r) => {
@@ -140,6 +142,7 @@ const rulesArb: fc.Arbitrary<Record<string, unknown>> = fc
       dealtBy: live ? 'dealer' : r.dealtBy,
       game: r.game,
       sideBets,
+      ...(r.correctionSeconds === undefined ? {} : { correctionSeconds: r.correctionSeconds }),
       ...(r.game === 'commission' ? { commission: r.commission } : {}),
       tiePays: r.tiePays,
       decks: r.decks,
@@ -280,7 +283,14 @@ class Run {
     if (kind === 'auto') {
       if (s.phase === 'idle')
         kind = rules?.shuffle === 'every-coup' && step.c % 2 === 0 ? 'openBetting' : 'startShoe';
-      else if (s.phase === 'ready') kind = 'openBetting';
+      else if (s.phase === 'ready')
+        // now and then the coup just settled is corrected (live) or voided before the next betting opens
+        kind =
+          s.round?.status === 'resolved' && step.c % 6 === 5
+            ? rules?.dealing === 'live' && step.a % 3 !== 0
+              ? 'correctCard'
+              : 'voidRound'
+            : 'openBetting';
       else if (s.phase === 'betting') {
         const late = s.round?.deadline != null && this.now >= Date.parse(s.round.deadline);
         kind = late
@@ -387,7 +397,13 @@ class Run {
         return this.exec(
           this.command(
             'CorrectCard',
-            { roundNo, index: step.a % (dealt + 1), card: ALL_CARDS[step.b % 52]! },
+            {
+              roundNo,
+              index: step.a % (dealt + 1),
+              card: ALL_CARDS[step.b % 52]!,
+              // a settled coup's correction needs a reason (refused INVALID_REASON without one)
+              ...(step.c % 4 === 0 ? {} : { reason: 'card misread at the shoe' }),
+            },
             supervisor,
           ),
         );
@@ -465,6 +481,8 @@ class Ledger {
   shoeSeed: string | null = null;
   commitments = new Map<number, string | null>();
   currentShoe = 0;
+  /** The settlement in force of each settled round (its coup's, or its last correction's). */
+  settled = new Map<number, readonly Settlement[]>();
 
   onLayout(): number {
     let n = 0;
@@ -552,6 +570,7 @@ class Ledger {
         this.cards[e.data.index] = e.data.newCard;
         break;
       case 'CoupResolved': {
+        this.settled.set(e.data.roundNo, e.data.settlements);
         const rules = this.rules!;
         const expected = resolveCoup(this.cards);
         check(this.cards.length === expected.cardsUsed, () => 'cards dealt beyond the coup');
@@ -613,6 +632,47 @@ class Ledger {
         check(returned === this.onLayout(), () => 'void did not return the layout');
         this.layout.clear();
         this.closedRounds.add(e.data.roundNo);
+        break;
+      }
+      case 'SettledCoupCorrected':
+      case 'SettledCoupVoided': {
+        // the reversed settlement is the one in force: its coup's, or its last correction's
+        check(
+          JSON.stringify(e.data.reversed) === JSON.stringify(this.settled.get(e.data.roundNo)),
+          () => `round ${e.data.roundNo}: the reversal is not the settlement in force`,
+        );
+        const box = this.rules!.commission === 'box';
+        for (const st of e.data.reversed) {
+          this.house -= st.amount - st.paid;
+          if (box) this.boxCommission -= st.commission;
+        }
+        if (e.type === 'SettledCoupCorrected') {
+          const payout = payoutRulesOf(this.rules!);
+          for (const st of e.data.settlements) {
+            const x = settleBet(st.spot, st.amount, e.data, payout);
+            check(
+              x.paid === st.paid && x.commission === st.commission,
+              () => `re-settlement ${JSON.stringify(st)}`,
+            );
+            this.house += st.amount - st.paid;
+            if (box) this.boxCommission += st.commission;
+          }
+          this.cards[e.data.index] = e.data.newCard;
+          const again = resolveCoup(this.cards);
+          check(
+            again.outcome === e.data.outcome && again.cardsUsed === this.cards.length,
+            () => "the corrected coup is not the engine's on the corrected cards",
+          );
+          this.settled.set(e.data.roundNo, e.data.settlements);
+        } else {
+          // a void returns the stakes: the house keeps nothing of the coup
+          const staked = e.data.reversed.reduce((n, st) => n + st.amount, 0);
+          check(
+            e.data.returned.reduce((n, r) => n + r.amount, 0) === staked,
+            () => 'settled void returned other than the stakes',
+          );
+          this.settled.delete(e.data.roundNo);
+        }
         break;
       }
       default:
@@ -704,11 +764,14 @@ describe('table invariants over random command sequences', () => {
       'ShoeEnded',
       'RoundVoided',
       'CardCorrected',
+      'SettledCoupVoided',
       'BetsCleared',
       'PlayerCashedOut',
     ]) {
       expect(stats[type] ?? 0).toBeGreaterThan(10);
     }
+    // about 20 a run (live tables only, many refused): more than 3 leaves no room for chance
+    expect(stats['SettledCoupCorrected'] ?? 0).toBeGreaterThan(3);
     for (const code of [
       'BETTING_CLOSED',
       'BET_LIMIT',
@@ -720,6 +783,7 @@ describe('table invariants over random command sequences', () => {
       'MINIMUM_BET_REQUIRED',
       'SPOT_NOT_OFFERED',
       'MAIN_BET_REQUIRED',
+      'CORRECTION_WINDOW_CLOSED',
     ]) {
       expect(stats[`refused ${code}`] ?? 0).toBeGreaterThan(0);
     }

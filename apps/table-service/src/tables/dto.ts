@@ -93,6 +93,17 @@ export class CardDto {
   card!: string;
 }
 
+export class CorrectCardDto extends CardDto {
+  @ApiPropertyOptional({
+    example: 'Dealer typed 2d for 4d',
+    description: 'Why (3 to 500 characters): required to correct the coup just settled',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  reason?: string;
+}
+
 export class VoidDto {
   @ApiProperty({ example: 'Misdeal: card exposed' })
   @IsString()

@@ -9,6 +9,7 @@ import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
 import {
   AmountDto,
   CardDto,
+  CorrectCardDto,
   CreateTableDto,
   PlaceBetDto,
   PlayerRefDto,
@@ -313,12 +314,16 @@ export class TablesController {
 
   @Put(':tableId/rounds/:roundNo/cards/:index')
   @Roles('supervisor')
-  @ApiOperation({ summary: 'Live tables, supervisor: correct a mis-entered card before the coup resolves' })
+  @ApiOperation({
+    summary: 'Live tables, supervisor: correct a mis-entered card',
+    description:
+      'Before the coup resolves; or, with a reason, the coup just settled, until the next betting opens (or the table rule correctionSeconds): its settlement is reversed and the coup settled anew (409 CORRECTION_WINDOW_CLOSED after).',
+  })
   correct(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @Param('index') index: string,
-    @ValidBody() body: CardDto,
+    @ValidBody() body: CorrectCardDto,
     @CurrentPrincipal() p: Caller,
     @Headers('idempotency-key') key?: string,
   ) {
@@ -327,7 +332,12 @@ export class TablesController {
     return this.run(
       tableId,
       'CorrectCard',
-      { roundNo: roundNo(round), index: Number(index), card: body.card },
+      {
+        roundNo: roundNo(round),
+        index: Number(index),
+        card: body.card,
+        ...(body.reason === undefined ? {} : { reason: body.reason }),
+      },
       p,
       key,
     );
@@ -336,7 +346,11 @@ export class TablesController {
   @Post(':tableId/rounds/:roundNo/void')
   @HttpCode(200)
   @Roles('supervisor')
-  @ApiOperation({ summary: 'Supervisor: void the round; every bet is returned, the cards stay on record' })
+  @ApiOperation({
+    summary: 'Supervisor: void the round; every bet is returned, the cards stay on record',
+    description:
+      'Also the coup just settled, until the next betting opens (or the table rule correctionSeconds): its settlement is reversed and every stake returned.',
+  })
   void(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,

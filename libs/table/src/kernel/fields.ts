@@ -88,3 +88,12 @@ export function readSpot(v: unknown): Spot | Refusal {
   }
   return v;
 }
+
+/** A reason for a void or a correction: 3 to 500 characters once trimmed. */
+export function readReason(v: unknown, what = 'A void'): string | Refusal {
+  const reason = typeof v === 'string' ? v.trim() : '';
+  if (reason.length < 3 || reason.length > 500) {
+    return refuse('INVALID_REASON', `${what} needs a reason of 3 to 500 characters`, { field: 'reason' });
+  }
+  return reason;
+}

@@ -43,6 +43,7 @@ export type DomainErrorCode =
   | 'SPOT_NOT_OFFERED'
   | 'PLAYERS_SEATED'
   | 'MAIN_BET_REQUIRED'
+  | 'CORRECTION_WINDOW_CLOSED'
   | 'CORRECTION_CONFLICT'
   | 'PERSONAL_TABLE';
 
@@ -80,6 +81,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   UNKNOWN_PLAYER: 404, // player not seated (never bought in, or cashed out)
   TABLE_EXISTS: 409,
   TABLE_CLOSED: 409,
+  CORRECTION_WINDOW_CLOSED: 409, // a settled coup corrected or voided after the next round's betting opened, or its correctionSeconds
   PLAYERS_SEATED: 409, // CloseTable while players hold chips or owe commission, without cashOutAll (details.players)
   WRONG_PHASE: 409,
   WRONG_ROUND: 409, // roundNo is not the current round

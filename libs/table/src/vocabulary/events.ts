@@ -236,6 +236,45 @@ export type TableEvent =
         readonly cardsDealt: number;
         readonly at: string;
       }
+    >
+  | Evt<
+      'SettledCoupCorrected',
+      /**
+       * A supervisor's correction of a card of the coup just settled: the settlement `reversed` (as recorded in its
+       * CoupResolved, or its last correction), the coup resolved again from the corrected cards, and settled anew.
+       * Each player's chips move by the new `paid` less the reversed `paid`.
+       */
+      CoupResult & {
+        readonly roundNo: number;
+        readonly shoeNo: number;
+        readonly index: number;
+        readonly oldCard: Card;
+        readonly newCard: Card;
+        readonly reason: string;
+        readonly reversed: readonly Settlement[];
+        readonly commissionMode: 'deducted' | 'box';
+        readonly settlements: readonly Settlement[];
+        readonly at: string;
+        readonly by: string;
+        readonly role: Role;
+      }
+    >
+  | Evt<
+      'SettledCoupVoided',
+      /**
+       * A supervisor's void of the coup just settled: the settlement `reversed`, every stake `returned` (one entry
+       * per player). The coup no longer counts; its cards stay on record and the shoe stays past them.
+       */
+      {
+        readonly roundNo: number;
+        readonly shoeNo: number;
+        readonly reason: string;
+        readonly reversed: readonly Settlement[];
+        readonly returned: readonly Returned[];
+        readonly at: string;
+        readonly by: string;
+        readonly role: Role;
+      }
     >;
 
 /** The event type names. */
@@ -257,6 +296,8 @@ export const EVENT_SCHEMA_VERSION: Readonly<Record<TableEventType, number>> = Ob
   CardCorrected: 1,
   CoupResolved: 1,
   RoundVoided: 1,
+  SettledCoupCorrected: 1,
+  SettledCoupVoided: 1,
 });
 
 /** The data of the event of type `T`. */

@@ -68,6 +68,11 @@ export interface TableRules {
   readonly game?: GameMode;
   /** The side bets offered, each with its paytable and limits (none when absent). */
   readonly sideBets?: Readonly<Partial<Record<SideSpot, SideBetRule>>>;
+  /**
+   * Seconds after a coup settles in which a supervisor may still correct or void it (1..600); when absent, until
+   * the next round's betting opens.
+   */
+  readonly correctionSeconds?: number;
 }
 
 /** A side bet as a table offers it: the catalogue's paytable by name, and its limits in cents. */

@@ -54,7 +54,13 @@ const VARIANTS: readonly { tableId: string; rules: Record<string, unknown>; pers
   { tableId: 'L1', rules: { dealing: 'live', decks: 1, cutCard: 12 } },
   {
     tableId: 'L2',
-    rules: { dealing: 'live', allowPlayerAndBanker: true, commission: 'box', bettingSeconds: 10 },
+    rules: {
+      dealing: 'live',
+      allowPlayerAndBanker: true,
+      commission: 'box',
+      bettingSeconds: 10,
+      correctionSeconds: 20,
+    },
   },
   {
     tableId: 'online-p1',
@@ -200,7 +206,9 @@ function typeFor(step: Step, state: TableState, variant: (typeof VARIANTS)[numbe
       return everyCoup ? 'OpenBetting' : 'StartShoe';
     case 'ready':
       if (r1 < 60) return 'EndShoe';
-      return r1 < 120 ? 'BuyIn' : 'OpenBetting';
+      // the coup just settled, corrected (live) or voided before the next betting opens
+      if (state.round?.status === 'resolved' && r1 < 160) return live && r1 < 130 ? 'CorrectCard' : 'VoidRound';
+      return r1 < 200 ? 'BuyIn' : 'OpenBetting';
     case 'betting':
       if (r1 < 420) return 'PlaceBet';
       if (r1 < 500) return 'Rebet';
@@ -312,7 +320,9 @@ function dataFor(
     case 'CorrectCard': {
       const cards = state.round?.cards ?? [];
       const index = r3 % (cards.length + 1);
-      return { roundNo, index, card: r5 < 250 ? (cards[index]?.card ?? 'Ah') : pick(CARDS, r5) };
+      const card = r5 < 250 ? (cards[index]?.card ?? 'Ah') : pick(CARDS, r5);
+      // a settled coup's correction needs a reason: most have one
+      return r4 % 5 === 0 ? { roundNo, index, card } : { roundNo, index, card, reason: pick(REASONS, r5) };
     }
     case 'VoidRound':
       return { roundNo, reason: pick(REASONS, r5) };

@@ -17,22 +17,35 @@ import {
   find,
   handDealt,
   readCard,
+  readReason,
   readRoundNo,
   refuse,
   resolution,
   shoeIn,
 } from '../../kernel';
 import type { Card, NextPosition, TableEvent } from '../../vocabulary';
+import { correctSettledCard, settledOrPast, settledRound } from './settled-coup';
 
-type Data = { readonly roundNo: number; readonly index: number; readonly card: string };
+type Data = {
+  readonly roundNo: number;
+  readonly index: number;
+  readonly card: string;
+  readonly reason?: string;
+};
 export type CorrectCard = Command<'CorrectCard', Data>;
-type Parsed = { readonly roundNo: number; readonly index: number; readonly card: Card };
+type Parsed = {
+  readonly roundNo: number;
+  readonly index: number;
+  readonly card: Card;
+  readonly reason: string | null;
+};
 type CardReply = { roundNo: number; index: number; oldCard: Card; newCard: Card; next: NextPosition };
+type SettledReply = CoupReply & { correctedIndex: number; oldCard: Card; newCard: Card; reason: string };
 
-export const correctCard: CommandSpec<'CorrectCard', Parsed, CoupReply | CardReply> = {
+export const correctCard: CommandSpec<'CorrectCard', Parsed, CoupReply | CardReply | SettledReply> = {
   type: 'CorrectCard',
   roles: ['supervisor'],
-  fields: ['roundNo', 'index', 'card'],
+  fields: ['roundNo', 'index', 'card', 'reason'],
   seeds: [],
   actsForPlayer: false,
   closedTable: false,
@@ -47,9 +60,19 @@ export const correctCard: CommandSpec<'CorrectCard', Parsed, CoupReply | CardRep
       });
     }
     const card = readCard(data['card']);
-    return card instanceof Refusal ? card : { roundNo, index, card };
+    if (card instanceof Refusal) return card;
+    if (data['reason'] === undefined) return { roundNo, index, card, reason: null };
+    const reason = readReason(data['reason'], 'A correction');
+    return reason instanceof Refusal ? reason : { roundNo, index, card, reason };
   },
-  decide({ roundNo, index, card }, ctx) {
+  decide({ roundNo, index, card, reason }, ctx) {
+    if (settledOrPast(ctx, roundNo)) {
+      // the coup just settled: a correction with a reason, recorded as compensating events
+      const settled = settledRound(ctx, roundNo);
+      if (settled instanceof Refusal) return settled;
+      if (reason === null) return readReason(undefined, 'A correction of a settled coup') as Refusal;
+      return correctSettledCard(ctx, settled, index, card, reason);
+    }
     if (ctx.rules.dealing !== 'live') {
       return refuse('WRONG_DEALING_MODE', 'Cards are corrected on live tables only', {
         dealing: ctx.rules.dealing,
@@ -96,6 +119,26 @@ export const correctCard: CommandSpec<'CorrectCard', Parsed, CoupReply | CardRep
     return events;
   },
   reply(events) {
+    const settled = find(events, 'SettledCoupCorrected');
+    if (settled) {
+      return {
+        roundNo: settled.roundNo,
+        playerCards: settled.playerCards,
+        bankerCards: settled.bankerCards,
+        playerTotal: settled.playerTotal,
+        bankerTotal: settled.bankerTotal,
+        outcome: settled.outcome,
+        natural: settled.natural,
+        settlements: settled.settlements,
+        shoeEnded: null,
+        nextShoe: null,
+        nextRound: null,
+        correctedIndex: settled.index,
+        oldCard: settled.oldCard,
+        newCard: settled.newCard,
+        reason: settled.reason,
+      };
+    }
     const coup = coupReply(events);
     if (coup) return coup;
     const d = find(events, 'CardCorrected');

@@ -1,4 +1,7 @@
-/** VoidRound (supervisor): voids the round (betting or dealing), every stake returned; dealt cards stay on record. */
+/**
+ * VoidRound (supervisor): voids the round (betting or dealing), every stake returned; dealt cards stay on record.
+ * The coup just settled may be voided too, until the next round's betting opens (its settlement reversed).
+ */
 import { afterVoid, returnsOf } from '../../coup';
 import {
   type Command,
@@ -7,10 +10,11 @@ import {
   by,
   currentRound,
   find,
+  readReason,
   readRoundNo,
-  refuse,
   shoeEnded,
 } from '../../kernel';
+import { settledOrPast, settledRound, voidSettledCoup } from './settled-coup';
 import { stakesOnLayout } from '../../state';
 import type { Returned, TableEvent } from '../../vocabulary';
 
@@ -32,14 +36,14 @@ export const voidRound: CommandSpec<
   parse(data) {
     const roundNo = readRoundNo(data['roundNo']);
     if (roundNo instanceof Refusal) return roundNo;
-    const raw = data['reason'];
-    const reason = typeof raw === 'string' ? raw.trim() : '';
-    if (reason.length < 3 || reason.length > 500) {
-      return refuse('INVALID_REASON', 'A void needs a reason of 3 to 500 characters', { field: 'reason' });
-    }
-    return { roundNo, reason };
+    const reason = readReason(data['reason']);
+    return reason instanceof Refusal ? reason : { roundNo, reason };
   },
   decide({ roundNo, reason }, ctx) {
+    if (settledOrPast(ctx, roundNo)) {
+      const settled = settledRound(ctx, roundNo);
+      return settled instanceof Refusal ? settled : voidSettledCoup(ctx, settled, reason);
+    }
     const round = currentRound(ctx, roundNo, ['betting', 'dealing']);
     if (round instanceof Refusal) return round;
     const cardsDealt = round.cards.length;
@@ -57,7 +61,7 @@ export const voidRound: CommandSpec<
     return events;
   },
   reply(events) {
-    const d = find(events, 'RoundVoided');
+    const d = find(events, 'RoundVoided') ?? find(events, 'SettledCoupVoided');
     return d && { roundNo: d.roundNo, reason: d.reason, returned: d.returned };
   },
 };
