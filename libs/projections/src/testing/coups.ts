@@ -16,3 +16,15 @@ export const COUPS = {
   /** Player 7h 7h, a perfect pair (4); banker 9+T=9 natural: the banker wins (a natural by 5). */
   playerPerfectPair: ['7h', '9c', '7h', 'Td'],
 } as const satisfies Record<string, readonly Card[]>;
+
+/**
+ * A live one-deck EZ table offering Dragon 7, Panda 8 and Player Pair: a short shoe, whose composition moves
+ * enough for the edge monitor's alerts (table T1, driver seed 4: Dragon 7 favours the player before round 2).
+ */
+export const EZ_ONE_DECK = {
+  dealing: 'live',
+  decks: 1,
+  cutCard: 12,
+  game: 'ez',
+  sideBets: { dragon7: {}, panda8: {}, playerPair: {} },
+} as const;

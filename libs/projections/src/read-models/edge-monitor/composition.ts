@@ -17,7 +17,8 @@ import {
   exactBetOddsForShoe,
   isSideSpot,
 } from '@coup/engine';
-import { type TableRules, gameOf, offeredSpots, payoutRulesOf } from '@coup/table';
+import { type ShoeStartedData, type TableRules, gameOf, offeredSpots, payoutRulesOf } from '@coup/table';
+import type { EdgeBetValue } from './wire';
 
 /** The rules a bet's value depends on, and the bets to value (the spots the table offers). */
 export interface EdgeRules {
@@ -73,20 +74,39 @@ export function withCard(cards: readonly Card[], index: number, card: Card): Car
   return out;
 }
 
+/** A shoe being counted: its unseen cards (52 counts in deck order), the coups resolved from it, the cards seen. */
+export interface CountedShoe {
+  readonly shoeNo: number;
+  readonly counts: readonly number[];
+  readonly coups: number;
+  readonly seen: number;
+}
+
+/** A shoe just started: the full shoe less its turned card. */
+export function countedShoe(d: Pick<ShoeStartedData, 'shoeNo' | 'decks' | 'burnCard'>): CountedShoe {
+  return {
+    shoeNo: d.shoeNo,
+    counts: freshShoe(d.decks, d.burnCard),
+    coups: 0,
+    seen: d.burnCard === null ? 0 : 1,
+  };
+}
+
+/** The shoe after a round dealt `cards` (corrections applied) and resolved, or was voided: they leave it. */
+export function afterRound(shoe: CountedShoe, cards: readonly Card[], resolved: boolean): CountedShoe {
+  return {
+    shoeNo: shoe.shoeNo,
+    counts: withoutCards(shoe.counts, cards),
+    coups: shoe.coups + (resolved ? 1 : 0),
+    seen: shoe.seen + cards.length,
+  };
+}
+
 /** How many cards the counts hold. */
 export const cardsIn = (counts: readonly number[]): number => counts.reduce((a, n) => a + n, 0);
 
-/** One bet's exact value on a remaining shoe. */
-export interface BetValue {
-  readonly spot: Spot;
-  readonly paytable: string | null;
-  /** Expected value per unit staked, pushes included: positive favours the player. */
-  readonly ev: number;
-  /** `ev` exactly, as `numerator/denominator` in lowest terms. */
-  readonly evExact: string;
-  readonly win: number;
-  readonly push: number;
-  readonly lose: number;
+/** One bet's exact value on a remaining shoe, and each way it can end. */
+export interface BetValue extends EdgeBetValue {
   /** Each way the bet can end, best first: its payout and probability. */
   readonly results: readonly { readonly payout: Payout; readonly probability: number }[];
 }

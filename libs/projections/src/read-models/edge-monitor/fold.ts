@@ -21,15 +21,16 @@ import {
 } from '../kernel/types';
 import {
   type BetValue,
+  type CountedShoe,
   type EdgeRules,
+  afterRound,
   cardsIn,
+  countedShoe,
   edgeRulesOf,
   favourable,
-  freshShoe,
   monitored,
   valuesOf,
   withCard,
-  withoutCards,
 } from './composition';
 import { EM_ALERTS, EM_TABLES, EM_WAGERS, edgeMonitorTables } from './schema';
 
@@ -56,25 +57,18 @@ export interface EdgeState {
   readonly rules: EdgeRules | null;
   /** The last round opened. */
   readonly lastRound: number;
-  /** The shoe in play: the unseen cards (52 counts in deck order), coups resolved, cards seen. */
-  readonly shoe: {
-    readonly shoeNo: number;
-    readonly counts: readonly number[];
-    readonly coups: number;
-    readonly seen: number;
-  } | null;
+  /** The shoe in play: the unseen cards, coups resolved, cards seen. */
+  readonly shoe: CountedShoe | null;
   /** The cards dealt so far in the open round (corrections applied). */
   readonly cards: readonly Card[];
   /** The values for the next round (or the open one), while a shoe is in play. */
   readonly reading: EdgeReading | null;
 }
 
-type Shoe = NonNullable<EdgeState['shoe']>;
-
 /** Every offered bet's value for `roundNo` on the shoe's unseen cards (null under 6 cards: no coup). */
 function readingOf(
   rules: EdgeRules,
-  shoe: Shoe,
+  shoe: CountedShoe,
   roundNo: number,
   e: ProjectionEvent,
   at: string,
@@ -102,12 +96,7 @@ function roundEnded(
   at: string,
 ): EdgeState {
   if (s.shoe === null) return { ...s, cards: [] };
-  const shoe: Shoe = {
-    shoeNo: s.shoe.shoeNo,
-    counts: withoutCards(s.shoe.counts, s.cards),
-    coups: s.shoe.coups + (resolved ? 1 : 0),
-    seen: s.shoe.seen + s.cards.length,
-  };
+  const shoe = afterRound(s.shoe, s.cards, resolved);
   return { ...s, shoe, cards: [], reading: readingOf(s.rules, shoe, roundNo + 1, e, at) };
 }
 
@@ -170,13 +159,9 @@ function evolveEdgeStep(s: EdgeState, e: ProjectionEvent): Evolution<EdgeState> 
   const m = { ...s, rules };
   switch (ev.type) {
     case 'ShoeStarted': {
-      const d = ev.data;
-      const counts = freshShoe(d.decks, d.burnCard);
-      const shoe: Shoe = { shoeNo: d.shoeNo, counts, coups: 0, seen: d.burnCard === null ? 0 : 1 };
-      return {
-        state: { ...m, shoe, cards: [], reading: readingOf(rules, shoe, s.lastRound + 1, e, d.at) },
-        writes: [],
-      };
+      const shoe = countedShoe(ev.data);
+      const reading = readingOf(rules, shoe, s.lastRound + 1, e, ev.data.at);
+      return { state: { ...m, shoe, cards: [], reading }, writes: [] };
     }
     case 'ShoeEnded':
     case 'TableClosed':

@@ -3,17 +3,10 @@ import type { Actor, TableEvent } from '@coup/table';
 import type { ProjectionEvent } from '../kernel/types';
 import { Scenario } from '../../testing/scenario';
 import { EM_ALERTS, EM_TABLES, EM_WAGERS, type EdgeState, edgeMonitorProjection } from '.';
+import { EZ_ONE_DECK } from '../../testing/coups';
 
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 
-/** A live one-deck EZ table (a short shoe: its composition moves a lot) offering Dragon 7, Panda 8, Player Pair. */
-const EZ = {
-  dealing: 'live',
-  decks: 1,
-  cutCard: 12,
-  game: 'ez',
-  sideBets: { dragon7: {}, panda8: {}, playerPair: {} },
-};
 const SPOTS: Spot[] = ['player', 'banker', 'tie', 'playerPair', 'dragon7', 'panda8'];
 
 function expectIdempotent(s: Scenario): void {
@@ -59,7 +52,9 @@ function expectedValues(events: readonly ProjectionEvent[]) {
 
 describe('the remaining-shoe edge monitor', () => {
   test('given a monitored table, when its shoe starts, then every offered bet is valued on the deck less the turned card', () => {
-    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ, seed: 4 }).given((d) => d.open());
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) =>
+      d.open(),
+    );
     expect(s.rows(EM_TABLES)).toEqual([expect.objectContaining({ shoe_no: null, favourable: 0 })]);
     s.when((d) => d.execute('StartShoe', { firstCard: '7d' }));
     expect(tableRow(s)).toMatchObject({
@@ -80,7 +75,7 @@ describe('the remaining-shoe edge monitor', () => {
 
   test('given coups dealt, a card corrected and a round voided, when each round ends, then the values are those of the cards not seen', () => {
     const s = new Scenario<EdgeState>(edgeMonitorProjection, {
-      rules: EZ,
+      rules: EZ_ONE_DECK,
       seed: 4,
       correctionRate: 0.5,
     }).given((d) => d.open());
@@ -103,7 +98,7 @@ describe('the remaining-shoe edge monitor', () => {
 
   test('given a bet favourable for the next round, when betting opens, then an alert names the table, round, shoe, coup and bet with its exact value', () => {
     // one deck, seed 4: after the first coup Dragon 7 favours the player
-    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ, seed: 4 }).given((d) => [
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) => [
       ...d.open(),
       ...d.playRound(),
     ]);
@@ -131,7 +126,7 @@ describe('the remaining-shoe edge monitor', () => {
   });
 
   test('given an alert, when the coup resolves, then the stakes on that bet are counted per player with their results, other bets not', () => {
-    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ, seed: 4 }).given((d) => [
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) => [
       ...d.open(),
       ...d.playRound(),
       ...d.execute('OpenBetting', {}),
@@ -176,7 +171,9 @@ describe('the remaining-shoe edge monitor', () => {
   });
 
   test('given a shoe dealt to its cut card, when it ends, then no value stands and every alert is of a round that opened in it', () => {
-    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ, seed: 4 }).given((d) => d.open());
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) =>
+      d.open(),
+    );
     const opened = new Set<number>();
     do {
       for (const e of s.when((d) => d.playRound()))
@@ -204,7 +201,7 @@ describe('the remaining-shoe edge monitor', () => {
   });
 
   test('given a monitored table, when a supervisor ends the shoe between rounds, then the values are gone', () => {
-    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ, seed: 4 }).given((d) => [
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) => [
       ...d.open(),
       ...d.playRound(),
     ]);

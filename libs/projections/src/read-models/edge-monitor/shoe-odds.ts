@@ -8,33 +8,31 @@ import { type Card, DECK, type Payout, type Spot } from '@coup/engine';
 import type { TableEvent, TableRules } from '@coup/table';
 import { resultKey } from '../stats/fold';
 import { betLabel, paysOf } from '../stats/bet-summary';
-import { cardsIn, edgeRulesOf, favourable, freshShoe, valuesOf, withCard, withoutCards } from './composition';
+import {
+  type CountedShoe,
+  afterRound,
+  cardsIn,
+  countedShoe,
+  edgeRulesOf,
+  favourable,
+  valuesOf,
+  withCard,
+} from './composition';
 import type { ShoeBetOdds, ShoeOdds } from './wire';
 
-interface Tracked {
-  shoeNo: number;
-  counts: number[];
-  coups: number;
-  seen: number;
-}
-
 /** The unseen cards of the shoe in play when round `roundNo` opens, from the events before it. */
-function trackShoe(events: readonly TableEvent[], roundNo: number): Tracked | null {
-  let shoe: Tracked | null = null;
+function trackShoe(events: readonly TableEvent[], roundNo: number): CountedShoe | null {
+  let shoe: CountedShoe | null = null;
   const cards = new Map<number, Card[]>();
   const ended = (round: number, resolved: boolean) => {
     if (shoe === null || round >= roundNo) return;
-    const dealt = cards.get(round) ?? [];
-    shoe.counts = withoutCards(shoe.counts, dealt);
-    shoe.seen += dealt.length;
-    shoe.coups += resolved ? 1 : 0;
+    shoe = afterRound(shoe, cards.get(round) ?? [], resolved);
     cards.delete(round);
   };
   for (const e of events) {
     if (e.type === 'BettingOpened' && e.data.roundNo >= roundNo) break;
     if (e.type === 'ShoeStarted') {
-      const d = e.data;
-      shoe = { shoeNo: d.shoeNo, counts: freshShoe(d.decks, d.burnCard), coups: 0, seen: d.burnCard ? 1 : 0 };
+      shoe = countedShoe(e.data);
       cards.clear();
     } else if (e.type === 'CardDealt') {
       cards.set(e.data.roundNo, withCard(cards.get(e.data.roundNo) ?? [], e.data.index, e.data.card));

@@ -2,19 +2,12 @@ import { exactBetOddsForShoe } from '@coup/engine';
 import type { TableEvent } from '@coup/table';
 import { Scenario } from '../../testing/scenario';
 import { EM_TABLES, type EdgeState, edgeMonitorProjection, shoeOddsBefore } from '.';
-
-const EZ = {
-  dealing: 'live',
-  decks: 1,
-  cutCard: 12,
-  game: 'ez',
-  sideBets: { dragon7: {}, panda8: {}, playerPair: {} },
-};
+import { EZ_ONE_DECK } from '../../testing/coups';
 
 describe('the odds before a round, from the shoe events alone', () => {
   test('before every round of a shoe (a corrected card, a void), each bet has the value the monitor gave it', () => {
     const s = new Scenario<EdgeState>(edgeMonitorProjection, {
-      rules: EZ,
+      rules: EZ_ONE_DECK,
       seed: 4,
       correctionRate: 0.5,
     }).given((d) => d.open());
@@ -46,7 +39,7 @@ describe('the odds before a round, from the shoe events alone', () => {
   });
 
   test('each bet: probabilities, its results with their odds, and whether it favours the player', () => {
-    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ, seed: 4 }).given((d) => [
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) => [
       ...d.open(),
       ...d.playRound(),
     ]);
@@ -74,7 +67,9 @@ describe('the odds before a round, from the shoe events alone', () => {
   });
 
   test('later events are ignored; with no shoe in play before the round there are no odds', () => {
-    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ, seed: 4 }).given((d) => d.open());
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) =>
+      d.open(),
+    );
     const opening = s.last.map((e) => e.event);
     expect(shoeOddsBefore(opening, s.driver.rules, 1)).toBeNull();
     const all = [...opening, ...s.when((d) => [...d.playRound(), ...d.playRound()]).map((e) => e.event)];

@@ -15,6 +15,7 @@ import {
 } from '@coup/engine';
 import { resultKey } from './fold';
 import { BET_COUNTERS, type BetCounter } from './schema';
+import type { Hold } from './summary';
 
 /** A `st_bets` row: a table's day of one bet, its rules and counters. */
 export type BetRow = Readonly<Record<BetCounter, number>> & {
@@ -64,8 +65,18 @@ export interface BetResultStats {
   readonly withinCi95: boolean | null;
 }
 
+/**
+ * Some stakes together: the hold beside the edge (a bet type's edge is its exact house edge per unit staked,
+ * pushes counted, weighted by handle, or by coups with no handle).
+ */
+export interface BetTotals extends Hold {
+  /** Stakes settled. */
+  readonly bets: number;
+  readonly handle: number;
+}
+
 /** One bet type's statistics over some rows. */
-export interface BetTypeStats {
+export interface BetTypeStats extends BetTotals {
   readonly spot: Spot;
   readonly label: string;
   /**
@@ -78,33 +89,10 @@ export interface BetTypeStats {
   /** Coups resolved while it was offered. */
   readonly coups: number;
   readonly results: BetResultStats[];
-  /** Stakes settled, and of them won, pushed, lost. */
-  readonly bets: number;
+  /** Of the stakes settled: won, pushed, lost. */
   readonly wins: number;
   readonly pushes: number;
   readonly losses: number;
-  readonly handle: number;
-  readonly paid: number;
-  readonly commission: number;
-  readonly boxCommission: number;
-  /** handle - paid + box commission owed. */
-  readonly houseResult: number;
-  /** houseResult / handle x 100, or null with no handle. */
-  readonly holdPercent: number | null;
-  /** The exact house edge per unit staked, pushes counted (weighted by handle, or by coups with no handle), %. */
-  readonly theoreticalEdgePercent: number | null;
-}
-
-/** Every bet of some rows together: the hold of all stakes, side bets included, beside the edge. */
-export interface BetTotals {
-  readonly bets: number;
-  readonly handle: number;
-  readonly paid: number;
-  readonly commission: number;
-  readonly boxCommission: number;
-  readonly houseResult: number;
-  readonly holdPercent: number | null;
-  readonly theoreticalEdgePercent: number | null;
 }
 
 const MAIN_LABELS: Readonly<Record<string, string>> = { player: 'Player', banker: 'Banker', tie: 'Tie' };

@@ -22,7 +22,21 @@ export interface ChiSquare {
   readonly pValue: number;
 }
 
-export interface StatsSummary {
+/** What some stakes paid and kept: the house result and hold beside the theoretical edge. */
+export interface Hold {
+  /** Paid back, stakes included (commission deducted on deducted tables). */
+  readonly paid: number;
+  readonly commission: number;
+  readonly boxCommission: number;
+  /** handle - paid + box commission owed. */
+  readonly houseResult: number;
+  /** houseResult / handle x 100, or null with no handle. */
+  readonly holdPercent: number | null;
+  /** The exact house edge of the stakes, weighted by handle, %; null with no handle. */
+  readonly theoreticalEdgePercent: number | null;
+}
+
+export interface StatsSummary extends Hold {
   readonly coups: number;
   readonly voids: number;
   readonly outcomes: { readonly player: number; readonly banker: number; readonly tie: number };
@@ -42,15 +56,6 @@ export interface StatsSummary {
     readonly tie: number;
     readonly total: number;
   };
-  readonly paid: number;
-  readonly commission: number;
-  readonly boxCommission: number;
-  /** handle - paid + box commission owed. */
-  readonly houseResult: number;
-  /** houseResult / handle x 100, or null with no handle. */
-  readonly holdPercent: number | null;
-  /** Σ handle per spot x the spot's exact house edge in the table's game / handle x 100, or null with no handle. */
-  readonly theoreticalEdgePercent: number | null;
 }
 
 const oddsCache = new Map<string, ExactOdds>();

@@ -4,7 +4,7 @@ import type { BetTotals, BetTypeStats } from './bet-summary';
 import type { StatsSummary } from './summary';
 
 export type { BetResultStats, BetTotals, BetTypeStats } from './bet-summary';
-export type { ChiSquare, StatsSummary } from './summary';
+export type { ChiSquare, Hold, StatsSummary } from './summary';
 
 export interface StatsFilter {
   readonly tableId?: string;

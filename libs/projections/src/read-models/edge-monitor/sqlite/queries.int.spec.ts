@@ -9,6 +9,7 @@ import { ReadModels } from '../../../read/read-models';
 import { ProjectionRunner } from '../../../runner/runner';
 import { TableDriver } from '../../../testing/driver';
 import { appendTable } from '../../../testing/store';
+import { EZ_ONE_DECK } from '../../../testing/coups';
 
 jest.setTimeout(30_000);
 
@@ -29,18 +30,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A live one-deck EZ table (table T1, seed 4: its shoe makes Dragon 7 favour the player before round 2). */
-const EZ = {
-  dealing: 'live',
-  decks: 1,
-  cutCard: 12,
-  game: 'ez',
-  sideBets: { dragon7: {}, panda8: {}, playerPair: {} },
-};
-
 /** Opens the table, plays a round, opens round 2 and has p1 and p2 stake on Dragon 7 (and p1 on banker). */
 async function alertedRound(tableId = 'T1'): Promise<TableDriver> {
-  const d = new TableDriver({ tableId, players: 2, seed: 4, rules: EZ });
+  const d = new TableDriver({ tableId, players: 2, seed: 4, rules: EZ_ONE_DECK });
   await appendTable(store, tableId, [...d.open(), ...d.playRound(), ...d.execute('OpenBetting', {})]);
   const bet = (playerId: string, spot: Spot, amount: number): TableEvent[] => {
     const actor: Actor = { id: playerId, role: 'player' };
@@ -59,7 +51,7 @@ async function alertedRound(tableId = 'T1'): Promise<TableDriver> {
 describe('favourable now', () => {
   test('lists the monitored tables where a bet favours the player, with every value; one table whatever its values', async () => {
     const d = await alertedRound();
-    const quiet = new TableDriver({ tableId: 'E2', players: 1, seed: 3, rules: EZ });
+    const quiet = new TableDriver({ tableId: 'E2', players: 1, seed: 3, rules: EZ_ONE_DECK });
     await appendTable(store, 'E2', [...quiet.open(), ...quiet.startShoe()]);
     await runner.catchUp();
     const now = rm.edgeNow();
@@ -117,7 +109,7 @@ describe('the analyst report', () => {
   });
 
   test('pages oldest first with a cursor; the totals cover the whole filter', async () => {
-    const d = new TableDriver({ tableId: 'T1', players: 2, seed: 4, rules: EZ });
+    const d = new TableDriver({ tableId: 'T1', players: 2, seed: 4, rules: EZ_ONE_DECK });
     const events = d.open();
     do events.push(...d.playRound());
     while (d.state.phase !== 'idle');
