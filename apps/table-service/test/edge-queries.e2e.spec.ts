@@ -138,6 +138,26 @@ describe('once the round of the alert is dealt', () => {
     expect(csv.headers.get('content-type')).toContain('text/csv');
   });
 
+  test("the hand's audit trail and the ledger name the side bet's paytable", async () => {
+    const audit = await h.api('GET', '/api/tables/T1/hands/2', {
+      token: h.token('compliance'),
+      headers: { accept: 'text/csv' },
+    });
+    const lines = String(audit.body).split('\r\n');
+    expect(lines.filter((l) => l.includes(',dragon7,'))).toEqual([
+      expect.stringContaining('paytable 40-to-1'),
+      expect.stringContaining('paytable 40-to-1'),
+      expect.stringContaining('lose stake 500 commission 0 paytable 40-to-1'),
+      expect.stringContaining('lose stake 200 commission 0 paytable 40-to-1'),
+    ]);
+    const ledger = await h.api('GET', '/api/players/p1/ledger?tableId=T1', { token: h.token('analyst') });
+    const entries = ledger.body.entries as { kind: string; spot: string; paytable: string | null }[];
+    expect(entries.filter((e) => e.spot === 'dragon7').map((e) => [e.kind, e.paytable])).toEqual([
+      ['bet', '40-to-1'],
+      ['settlement', '40-to-1'],
+    ]);
+  });
+
   test('the odds before hand 2: Dragon 7 favoured, on the 47 cards not seen; before hand 1 on the deck less the turned card', async () => {
     const res = await h.api('GET', '/api/tables/T1/hands/2/odds', { token: h.token('supervisor') });
     expect(res.status).toBe(200);

@@ -69,7 +69,9 @@ function recordedLines(hand: HandRecord): AuditLine[] {
       spot: b.spot,
       amount: b.amount,
       card: null,
-      detail: b.rebet ? 'rebet' : null,
+      detail:
+        [b.rebet ? 'rebet' : null, b.paytable ? `paytable ${b.paytable}` : null].filter(Boolean).join(' ') ||
+        null,
       by: b.by,
       role: b.role,
     })),
@@ -111,7 +113,7 @@ function closingLines(hand: HandRecord): AuditLine[] {
       spot: s.spot,
       amount: s.paid,
       card: null,
-      detail: `${s.result} stake ${s.amount} commission ${s.commission}`,
+      detail: `${s.result} stake ${s.amount} commission ${s.commission}${s.paytable ? ` paytable ${s.paytable}` : ''}`,
       by: null,
       role: null,
     })),

@@ -251,7 +251,7 @@ describe('statistics and ledger', () => {
     expect(next.body.entries[0].position).toBeGreaterThanOrEqual(page.body.entries[1].position);
     const csv = await get('/api/players/p1/ledger?limit=3', 'analyst', { accept: 'text/csv' });
     expect(csv.text.split('\r\n')[0]).toBe(
-      'position,seq,tableId,at,kind,roundNo,spot,amount,chipsDelta,result,commission,by,role',
+      'position,seq,tableId,at,kind,roundNo,spot,paytable,amount,chipsDelta,result,commission,by,role',
     );
   });
 

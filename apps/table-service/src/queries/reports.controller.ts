@@ -63,6 +63,7 @@ const ENTRY_COLUMNS: { name: string; value: (e: LedgerEntry) => Cell }[] = (
     'kind',
     'roundNo',
     'spot',
+    'paytable',
     'amount',
     'chipsDelta',
     'result',
