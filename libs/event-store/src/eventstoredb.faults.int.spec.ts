@@ -129,6 +129,26 @@ describe('finding 4: reads that decide or confirm a write go to the leader', () 
   });
 });
 
+describe('cluster discovery', () => {
+  it('a connection string naming every node finds the leader through gossip, and follows it to the next leader', async () => {
+    const cluster = await startStandinCluster(3);
+    closers.push(() => cluster.close());
+    const store = new EventStoreDbEventStore({ connectionString: cluster.connectionString });
+    closers.push(() => store.close());
+    const s = stream('gossip');
+    await store.appendToStream(s, events(2));
+    expect(cluster.nodes.some((n) => n.served.some((c) => c.rpc === 'gossip'))).toBe(true);
+    expect(cluster.nodes[0]!.served.some((c) => c.rpc === 'batchAppend')).toBe(true); // the leader took the write
+    cluster.electLeader(cluster.nodes[2]!, { staleFollowers: true });
+    await store.appendToStream(s, events(1), { expectedRevision: 1n });
+    await store.appendToStream(s, events(1), { expectedRevision: 2n });
+    expect(cluster.nodes[2]!.served.filter((c) => c.rpc === 'read' && c.stream === s).length).toBeGreaterThan(
+      0,
+    );
+    expect(await store.verifyStream(s)).toMatchObject({ ok: true, checked: 4 });
+  });
+});
+
 describe('finding 5: the maximum append size is per append, summed over data, metadata and type', () => {
   const sends = (node: StandinNode) =>
     node.served.filter((c) => c.rpc === 'batchAppend' || c.rpc === 'append');

@@ -7,7 +7,8 @@
 // - readAll: from 'start' or a record's exact position (inclusive), and refuses a position where no record starts;
 // - subscribeToAll: from 'start' or a record's exact position (exclusive), catch-up then live, honouring the
 //   event-type regex filter; system events ($-prefixed) are mixed into $all as on a real server.
-// It is NOT the server: the contract suite runs against a real one when EVENTSTORE_CONNECTION_STRING is set.
+// It is NOT the server: the contract suite runs through the real client over gRPC against the stand-in
+// (tools/esdb-standin), or a real server when EVENTSTORE_CONNECTION_STRING is set (eventstoredb.int.spec.ts).
 import {
   type AppendExpectedRevision,
   type AppendResult,
