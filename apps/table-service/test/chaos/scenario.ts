@@ -15,6 +15,7 @@ import { signToken } from '@coup/auth';
 import { GAME_MODES, SIDE_SPOTS, isSideSpot, sideBetRefusal } from '@coup/engine';
 import { createEventStore, type RecordedEvent } from '@coup/event-store';
 import type { Actor, TableCommandType } from '@coup/table';
+import { snapshotState } from '../../src/tables/snapshots';
 import { checkAgainstFold, checkCommands, foldMoney, viewAt, type AtRevision } from './checks';
 import { ChaosClient, request } from './http';
 import { Journal, type KeyRecord, type Violation } from './journal';
@@ -512,8 +513,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
     // Money: the events, then every other place it shows.
     const { accounts, totals } = foldMoney(events, journal);
     for (const s of snapshots) {
-      const data = s.data as { revision?: string; state?: unknown };
-      if (data.revision === undefined || data.state === undefined) {
+      const data = s.data as { revision?: string };
+      const stored = snapshotState(s.data);
+      if (data.revision === undefined || stored === null) {
         journal.violation('snapshot-exact', `snapshot ${s.streamRevision} has no revision or state`);
         continue;
       }
@@ -522,7 +524,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
         what: `snapshot ${s.streamRevision}`,
         invariant: 'snapshot-exact',
         check: (state) => {
-          const [kept, folded] = maskSealed(data.state, state);
+          const [kept, folded] = maskSealed(stored, state);
           return sameJson(kept, folded) ? null : `its state differs from the fold: ${jsonDiff(kept, folded)}`;
         },
       });
