@@ -2,6 +2,8 @@ import { TABLE_ID_SOURCE } from '@coup/table';
 import { useEffect, useMemo, useState } from 'react';
 import { type Api, type TokenInfo, apiClient, readToken } from './api';
 import { SignIn } from './components/SignIn';
+import { StaffSignIn } from './components/StaffSignIn';
+import { isSignInToken, takeTokenFromLink } from './session-link';
 import { TablePicker } from './components/TablePicker';
 import { TableScreen } from './components/TableScreen';
 import { PlayerRoute, isPlayHash } from './player/PlayerRoute';
@@ -33,13 +35,24 @@ function useHash<T>(parse: (hash: string) => T): T {
 
 /** The signed-in token, kept for the browser tab's session; a player signing in goes to the player page. */
 function useSession() {
-  const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
+  const [token, setToken] = useState<string | null>(() => {
+    // A launch link's or a single sign-on's token (`#token=...`) signs in, and leaves the address at once.
+    const linked = takeTokenFromLink();
+    if (linked) sessionStorage.setItem(TOKEN_KEY, linked);
+    return linked ?? sessionStorage.getItem(TOKEN_KEY);
+  });
   const signIn = (t: string) => {
     sessionStorage.setItem(TOKEN_KEY, t);
     setToken(t);
     if (readToken(t)?.role === 'player') window.location.hash = '#/play';
   };
   const signOut = () => {
+    // A staff sign-in's token is ended at the service too (best effort: the tab forgets it either way).
+    if (token && isSignInToken(token))
+      void fetch('/api/auth/sign-out', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      }).catch(() => undefined);
     sessionStorage.removeItem(TOKEN_KEY);
     setToken(null);
   };
@@ -102,7 +115,14 @@ export function App() {
     <div className="app">
       <AppHeader who={who} onSignOut={signOut} />
       <main>
-        {!token || !api || !who ? <SignIn onSignIn={signIn} /> : <Screen token={token} api={api} who={who} />}
+        {!token || !api || !who ? (
+          <>
+            <SignIn onSignIn={signIn} />
+            <StaffSignIn onSignIn={signIn} />
+          </>
+        ) : (
+          <Screen token={token} api={api} who={who} />
+        )}
       </main>
     </div>
   );
