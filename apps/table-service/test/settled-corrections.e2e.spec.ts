@@ -153,3 +153,26 @@ it('answers 409 CORRECTION_WINDOW_CLOSED once the next betting has opened; nothi
   expect([lateVoid.status, lateVoid.body.code]).toEqual([409, 'CORRECTION_WINDOW_CLOSED']);
   expect(await eventRows(h)).toBe(rows);
 });
+
+it('settles on the dealer’s confirmation at a table with the rule confirmResult', async () => {
+  await ok('POST', '/api/tables', {
+    body: { tableId: 'SC4', rules: { dealing: 'live', confirmResult: true } },
+  });
+  await ok('POST', '/api/tables/SC4/players/p1/buy-in', { body: { amount: 10_000 } });
+  await ok('POST', '/api/tables/SC4/shoes', { ...dealer(), body: { firstCard: '5h' } });
+  await ok('POST', '/api/tables/SC4/rounds', dealer());
+  await ok('POST', '/api/tables/SC4/rounds/1/bets', {
+    token: h.token('player', 'p1'),
+    body: { playerId: 'p1', spot: 'player', amount: 1000 },
+  });
+  await ok('POST', '/api/tables/SC4/rounds/1/close', dealer());
+  let last: { next?: { to: string } } = {};
+  for (const card of ['9d', '5d', 'Kd', '2d'])
+    last = await ok('POST', '/api/tables/SC4/rounds/1/cards', { ...dealer(), body: { card } });
+  expect(last).toMatchObject({ next: { to: 'complete' } }); // shown, not settled
+  const confirmed = await h.api('POST', '/api/tables/SC4/rounds/1/confirm', dealer());
+  expect(confirmed.status).toBe(200);
+  expect(confirmed.body).toMatchObject({ outcome: 'player', settlements: [{ playerId: 'p1', paid: 2000 }] });
+  const again = await h.api('POST', '/api/tables/SC4/rounds/1/confirm', dealer());
+  expect([again.status, again.body.code]).toEqual([409, 'WRONG_PHASE']);
+});

@@ -16,6 +16,7 @@ import { type PlaceBet, placeBet } from './capabilities/betting/place-bet';
 import { type Rebet, rebet } from './capabilities/betting/rebet';
 import { type Deal, deal } from './capabilities/dealing/deal';
 import { type DealCard, dealCard } from './capabilities/dealing/deal-card';
+import { type ConfirmResult, confirmResult } from './capabilities/dealing/confirm-result';
 import { type CorrectCard, correctCard } from './capabilities/corrections/correct-card';
 import { type VoidRound, voidRound } from './capabilities/corrections/void-round';
 import type { CommandSpec } from './kernel';
@@ -38,6 +39,7 @@ export type TableCommand =
   | CloseBetting
   | Deal
   | DealCard
+  | ConfirmResult
   | CorrectCard
   | VoidRound
   | EndShoe;
@@ -61,6 +63,7 @@ export const COMMAND_SPECS = {
   CloseBetting: closeBetting,
   Deal: deal,
   DealCard: dealCard,
+  ConfirmResult: confirmResult,
   CorrectCard: correctCard,
   VoidRound: voidRound,
   EndShoe: endShoe,

@@ -72,6 +72,7 @@ const RULE_KEYS: readonly (keyof TableRules)[] = [
   'game',
   'sideBets',
   'correctionSeconds',
+  'confirmResult',
 ];
 
 type Choices = Pick<TableRules, 'dealing' | 'shuffle' | 'dealtBy' | 'tiePays' | 'commission'>;
@@ -186,16 +187,31 @@ function invalidCombination(choices: Choices, seconds: number | null): Fail | nu
   return null;
 }
 
-type Optional = Pick<TableRules, 'game' | 'sideBets' | 'correctionSeconds'>;
+type Optional = Pick<TableRules, 'game' | 'sideBets' | 'correctionSeconds' | 'confirmResult'>;
 
 /**
  * The rules recorded only when not the default (so a table without them records exactly what it did before they
- * existed): `game`, `sideBets`, `correctionSeconds`.
+ * existed): `game`, `sideBets`, `correctionSeconds`, `confirmResult` (live tables only).
  */
 function normalizeOptional(
   input: Record<string, unknown>,
-  table: { shuffle: TableRules['shuffle']; decks: number; unit: number; limits: TableRules['limits'] },
+  table: {
+    dealing: TableRules['dealing'];
+    shuffle: TableRules['shuffle'];
+    decks: number;
+    unit: number;
+    limits: TableRules['limits'];
+  },
 ): Result<Optional, DomainError> {
+  const confirm = input['confirmResult'] ?? false;
+  if (typeof confirm !== 'boolean') return invalid('confirmResult', 'must be a boolean', confirm);
+  if (confirm && table.dealing !== 'live') {
+    return invalid(
+      'confirmResult',
+      'applies to live tables only (an rng table deals the coup at once)',
+      confirm,
+    );
+  }
   const game = normalizeGame(input);
   if (!game.ok) return game;
   const sideBets = normalizeSideBets(input, { ...table, game: game.value });
@@ -214,6 +230,7 @@ function normalizeOptional(
       ...(game.value === 'commission' ? {} : { game: game.value }),
       ...(Object.keys(sideBets.value).length === 0 ? {} : { sideBets: sideBets.value }),
       ...(correctionSeconds === undefined ? {} : { correctionSeconds }),
+      ...(confirm ? { confirmResult: true as const } : {}),
     },
   };
 }
@@ -262,6 +279,7 @@ export function normalizeRules(raw: unknown): Result<TableRules, DomainError> {
   if (combination) return combination;
   const c = choices.value;
   const extra = normalizeOptional(input, {
+    dealing: c.dealing,
     shuffle: c.shuffle,
     decks,
     unit: chipUnit(chips.value),

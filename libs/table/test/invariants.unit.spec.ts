@@ -45,6 +45,7 @@ import {
   limitOf,
   offeredSpots,
   payoutRulesOf,
+  tableView,
   totalOf,
 } from '../src';
 import { T0, commitOf, seed } from './support';
@@ -67,6 +68,7 @@ type Kind =
   | 'dealCard'
   | 'correctCard'
   | 'voidRound'
+  | 'confirmResult'
   | 'endShoe'
   | 'closeTable'
   | 'readOnly';
@@ -122,6 +124,7 @@ const rulesArb: fc.Arbitrary<Record<string, unknown>> = fc
     min: fc.constantFrom(100, 500),
     game: fc.constantFrom(...GAME_MODES),
     correctionSeconds: fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+    confirm: fc.boolean(),
     sides: fc.array(fc.nat(), { minLength: SIDE_SPOTS.length, maxLength: SIDE_SPOTS.length }),
   })
   .map((r) => {
@@ -143,6 +146,7 @@ const rulesArb: fc.Arbitrary<Record<string, unknown>> = fc
       game: r.game,
       sideBets,
       ...(r.correctionSeconds === undefined ? {} : { correctionSeconds: r.correctionSeconds }),
+      ...(live && r.confirm ? { confirmResult: true } : {}),
       ...(r.game === 'commission' ? { commission: r.commission } : {}),
       tiePays: r.tiePays,
       decks: r.decks,
@@ -302,7 +306,13 @@ class Run {
             : step.c % 7 === 1
               ? 'rebet'
               : 'placeBet';
-      } else if (s.phase === 'dealing') kind = rules?.dealing === 'live' ? 'dealCard' : 'deal';
+      } else if (s.phase === 'dealing')
+        kind =
+          rules?.dealing !== 'live'
+            ? 'deal'
+            : rules.confirmResult === true && tableView(s).round?.next?.to === 'complete' && step.c % 5 !== 0
+              ? 'confirmResult'
+              : 'dealCard';
       else if (s.phase === 'closed') kind = 'cashOut';
     }
     switch (kind) {
@@ -412,6 +422,8 @@ class Run {
         return this.exec(
           this.command('VoidRound', { roundNo, reason: step.c % 5 === 0 ? 'x' : 'misdeal' }, supervisor),
         );
+      case 'confirmResult':
+        return this.exec(this.command('ConfirmResult', { roundNo }, this.dealer(step)));
       case 'endShoe':
         return this.exec(this.command('EndShoe', {}, supervisor));
       case 'closeTable':

@@ -211,3 +211,57 @@ describe('what a player sees of a settled coup’s correction', () => {
     expect(e.data.settlements.map((s) => s.spot)).toEqual(['banker', 'tie']);
   });
 });
+
+describe('a table that confirms results (rule confirmResult): the coup settles on ConfirmResult', () => {
+  const dealt = continueHistory(
+    liveReady({ confirmResult: true }),
+    cmd('OpenBetting', {}),
+    bet(1, 'p1', 'player', 1000),
+    cmd('CloseBetting', { roundNo: 1 }),
+    ...dealCards(1, PLAYER_WINS),
+  );
+
+  it('records the last card and waits: the coup is complete, not resolved', () => {
+    expect(dealt.map((e) => e.type)).not.toContain('CoupResolved');
+    expect(dealt.at(-1)).toMatchObject({ type: 'CardDealt', data: { next: { to: 'complete' } } });
+    expect(fold(dealt).phase).toBe('dealing');
+  });
+
+  it('settles on the dealer’s ConfirmResult', () => {
+    given(dealt)
+      .when(cmd('ConfirmResult', { roundNo: 1 }, dealer))
+      .thenMatch([
+        { type: 'CoupResolved', data: { outcome: 'player', settlements: [{ playerId: 'p1', paid: 2000 }] } },
+      ]);
+  });
+
+  it('takes a correction of the shown card before it is confirmed, still without settling', () => {
+    const then = given(dealt)
+      .when(correct(3, '4d'))
+      .thenMatch([{ type: 'CardCorrected', data: { index: 3, newCard: '4d', next: { to: 'complete' } } }]);
+    given([...dealt, ...then.events])
+      .when(cmd('ConfirmResult', { roundNo: 1 }, dealer))
+      .thenMatch([{ type: 'CoupResolved', data: { outcome: 'tie' } }]);
+  });
+
+  it('refuses to confirm an incomplete coup (CARD_NOT_DUE), at a table without the rule (WRONG_DEALING_MODE), and a player (FORBIDDEN)', () => {
+    const partial = dealt.slice(0, -1);
+    given(partial)
+      .when(cmd('ConfirmResult', { roundNo: 1 }, dealer))
+      .then('CARD_NOT_DUE');
+    given(settled())
+      .when(cmd('ConfirmResult', { roundNo: 1 }, dealer))
+      .then('WRONG_DEALING_MODE');
+    given(dealt)
+      .when(cmd('ConfirmResult', { roundNo: 1 }, player('p1')))
+      .then('FORBIDDEN');
+  });
+
+  it('is a live-table rule: INVALID_RULES on rng tables', () => {
+    given([])
+      .when(cmd('OpenTable', { tableId: 'T1', rules: { confirmResult: true } }, admin))
+      .then('INVALID_RULES', {
+        field: 'confirmResult',
+      });
+  });
+});

@@ -31,3 +31,41 @@ export function ApiRefusals(
     ),
   );
 }
+
+/** What the dealing and correction routes can answer (kept here: the controller stays a list of routes). */
+export const CONFIRM_REFUSALS = [
+  'INVALID_PARAMETER',
+  'FORBIDDEN',
+  'UNKNOWN_TABLE',
+  'TABLE_CLOSED',
+  'WRONG_PHASE',
+  'WRONG_ROUND',
+  'WRONG_DEALING_MODE',
+  'CARD_NOT_DUE',
+] as const;
+export const CORRECT_REFUSALS = [
+  'VALIDATION_FAILED',
+  'INVALID_PARAMETER',
+  'INVALID_CARD',
+  'INVALID_INDEX',
+  'INVALID_REASON',
+  'FORBIDDEN',
+  'UNKNOWN_TABLE',
+  'WRONG_PHASE',
+  'WRONG_ROUND',
+  'WRONG_DEALING_MODE',
+  'CARD_NOT_IN_SHOE',
+  'CORRECTION_CONFLICT',
+  'CORRECTION_WINDOW_CLOSED',
+] as const;
+export const VOID_REFUSALS = [
+  'VALIDATION_FAILED',
+  'INVALID_PARAMETER',
+  'INVALID_REASON',
+  'FORBIDDEN',
+  'UNKNOWN_TABLE',
+  'WRONG_PHASE',
+  'WRONG_ROUND',
+  'CORRECTION_CONFLICT',
+  'CORRECTION_WINDOW_CLOSED',
+] as const;

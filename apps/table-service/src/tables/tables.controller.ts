@@ -17,7 +17,7 @@ import {
   ValidBody,
   VoidDto,
 } from './dto';
-import { ApiRefusals } from './api-refusals';
+import { ApiRefusals, CONFIRM_REFUSALS, CORRECT_REFUSALS, VOID_REFUSALS } from './api-refusals';
 import { TableCatalog } from './table-catalog';
 import { TableProcessor } from './table-processor';
 
@@ -104,6 +104,14 @@ export class TablesController {
       'Refused with 409 PLAYERS_SEATED while players hold chips, unless cashOutAll=true: every player is then cashed out first (box commission collected), each recorded.',
   })
   @ApiQuery({ name: 'cashOutAll', required: false, enum: ['true', 'false'] })
+  @ApiRefusals(
+    'INVALID_COMMAND',
+    'FORBIDDEN',
+    'UNKNOWN_TABLE',
+    'TABLE_CLOSED',
+    'WRONG_PHASE',
+    'PLAYERS_SEATED',
+  )
   close(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,
@@ -296,6 +304,23 @@ export class TablesController {
     return this.run(tableId, 'Deal', { roundNo: roundNo(round), ...seeds }, p, key);
   }
 
+  @Post(':tableId/rounds/:roundNo/confirm')
+  @HttpCode(200)
+  @Roles('dealer', 'supervisor')
+  @ApiOperation({
+    summary: 'Live tables with the rule confirmResult: settle the coup, complete and shown',
+    description: 'Until then a mis-entered card is corrected as before the coup resolved.',
+  })
+  @ApiRefusals(...CONFIRM_REFUSALS)
+  confirm(
+    @Param('tableId') tableId: string,
+    @Param('roundNo') round: string,
+    @CurrentPrincipal() p: Caller,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.run(tableId, 'ConfirmResult', { roundNo: roundNo(round) }, p, key);
+  }
+
   @Post(':tableId/rounds/:roundNo/cards')
   @HttpCode(200)
   @Roles(...DEALERS)
@@ -319,6 +344,7 @@ export class TablesController {
     description:
       'Before the coup resolves; or, with a reason, the coup just settled, until the next betting opens (or the table rule correctionSeconds): its settlement is reversed and the coup settled anew (409 CORRECTION_WINDOW_CLOSED after).',
   })
+  @ApiRefusals(...CORRECT_REFUSALS)
   correct(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -351,6 +377,7 @@ export class TablesController {
     description:
       'Also the coup just settled, until the next betting opens (or the table rule correctionSeconds): its settlement is reversed and every stake returned.',
   })
+  @ApiRefusals(...VOID_REFUSALS)
   void(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,

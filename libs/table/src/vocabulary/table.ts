@@ -73,6 +73,11 @@ export interface TableRules {
    * the next round's betting opens.
    */
   readonly correctionSeconds?: number;
+  /**
+   * Live tables: the coup settles when the dealer confirms it (ConfirmResult) after its last card is shown, not on
+   * the last card itself. Recorded only when true (off by default).
+   */
+  readonly confirmResult?: true;
 }
 
 /** A side bet as a table offers it: the catalogue's paytable by name, and its limits in cents. */

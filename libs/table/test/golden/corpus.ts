@@ -41,6 +41,7 @@ const TYPES: readonly TableCommandType[] = [
   'CloseBetting',
   'Deal',
   'DealCard',
+  'ConfirmResult',
   'CorrectCard',
   'VoidRound',
   'EndShoe',
@@ -51,7 +52,7 @@ const VARIANTS: readonly { tableId: string; rules: Record<string, unknown>; pers
   { tableId: 'T1', rules: {} },
   { tableId: 'T2', rules: { decks: 1, cutCard: 12, bettingSeconds: 30, commission: 'box' } },
   { tableId: 'EC-1', rules: { shuffle: 'every-coup', tiePays: 9, bettingSeconds: 20 } },
-  { tableId: 'L1', rules: { dealing: 'live', decks: 1, cutCard: 12 } },
+  { tableId: 'L1', rules: { dealing: 'live', decks: 1, cutCard: 12, confirmResult: true } },
   {
     tableId: 'L2',
     rules: {
@@ -218,6 +219,7 @@ function typeFor(step: Step, state: TableState, variant: (typeof VARIANTS)[numbe
     case 'dealing':
       if (r1 < 40) return 'VoidRound';
       if (live && r1 < 110) return 'CorrectCard';
+      if (live && variant.rules['confirmResult'] === true && r1 < 500) return 'ConfirmResult';
       return live ? 'DealCard' : 'Deal';
     case 'closed':
       return r1 < 800 ? 'CashOut' : 'BuyIn';
@@ -310,6 +312,8 @@ function dataFor(
       return r5 < 300 ? { roundNo, byTimer: true } : { roundNo };
     case 'Deal':
       return r5 < 500 ? { roundNo, nextSeed: seed } : { roundNo };
+    case 'ConfirmResult':
+      return { roundNo };
     case 'DealCard':
       // a one-deck shoe dealt from a few ranks runs out of some cards (CARD_NOT_IN_SHOE)
       return {

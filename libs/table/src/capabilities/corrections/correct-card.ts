@@ -115,7 +115,9 @@ export const correctCard: CommandSpec<'CorrectCard', Parsed, CoupReply | CardRep
     const events: TableEvent[] = [
       { type: 'CardCorrected', data: { roundNo, index, oldCard, newCard: card, next, ...by(ctx) } },
     ];
-    if (next.to === 'complete') events.push(...resolution(ctx, shoe, round, resolveCoup(corrected)).events);
+    if (next.to === 'complete' && ctx.rules.confirmResult !== true) {
+      events.push(...resolution(ctx, shoe, round, resolveCoup(corrected)).events);
+    }
     return events;
   },
   reply(events) {

@@ -77,7 +77,10 @@ export const dealCard: CommandSpec<'DealCard', { roundNo: number; card: Card }, 
     const events: TableEvent[] = [
       { type: 'CardDealt', data: { roundNo, index: cards.length, card, ...position, next, ...by(ctx) } },
     ];
-    if (next.to === 'complete') events.push(...resolution(ctx, shoe, round, resolveCoup(after)).events);
+    // a table that confirms results settles on ConfirmResult, once the dealer has seen the last card
+    if (next.to === 'complete' && ctx.rules.confirmResult !== true) {
+      events.push(...resolution(ctx, shoe, round, resolveCoup(after)).events);
+    }
     return events;
   },
   reply(events) {
