@@ -2,7 +2,9 @@
  * Side bets in real Chromium on the built service: the pit opens a player's personal table as an EZ Baccarat game
  * with side bets; the player page offers exactly those side bets (what each pays, its limits) and places one beside
  * a main bet; the dealer console following the table shows the game mode and side bets offered, the side bet staked,
- * and once the player deals, its settlement (label, paytable, result, paid) as the service recorded it.
+ * and once the player deals, its settlement (label, paytable, result, paid) as the service recorded it. And the
+ * remaining-shoe edge monitor: on a one-deck EZ table whose first coup leaves Dragon 7 favourable, the dealer
+ * console shows the alert.
  */
 import type { Page } from 'playwright-core';
 import { ONLINE_RULES } from '@coup/table';
@@ -125,5 +127,39 @@ it('the player page offers the side bets of its table and places one; the dealer
   expect(payouts.map((r) => r[1])).toEqual(['Player', 'Dragon 7']);
   await screenshot(dealer, 'console-side-bets');
   expect(await dealer.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  expect(browser.errors).toEqual([]);
+});
+
+it('the dealer console shows an alert when a bet turns player-favourable on the cards left in the shoe', async () => {
+  const table = 'EZ1';
+  const dealerToken = stack.token('dealer', 'dora');
+  const rules = { dealing: 'live', decks: 1, cutCard: 12, game: 'ez', sideBets: { dragon7: {}, panda8: {} } };
+  await stack.api('POST', '/api/tables', { tableId: table, rules });
+  await stack.api('POST', `/api/tables/${table}/players/p1/buy-in`, { amount: 100_000 });
+  const dealer = await browser.page(1280, 800);
+  await signIn(dealer, dealerToken, `#/tables/${table}`);
+  await dealer.locator('.conn-live').waitFor({ timeout: 15_000 });
+
+  // The 8d turned (8 burnt, unseen), then player 9h Qc (a natural 9), banker Qs 3d: 5 cards of the deck seen.
+  const command = (path: string, body: unknown = {}) =>
+    stack.api('POST', `/api/tables/${table}${path}`, body, dealerToken);
+  await command('/shoes', { firstCard: '8d' });
+  await command('/rounds');
+  await stack.api(
+    'POST',
+    `/api/tables/${table}/rounds/1/bets`,
+    { playerId: 'p1', spot: 'player', amount: 1000 },
+    stack.token('player', 'p1'),
+  );
+  expect(await dealer.getByTestId('edge-alert').count()).toBe(0);
+  await command('/rounds/1/close');
+  for (const card of ['9h', 'Qs', 'Qc', '3d']) await command('/rounds/1/cards', { card });
+
+  const alert = dealer.getByTestId('edge-alert');
+  await alert.waitFor({ timeout: 15_000 });
+  expect(await alert.textContent()).toMatch(
+    /^Player-favourable now: Dragon 7 \(EV \+\d+\.\d\d% of the stake\) with 47 cards unseen in shoe 1, before round 2/,
+  );
+  await screenshot(dealer, 'console-edge-alert');
   expect(browser.errors).toEqual([]);
 });

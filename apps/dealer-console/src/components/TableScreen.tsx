@@ -6,6 +6,7 @@ import type { FeedState } from '../feed';
 import { useShortcut } from '../shortcuts';
 import { useTableFeed } from '../useTableFeed';
 import { CardEntry } from './CardEntry';
+import { EdgeAlert, useEdgeMonitor } from './EdgeAlert';
 import { LiveCountdown } from './Countdown';
 import { NextCard } from './NextCard';
 import { Roads } from '../roads/Roads';
@@ -347,10 +348,12 @@ export function TableScreen(props: {
   const { state: feed, refresh } = useTableFeed(api, token, tableId);
   const commands = useRun(refresh);
   const view = feed.view;
+  const edge = useEdgeMonitor(token, tableId, view?.shoe ?? null);
   return (
     <div className="table-screen">
       <TableHeader tableId={tableId} view={view} feed={feed} />
       <Banner feed={feed} />
+      <EdgeAlert edge={edge} />
       {view && (
         <div className="table-body">
           <div className="col-left">

@@ -1,0 +1,67 @@
+/**
+ * The remaining-shoe edge monitor on the dealer console (surveillance): while a bet the table offers favours the
+ * player on the cards left in the shoe, an alert names it with its expected value. The monitor is a read model
+ * (`GET /api/edge/favourable?tableId=`), so after each coup it is asked until it has folded that coup.
+ */
+import type { EdgeNowView, EdgeTableView } from '@coup/projections/wire';
+import type { ShoeView } from '@coup/table';
+import { useEffect, useState } from 'react';
+import { spotLabel } from '../bets';
+import { getJson } from '../replay/http';
+
+/** After a coup, the monitor is asked again after each of these waits until it has folded the coup. */
+const RETRIES_MS = [0, 250, 500, 1000, 2000, 4000, 8000];
+
+/** Whether the monitor's answer is about the shoe and coup the table's view is at. */
+export function edgeCurrent(edge: EdgeTableView | undefined, shoe: ShoeView | null): boolean {
+  return edge !== undefined && shoe !== null && edge.shoeNo === shoe.shoeNo && edge.coupInShoe === shoe.coups;
+}
+
+/** The monitor's values for this table once they match its view; null before, between shoes or not monitored. */
+export function useEdgeMonitor(token: string, tableId: string, shoe: ShoeView | null): EdgeTableView | null {
+  const [edge, setEdge] = useState<EdgeTableView | null>(null);
+  const live = shoe !== null && !shoe.everyCoup && !shoe.ended;
+  const shoeNo = shoe?.shoeNo ?? null;
+  const coups = shoe?.coups ?? null;
+  useEffect(() => {
+    setEdge(null);
+    if (!live) return undefined;
+    let stop = false;
+    const timers: number[] = [];
+    const at = { shoeNo, coups } as ShoeView;
+    const path = `/edge/favourable?tableId=${encodeURIComponent(tableId)}`;
+    const ask = async (tries: number) => {
+      let answer: EdgeTableView | undefined;
+      try {
+        answer = (await getJson<EdgeNowView>(token, path)).tables.find((t) => t.tableId === tableId);
+      } catch {
+        return; // not allowed to ask, or unreachable: no alert
+      }
+      if (stop) return;
+      if (edgeCurrent(answer, at)) setEdge(answer ?? null);
+      else if (tries + 1 < RETRIES_MS.length)
+        timers.push(window.setTimeout(() => void ask(tries + 1), RETRIES_MS[tries + 1]));
+    };
+    void ask(0);
+    return () => {
+      stop = true;
+      timers.forEach((t) => window.clearTimeout(t));
+    };
+  }, [token, tableId, live, shoeNo, coups]);
+  return edge;
+}
+
+/** The alert: each bet that favours the player now, with its expected value per unit staked. */
+export function EdgeAlert({ edge }: { readonly edge: EdgeTableView | null }) {
+  if (!edge || edge.favourable.length === 0) return null;
+  return (
+    <div className="banner banner-warn edge-alert" role="alert" data-testid="edge-alert">
+      <strong>Player-favourable now:</strong>{' '}
+      {edge.favourable
+        .map((v) => `${spotLabel(v.spot)} (EV +${(v.ev * 100).toFixed(2)}% of the stake)`)
+        .join(', ')}{' '}
+      with {edge.cardsLeft} cards unseen in shoe {edge.shoeNo}, before round {edge.roundNo}. Surveillance: the
+      bets on it are reported.
+    </div>
+  );
+}
