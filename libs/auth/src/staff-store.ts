@@ -32,8 +32,6 @@ export interface StaffOutcome {
 const MAX_ATTEMPTS = 50;
 const KNOWN_TYPES: ReadonlySet<string> = new Set(STAFF_EVENT_TYPES);
 
-const isStaffEvent = (e: RecordedEvent): boolean => e.streamName === STAFF_STREAM && KNOWN_TYPES.has(e.type);
-
 export class StaffStore {
   private current: StaffDirectory = EMPTY_DIRECTORY;
   /** The stream revision folded so far (-1n: none). */
