@@ -39,15 +39,15 @@ function Probe({ shoe }: { readonly shoe: ShoeView | null }) {
   return <EdgeAlert edge={useEdgeMonitor('tok', 'T1', shoe)} />;
 }
 
-const realFetch = global.fetch;
+const realFetch = globalThis.fetch;
 afterEach(() => {
-  global.fetch = realFetch;
+  globalThis.fetch = realFetch;
 });
 
 /** A fetch answering `answers` in turn (the last one again after), recording the paths asked. */
 function fetchAnswering(...answers: EdgeTableView[][]): string[] {
   const asked: string[] = [];
-  global.fetch = jest.fn(async (input: string) => {
+  globalThis.fetch = jest.fn(async (input: string) => {
     asked.push(String(input));
     const tables = answers[Math.min(asked.length - 1, answers.length - 1)];
     return { ok: true, status: 200, json: async () => ({ tables }) };
