@@ -1,9 +1,10 @@
-import { Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@coup/auth';
 import { ONLINE_RULES, onlineTableId, tableView } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
+import { IdempotencyKey } from '../common/idempotency-key';
 import type { Caller } from '../common/request-context';
 import { AmountDto, ValidBody } from './dto';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
@@ -77,7 +78,7 @@ export class OnlineController {
     @Param('tableId') tableId: string,
     @ValidBody() body: AmountDto,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     await this.own(tableId, p);
     return this.commands.send(
@@ -99,7 +100,7 @@ export class OnlineController {
   async exit(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     await this.own(tableId, p);
     try {

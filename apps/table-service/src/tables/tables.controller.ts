@@ -1,8 +1,9 @@
-import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { normalizeRules, tableView, type TableCommandType } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
+import { IdempotencyKey } from '../common/idempotency-key';
 import type { Caller } from '../common/request-context';
 import { checkId, checkPlayerId, roundNo, TableCommands, type CommandData } from './table-commands';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
@@ -66,11 +67,7 @@ export class TablesController {
     'TABLE_EXISTS',
     'IDEMPOTENCY_KEY_REUSED',
   )
-  create(
-    @ValidBody() body: CreateTableDto,
-    @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
-  ) {
+  create(@ValidBody() body: CreateTableDto, @CurrentPrincipal() p: Caller, @IdempotencyKey() key?: string) {
     // Refused here before the table is loaded; the decider normalizes the rules as sent (normalized rules are not
     // input: they carry the commission rule, which a non-commission game refuses).
     const rules = normalizeRules(body.rules ?? {});
@@ -116,7 +113,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,
     @Query('cashOutAll') cashOutAll?: string,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     if (cashOutAll !== undefined && cashOutAll !== 'true' && cashOutAll !== 'false') {
       throw new ApiError(
@@ -137,7 +134,7 @@ export class TablesController {
     @Param('playerId') playerId: string,
     @ValidBody() body: AmountDto,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(tableId, 'BuyIn', { playerId: checkPlayerId(playerId), amount: body.amount }, p, key);
   }
@@ -150,7 +147,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('playerId') playerId: string,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(tableId, 'CashOut', { playerId: checkPlayerId(playerId) }, p, key);
   }
@@ -165,7 +162,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @ValidBody() body: StartShoeDto,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     const seeds = await this.commands.seedsFor(tableId, 'StartShoe');
     return this.run(
@@ -183,7 +180,7 @@ export class TablesController {
   async openRound(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(tableId, 'OpenBetting', await this.commands.seedsFor(tableId, 'OpenBetting'), p, key);
   }
@@ -214,7 +211,7 @@ export class TablesController {
     @Param('roundNo') round: string,
     @ValidBody() body: PlaceBetDto,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(
       tableId,
@@ -233,7 +230,7 @@ export class TablesController {
     @Param('roundNo') round: string,
     @Param('playerId') playerId: string,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(
       tableId,
@@ -270,7 +267,7 @@ export class TablesController {
     @Param('roundNo') round: string,
     @ValidBody() body: PlayerRefDto,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(tableId, 'Rebet', { roundNo: roundNo(round), playerId: body.playerId }, p, key);
   }
@@ -283,7 +280,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(tableId, 'CloseBetting', { roundNo: roundNo(round) }, p, key);
   }
@@ -298,7 +295,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     const seeds = await this.commands.seedsFor(tableId, 'Deal');
     return this.run(tableId, 'Deal', { roundNo: roundNo(round), ...seeds }, p, key);
@@ -316,7 +313,7 @@ export class TablesController {
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(tableId, 'ConfirmResult', { roundNo: roundNo(round) }, p, key);
   }
@@ -332,7 +329,7 @@ export class TablesController {
     @Param('roundNo') round: string,
     @ValidBody() body: CardDto,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(tableId, 'DealCard', { roundNo: roundNo(round), card: body.card }, p, key);
   }
@@ -351,7 +348,7 @@ export class TablesController {
     @Param('index') index: string,
     @ValidBody() body: CorrectCardDto,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     if (!/^[0-5]$/.test(index))
       throw new ApiError(400, 'INVALID_PARAMETER', 'index must be 0 to 5 (dealing order)');
@@ -383,7 +380,7 @@ export class TablesController {
     @Param('roundNo') round: string,
     @ValidBody() body: VoidDto,
     @CurrentPrincipal() p: Caller,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ) {
     return this.run(tableId, 'VoidRound', { roundNo: roundNo(round), reason: body.reason }, p, key);
   }
