@@ -96,7 +96,7 @@ async function throughProvider(login: string): Promise<{ callback: string; servi
   expect(next.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
   let form: URLSearchParams | null = null;
   for (let step = 0; step < 20; step++) {
-    const res = await fetch(next, {
+    const res: Response = await fetch(next, {
       method: form ? 'POST' : 'GET',
       redirect: 'manual',
       headers: {
@@ -113,10 +113,10 @@ async function throughProvider(login: string): Promise<{ callback: string; servi
       continue;
     }
     // A page with a form: the login form, then the consent form.
-    const html = await res.text();
+    const html: string = await res.text();
     expect([res.status, html.slice(0, 0)]).toEqual([200, '']);
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
+    const action: string | undefined = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    const prompt: string | undefined = /name="prompt" value="(\w+)"/.exec(html)?.[1];
     if (!action || !prompt) throw new Error(`no form at ${next.href}:\n${html.slice(0, 500)}`);
     next = new URL(action.replace(/&amp;/g, '&'), next);
     form = new URLSearchParams(prompt === 'login' ? { prompt, login, password: 'any password' } : { prompt });
@@ -130,7 +130,7 @@ async function callback(url: string, cookies: CookieJar, accept = 'application/j
   return {
     status: res.status,
     headers: res.headers,
-    body: text ? (JSON.parse(text) as Record<string, any>) : {},
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
   };
 }
 
