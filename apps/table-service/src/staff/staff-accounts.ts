@@ -19,6 +19,7 @@ import {
 } from '@coup/auth';
 import { ApiError } from '../common/api-error';
 import type { ServiceConfig } from '../config/config';
+import { isStoreUnavailable } from '../store/store-startup';
 import type { Clock } from '../tables/edge-inputs';
 import type { EventStore } from '@coup/event-store';
 
@@ -96,9 +97,18 @@ export class StaffAccounts implements OnApplicationBootstrap {
     this.store = new StaffStore(events);
   }
 
-  /** Folds the staff stream before the service takes requests. */
+  /**
+   * Folds the staff stream before the service takes requests. A store down at start does not stop the service
+   * (issue 20): every staff token's use folds the stream first, so the directory fills once the store answers.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    await this.fresh();
+    await this.fresh().catch((error: unknown) => {
+      if (!isStoreUnavailable(error)) throw error;
+      this.log.warn({
+        msg: 'the event store does not answer: staff folded on first use',
+        error: String(error),
+      });
+    });
   }
 
   /**
