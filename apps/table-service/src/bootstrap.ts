@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { typePathParameters } from './ops/openapi-params';
 import { AppModule, type AppOverrides } from './app.module';
 import { LiveWsAdapter } from './live/live.adapter';
 import { LiveGateway } from './live/live.gateway';
@@ -126,7 +127,7 @@ function serveDocs(app: NestFastifyApplication, config: ServiceConfig): void {
     .setVersion('1')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc), {
+  SwaggerModule.setup('docs', app, () => typePathParameters(SwaggerModule.createDocument(app, doc)), {
     jsonDocumentUrl: 'docs/openapi.json',
     // The interactive page needs @fastify/static, whose ESM-only dependency Jest's module system cannot load:
     // in-process tests serve the JSON document only (the real process serves both).

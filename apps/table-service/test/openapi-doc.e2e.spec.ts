@@ -60,3 +60,24 @@ it('answers a command sent with only what the page lists (no Idempotency-Key), a
   const view = await h.api('GET', '/api/tables/DOC1', { token: admin });
   expect(view.body.players).toMatchObject([{ playerId: 'p1', chips: 500 }]);
 });
+
+it('types the path parameters: round numbers and card indexes are integers, ids have their patterns', async () => {
+  const doc = (await h.api('GET', '/docs/openapi.json', { token: null })).body as {
+    paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: unknown }[] }>>;
+  };
+  const param = (path: string, method: string, name: string) =>
+    doc.paths[path]![method]!.parameters!.find((p) => p.in === 'path' && p.name === name)!.schema;
+  expect(param('/api/tables/{tableId}/rounds/{roundNo}/cards/{index}', 'put', 'roundNo')).toMatchObject({
+    type: 'integer',
+    minimum: 1,
+  });
+  expect(param('/api/tables/{tableId}/rounds/{roundNo}/cards/{index}', 'put', 'index')).toMatchObject({
+    type: 'integer',
+    minimum: 0,
+    maximum: 5,
+  });
+  expect(param('/api/tables/{tableId}/players/{playerId}/buy-in', 'post', 'playerId')).toMatchObject({
+    type: 'string',
+    pattern: expect.any(String),
+  });
+});
