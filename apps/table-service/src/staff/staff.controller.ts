@@ -1,11 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { applyDecorators } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { staff } from '@coup/auth';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
 import { ValidBody } from '../tables/dto';
+import { refusalResponses } from '../tables/api-refusals';
 import {
   CreateStaffDto,
   DisableStaffDto,
@@ -31,21 +31,10 @@ const EDGE_STATUS = {
 export function StaffRefusals(
   ...codes: readonly (staff.StaffErrorCode | keyof typeof EDGE_STATUS)[]
 ): MethodDecorator {
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) {
-    const status =
-      code in EDGE_STATUS
-        ? EDGE_STATUS[code as keyof typeof EDGE_STATUS]
-        : staff.STAFF_ERROR_STATUS[code as staff.StaffErrorCode];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  return applyDecorators(
-    ...[...byStatus].map(([status, list]) =>
-      ApiResponse({
-        status,
-        description: `{ statusCode, code, message, details? } with code ${list.join(', ')}`,
-      }),
-    ),
+  return refusalResponses(codes, (code) =>
+    code in EDGE_STATUS
+      ? EDGE_STATUS[code as keyof typeof EDGE_STATUS]
+      : staff.STAFF_ERROR_STATUS[code as staff.StaffErrorCode],
   );
 }
 

@@ -17,9 +17,17 @@ const EDGE_STATUS: Readonly<Record<string, number>> = {
 export function ApiRefusals(
   ...codes: readonly (DomainErrorCode | keyof typeof EDGE_STATUS)[]
 ): MethodDecorator & ClassDecorator {
+  return refusalResponses(codes, (code) => EDGE_STATUS[code] ?? ERROR_HTTP_STATUS[code as DomainErrorCode]);
+}
+
+/** `@ApiResponse` per status for `codes`, each code's status given by `statusOf` (shared by other route groups). */
+export function refusalResponses(
+  codes: readonly string[],
+  statusOf: (code: string) => number,
+): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
-    const status = EDGE_STATUS[code] ?? ERROR_HTTP_STATUS[code as DomainErrorCode];
+    const status = statusOf(code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return applyDecorators(

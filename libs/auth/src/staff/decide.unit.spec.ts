@@ -68,6 +68,16 @@ const failed = (failures: number, at = T1): StaffEvent => ({
   data: { username: 'ann', reason: 'password', failures, at },
 });
 
+const signedIn = (
+  username: string,
+  role: StaffRole,
+  at = T1,
+  { method = 'password', generation = 0 }: { method?: 'password' | 'sso'; generation?: number } = {},
+): StaffEvent => ({
+  type: 'StaffSignedIn',
+  data: { username, role, method, generation, expiresAt: SHIFT_END, at },
+});
+
 describe('creating accounts', () => {
   it('records the account with who made it', () => {
     const directory = given(boss)
@@ -278,32 +288,10 @@ describe('changing accounts', () => {
 
 describe('signing in and out', () => {
   it('signs in in the first role, or the one asked for, with the account generation', () => {
-    given(boss, ann)
-      .when(signIn('ann', true))
-      .thenRecords({
-        type: 'StaffSignedIn',
-        data: {
-          username: 'ann',
-          role: 'dealer',
-          method: 'password',
-          generation: 0,
-          expiresAt: SHIFT_END,
-          at: T1,
-        },
-      });
+    given(boss, ann).when(signIn('ann', true)).thenRecords(signedIn('ann', 'dealer'));
     given(boss, ann)
       .when(signIn('ann', true, T1, 'supervisor'))
-      .thenRecords({
-        type: 'StaffSignedIn',
-        data: {
-          username: 'ann',
-          role: 'supervisor',
-          method: 'password',
-          generation: 0,
-          expiresAt: SHIFT_END,
-          at: T1,
-        },
-      });
+      .thenRecords(signedIn('ann', 'supervisor'));
     given(boss, ann)
       .when(signIn('ann', true, T1, 'admin'))
       .thenRefuses('ROLE_NOT_HELD');
@@ -337,17 +325,7 @@ describe('signing in and out', () => {
       .thenRefuses('ACCOUNT_LOCKED');
     given(...history)
       .when(signIn('ann', true, POLICY.until))
-      .thenRecords({
-        type: 'StaffSignedIn',
-        data: {
-          username: 'ann',
-          role: 'dealer',
-          method: 'password',
-          generation: 0,
-          expiresAt: SHIFT_END,
-          at: POLICY.until,
-        },
-      });
+      .thenRecords(signedIn('ann', 'dealer', POLICY.until));
     // after a lock the count starts again
     given(...history)
       .when(signIn('ann', false, LATER))
@@ -355,17 +333,7 @@ describe('signing in and out', () => {
   });
 
   it('a successful sign-in starts the count of wrong passwords again', () => {
-    const ok: StaffEvent = {
-      type: 'StaffSignedIn',
-      data: {
-        username: 'ann',
-        role: 'dealer',
-        method: 'password',
-        generation: 0,
-        expiresAt: SHIFT_END,
-        at: T1,
-      },
-    };
+    const ok: StaffEvent = signedIn('ann', 'dealer');
     given(boss, ann, failed(1), failed(2), ok)
       .when(signIn('ann', false))
       .thenRefuses('INVALID_CREDENTIALS', failed(1));
@@ -423,17 +391,7 @@ describe('single sign-on', () => {
   it('makes the account at the first sign-in, with the roles the provider names', () => {
     given(boss)
       .when(sso(['supervisor', 'player', 'supervisor']))
-      .thenRecords(made, {
-        type: 'StaffSignedIn',
-        data: {
-          username: 'sso:jane',
-          role: 'supervisor',
-          method: 'sso',
-          generation: 0,
-          expiresAt: SHIFT_END,
-          at: T1,
-        },
-      });
+      .thenRecords(made, signedIn('sso:jane', 'supervisor', T1, { method: 'sso' }));
   });
 
   it('records a change of roles before the sign-in, and the token carries the new generation', () => {
@@ -442,17 +400,7 @@ describe('single sign-on', () => {
       .thenRecords(
         { type: 'StaffRolesChanged', data: { username: 'sso:jane', roles: ['dealer'], by: 'sso', at: T1 } },
         { type: 'StaffTablesChanged', data: { username: 'sso:jane', tables: ['T1'], by: 'sso', at: T1 } },
-        {
-          type: 'StaffSignedIn',
-          data: {
-            username: 'sso:jane',
-            role: 'dealer',
-            method: 'sso',
-            generation: 2,
-            expiresAt: SHIFT_END,
-            at: T1,
-          },
-        },
+        signedIn('sso:jane', 'dealer', T1, { method: 'sso', generation: 2 }),
       );
   });
 
