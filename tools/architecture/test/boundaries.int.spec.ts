@@ -8,6 +8,7 @@ import { join } from 'node:path';
 const pure = [
   'libs/engine/src/probe.ts',
   'libs/table/src/probe.ts',
+  'libs/auth/src/staff/probe.ts',
   'libs/projections/src/read-models/kernel/probe.ts',
   'libs/projections/src/read-models/hand-history/probe.ts',
   'libs/projections/src/read-models/probe.ts',

@@ -24,32 +24,36 @@ function sayRefusal(code: string, message: string, details: Record<string, unkno
   }
 }
 
-/**
- * Staff sign-in with a user name and password (`POST /api/auth/sign-in`), or the casino's single sign-on when the
- * service offers it (`GET /api/auth/options`). The token it answers goes to `onSignIn`, as a pasted one does.
- */
-export function StaffSignIn({ onSignIn }: { readonly onSignIn: (token: string) => void }) {
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [role, setRole] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [sso, setSso] = useState<string | null>(null);
-
+/** Where the casino's single sign-on starts, when the service offers one (`GET /api/auth/options`). */
+function useSsoStart(): string | null {
+  const [start, setStart] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
     fetch('/api/auth/options')
       .then((r) => (r.ok ? r.json() : null))
       .then((o: { sso?: { start?: unknown } | null } | null) => {
-        if (live && typeof o?.sso?.start === 'string') setSso(o.sso.start);
+        if (live && typeof o?.sso?.start === 'string') setStart(o.sso.start);
       })
       .catch(() => undefined);
     return () => {
       live = false;
     };
   }, []);
+  return start;
+}
 
-  const submit = async () => {
+interface SignInAnswer {
+  readonly token?: string;
+  readonly code?: string;
+  readonly message?: string;
+  readonly details?: Record<string, unknown>;
+}
+
+/** `POST /api/auth/sign-in`: the token goes to `onSignIn`, a refusal to `error`. */
+function useSignIn(onSignIn: (token: string) => void) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (username: string, password: string, role: string): Promise<boolean> => {
     setBusy(true);
     setError(null);
     try {
@@ -58,31 +62,39 @@ export function StaffSignIn({ onSignIn }: { readonly onSignIn: (token: string) =
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username, password, ...(role ? { role } : {}) }),
       });
-      const body = (await res.json()) as {
-        token?: string;
-        code?: string;
-        message?: string;
-        details?: Record<string, unknown>;
-      };
+      const body = (await res.json()) as SignInAnswer;
       if (res.ok && body.token) {
-        setPassword('');
         onSignIn(body.token);
-      } else
-        setError(sayRefusal(body.code ?? `HTTP_${res.status}`, body.message ?? res.statusText, body.details));
+        return true;
+      }
+      setError(sayRefusal(body.code ?? `HTTP_${res.status}`, body.message ?? res.statusText, body.details));
     } catch {
       setError('The service cannot be reached.');
     } finally {
       setBusy(false);
     }
+    return false;
   };
+  return { error, busy, submit };
+}
 
+/**
+ * Staff sign-in with a user name and password, or the casino's single sign-on when the service offers it. The
+ * token the service answers goes to `onSignIn`, as a pasted one does.
+ */
+export function StaffSignIn({ onSignIn }: { readonly onSignIn: (token: string) => void }) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState('');
+  const { error, busy, submit } = useSignIn(onSignIn);
+  const sso = useSsoStart();
   return (
     <form
       className="sign-in staff-sign-in panel"
       aria-label="Staff sign-in"
       onSubmit={(e) => {
         e.preventDefault();
-        void submit();
+        void submit(username, password, role).then((ok) => ok && setPassword(''));
       }}
     >
       <h2>Staff sign-in</h2>
@@ -105,15 +117,7 @@ export function StaffSignIn({ onSignIn }: { readonly onSignIn: (token: string) =
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
-      <label htmlFor="staff-role">Act as</label>
-      <select id="staff-role" value={role} onChange={(e) => setRole(e.target.value)}>
-        <option value="">my first role</option>
-        {ROLES.map((r) => (
-          <option key={r} value={r}>
-            {r}
-          </option>
-        ))}
-      </select>
+      <RoleChoice role={role} onChange={setRole} />
       {error && (
         <p role="alert" className="error-text">
           {error}
@@ -129,5 +133,21 @@ export function StaffSignIn({ onSignIn }: { readonly onSignIn: (token: string) =
       )}
       <p className="muted">The token lasts a shift, kept for this browser tab only; signing out ends it.</p>
     </form>
+  );
+}
+
+function RoleChoice(props: { readonly role: string; readonly onChange: (role: string) => void }) {
+  return (
+    <>
+      <label htmlFor="staff-role">Act as</label>
+      <select id="staff-role" value={props.role} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">my first role</option>
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
