@@ -60,7 +60,8 @@ export type CommandLimit = (address: string, principal: Principal) => Promise<Ap
  *   passes, so one sloppy client behind a shared address does not lock its neighbours out;
  * - commands (POST, PUT, DELETE under /api) per principal and per client address: 429 RATE_LIMITED beyond.
  * Each 429 carries Retry-After (seconds until the window ends). Every /api route needs a token (the guard's
- * rule; the OpenAPI fuzz test holds every operation to it), so the hook knows a protected route by its path.
+ * rule; the OpenAPI fuzz test holds every operation to it) but the staff sign-in's, marked in their route config
+ * (PUBLIC_API_ROUTE), so the hook knows a protected route by its path and that mark.
  */
 export async function installRequestLimits(
   fastify: FastifyInstance,
