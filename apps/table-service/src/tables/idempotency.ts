@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { preparePrivateSqliteFile, type RecordedEvent } from '@coup/event-store';
 import type { TableCommand } from '@coup/table';
@@ -118,22 +119,62 @@ export interface KeyIndex {
   record(tableId: string, entries: readonly KeyEntry[], complete: bigint | null): void;
   /** Forgets every key and the watermark of a table (the index is then filled from the stream again). */
   forget(tableId: string): void;
-  /** Forgets keys recorded before this instant (ISO); answers how many. */
-  prune(before: string): number;
+  /** Forgets keys recorded before this instant (ISO), at most `limit` of them; answers how many. */
+  prune(before: string, limit?: number): number;
   close(): void;
+}
+
+/** How often the key index's thread checkpoints its write-ahead log. */
+const CHECKPOINT_EVERY_MS = 1_000;
+
+/**
+ * A thread that checkpoints a SQLite file's write-ahead log (PASSIVE: it never waits for, nor holds up, a writer or
+ * a reader), so the connection that writes it, on the request thread, never does: a checkpoint copies the log into
+ * the file and syncs both, milliseconds to tens of milliseconds on a busy disk (ADR-25).
+ */
+class WalCheckpointer {
+  private readonly worker: Worker;
+  /** Checkpoints made that moved frames into the file (for tests). */
+  checkpoints = 0;
+
+  constructor(file: string, everyMs: number) {
+    const sqlite = JSON.stringify(require.resolve('better-sqlite3'));
+    this.worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+      const db = new (require(${sqlite}))(workerData.file);
+      db.pragma('busy_timeout = 1000');
+      const checkpoint = () => {
+        try {
+          const [row] = db.pragma('wal_checkpoint(PASSIVE)');
+          if (row && row.checkpointed > 0) parentPort.postMessage(row.checkpointed);
+        } catch {}
+      };
+      const timer = setInterval(checkpoint, workerData.everyMs);
+      parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close(); });`,
+      { eval: true, workerData: { file, everyMs } },
+    );
+    this.worker.on('message', () => void this.checkpoints++);
+    this.worker.on('error', () => undefined); // a checkpoint not made leaves a longer log, nothing else
+    this.worker.unref();
+  }
+
+  close(): void {
+    this.worker.postMessage('close');
+  }
 }
 
 /**
  * The key index in SQLite: a file in the data folder (rebuilt from the stream if lost: a lost tail only lowers
  * the watermark), or `:memory:`. Several processes may share the file; each writes only keys it folded from the
- * stream, and a watermark only ever moves forward.
+ * stream, and a watermark only ever moves forward. A file's log is checkpointed by a thread of its own.
  */
 export class SqliteKeyIndex implements KeyIndex {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly writeTx: (tableId: string, entries: readonly KeyEntry[], complete: bigint | null) => void;
+  private readonly checkpointer: WalCheckpointer | null = null;
 
-  constructor(file: string) {
+  constructor(file: string, options: { readonly checkpointEveryMs?: number } = {}) {
     preparePrivateSqliteFile(file); // owner-only (0600, and so its WAL), whatever the umask (ADR-18)
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -141,6 +182,10 @@ export class SqliteKeyIndex implements KeyIndex {
     // (WAL with NORMAL never tears a commit, so no row is lost below a watermark that survived).
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    if (!this.db.memory) {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new WalCheckpointer(file, options.checkpointEveryMs ?? CHECKPOINT_EVERY_MS);
+    }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_keys (
         table_id TEXT NOT NULL,
@@ -172,7 +217,10 @@ export class SqliteKeyIndex implements KeyIndex {
         `INSERT INTO idempotency_watermarks (table_id, revision) VALUES (?, ?)
          ON CONFLICT (table_id) DO UPDATE SET revision = max(revision, excluded.revision)`,
       ),
-      prune: this.db.prepare('DELETE FROM idempotency_keys WHERE recorded_at < ?'),
+      prune: this.db.prepare(
+        `DELETE FROM idempotency_keys WHERE (table_id, key) IN
+           (SELECT table_id, key FROM idempotency_keys WHERE recorded_at < ? LIMIT ?)`,
+      ),
       forgetKeys: this.db.prepare('DELETE FROM idempotency_keys WHERE table_id = ?'),
       forgetWatermark: this.db.prepare('DELETE FROM idempotency_watermarks WHERE table_id = ?'),
     };
@@ -215,11 +263,17 @@ export class SqliteKeyIndex implements KeyIndex {
     })();
   }
 
-  prune(before: string): number {
-    return Number(this.stmts.prune.run(before).changes);
+  prune(before: string, limit = -1): number {
+    return Number(this.stmts.prune.run(before, limit).changes);
+  }
+
+  /** Checkpoints its thread made that moved frames into the file (tests). */
+  get checkpoints(): number {
+    return this.checkpointer?.checkpoints ?? 0;
   }
 
   close(): void {
+    this.checkpointer?.close();
     if (this.db.open) this.db.close();
   }
 }

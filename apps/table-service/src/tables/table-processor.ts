@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import type { Metrics } from '../common/metrics';
 import { decideBatch, type BatchDecision, type Outcome } from './batch';
 import { SqliteKeyIndex, keyExpired, requestHashOf, type KeyIndex } from './idempotency';
-import { completeKeys, keysCutoff } from './key-index-fill';
+import { KeyPruner, completeKeys } from './key-index-fill';
 import { SessionCache } from './session-cache';
 import { openSession } from './session-loader';
 import { snapshotDue, writeSnapshot } from './snapshots';
@@ -22,8 +22,6 @@ const MAX_BATCH = 256;
  * taking a whole table's bets at once can lose many races in a row.
  */
 const MAX_CONFLICT_RETRIES = 100;
-/** Keys older than the retention are pruned this often. */
-const PRUNE_EVERY_MS = 3_600_000;
 const shuttingDown = () => new ApiError(503, 'SHUTTING_DOWN', 'the service is shutting down; retry shortly');
 
 export interface ProcessorOptions {
@@ -65,7 +63,7 @@ export class TableProcessor {
   private readonly log = new Logger('tables');
   private readonly keys: KeyIndex;
   private readonly days: number;
-  private readonly pruner: NodeJS.Timeout;
+  private readonly pruner: KeyPruner;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
   private closing = false;
@@ -82,9 +80,9 @@ export class TableProcessor {
       { maxSessions: options.maxSessions ?? 10_000, idleMs: options.sessionIdleMs ?? 600_000 },
       (tableId) => this.load(tableId),
     );
-    this.pruneKeys();
-    this.pruner = setInterval(() => this.pruneKeys(), PRUNE_EVERY_MS);
-    this.pruner.unref();
+    this.pruner = new KeyPruner(this.keys, this.days, (error) =>
+      this.log.warn({ msg: 'pruning idempotency keys failed', error: String(error.message) }),
+    );
   }
 
   /** Decides and records one command; resolves with its answer or rejects with an ApiError. */
@@ -147,7 +145,7 @@ export class TableProcessor {
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     this.timers.clear();
     this.sessions.close();
-    clearInterval(this.pruner);
+    await this.pruner.stop();
     this.keys.close();
   }
 
@@ -214,35 +212,25 @@ export class TableProcessor {
   }
 
   /**
-   * Decides a batch on the session's state and appends its events at the session's revision (ADR-25): the store
-   * accepts them only if nothing was appended since, so every answer of an appended batch was decided on the
-   * store's head. A batch that appends nothing (refusals, answers of recorded keys) is answered only from a state
-   * just caught up with the store: if the catch-up folds anything, it is decided again.
+   * Decides a batch on the session's state and appends it at the session's revision, which the store accepts only
+   * if nothing was appended since (ADR-25). A batch that appends nothing is answered from a state just caught up.
    */
   private async processBatch(session: TableSession, batch: Pending[]): Promise<void> {
     this.metrics.appendBatch.observe(batch.length);
     const tableId = session.tableId;
     if (!session.keysComplete && batch.some((p) => p.key !== null))
       await completeKeys(this.store, this.keys, session, this.days);
-    let caughtUp = false;
-    for (let attempt = 0; ;) {
+    for (let attempt = 0, caughtUp = false; ; attempt++) {
       const decision = decideBatch(tableId, session.state, batch, (key) => this.keys.get(tableId, key));
       if (decision.events.length === 0) {
-        if (!caughtUp) {
-          caughtUp = true;
-          if ((await this.catchUp(session)) > 0) continue;
-        }
-        this.answer(batch, decision.outcomes);
-        return;
-      }
-      const step = await this.append(session, batch, decision, attempt);
-      if (step === 'retry') {
-        attempt++;
-        caughtUp = true; // a retry follows a catch-up
+        if (!caughtUp && (await this.catchUp(session)) > 0) caughtUp = true;
+        else return this.answer(batch, decision.outcomes);
         continue;
       }
+      const step = await this.append(session, batch, decision, attempt);
       if (step === 'recorded') this.answer(batch, decision.outcomes);
-      return;
+      if (step !== 'retry') return;
+      caughtUp = true; // a retry follows a catch-up
     }
   }
 
@@ -403,13 +391,5 @@ export class TableProcessor {
         error: String((error as Error).message),
       });
     });
-  }
-
-  private pruneKeys(): void {
-    try {
-      this.keys.prune(keysCutoff(this.days));
-    } catch (error) {
-      this.log.warn({ msg: 'pruning idempotency keys failed', error: String((error as Error).message) });
-    }
   }
 }

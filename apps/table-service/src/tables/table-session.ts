@@ -30,6 +30,8 @@ export interface TableAt {
 const noop = () => undefined;
 /** Unkeyed events after which the key index's watermark is moved anyway. */
 const WATERMARK_STEP = 1_000n;
+/** Events a catch-up folds per turn of the event loop (a load's tail or another process's burst: thousands). */
+export const CATCH_UP_PER_TURN = 1_000;
 
 /**
  * One table held in memory (ADR-14): its state, always a fold of its stream up to `revision`, and the revision is
@@ -78,8 +80,9 @@ export class TableSession {
   }
 
   /**
-   * Folds every event after `revision` (written by this or another process) and indexes the keys they carry.
-   * Only call inside `exclusive` (or before the session is shared). Answers the number of events folded.
+   * Folds every event after `revision` (written by this or another process) and indexes the keys they carry,
+   * CATCH_UP_PER_TURN events per turn of the event loop. Only call inside `exclusive` (or before the session is
+   * shared). Answers the number of events folded.
    */
   async catchUp(store: EventStore, keys: KeyIndex): Promise<number> {
     let folded = 0;
@@ -93,6 +96,7 @@ export class TableSession {
         folded++;
         const entry = keyEntryOf(e);
         if (entry) entries.push(entry);
+        if (folded % CATCH_UP_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       // Also when the read fails halfway: the keys of every event folded are indexed before anything else runs.
