@@ -79,7 +79,10 @@ export async function checkLedgers(
     }
 }
 
-/** The table's stats of the main bets (coups, voids, handle, paid, commission), through each process, against the events. */
+/**
+ * The table's stats through each process against the events: the main bets' counters (coups, voids, handle, paid,
+ * commission), and the statistics per bet type.
+ */
 export async function checkStats(
   nodes: readonly ServiceNode[],
   token: string,
@@ -114,7 +117,41 @@ export async function checkStats(
         'stats-exact',
         `via ${node.name}: stats ${JSON.stringify(got)}, events ${JSON.stringify(want)}`,
       );
+    await checkBetStats(node, token, tableId, totals, j);
   }
+}
+
+/**
+ * The table's statistics per bet type (side bets included) as one process answers them: each spot's stakes and what
+ * it paid back equal the events' (a bet type of the table with no stakes shows 0), and every spot staked is listed.
+ */
+async function checkBetStats(
+  node: ServiceNode,
+  token: string,
+  tableId: string,
+  totals: TableTotals,
+  j: Journal,
+) {
+  const amounts = (spots: object) => spots as Record<string, number | undefined>;
+  const staked = Object.keys(totals.handle).filter((s) => amounts(totals.handle)[s]);
+  const answer = await request(node.url, 'GET', `/api/stats/bets?tableId=${tableId}`, token);
+  const table = (
+    answer?.body as { tables?: { tableId: string; bets: { spot: string; handle: number; paid: number }[] }[] }
+  )?.tables?.find((t) => t.tableId === tableId);
+  const got = Object.fromEntries(
+    (table?.bets ?? []).map((b) => [b.spot, { handle: b.handle, paid: b.paid }]),
+  );
+  const expected = Object.fromEntries(
+    [...new Set([...Object.keys(got), ...staked])].map((spot) => [
+      spot,
+      { handle: amounts(totals.handle)[spot] ?? 0, paid: amounts(totals.paidBySpot)[spot] ?? 0 },
+    ]),
+  );
+  if (!sameJson(got, expected))
+    j.violation(
+      'stats-exact',
+      `per bet type via ${node.name}: ${JSON.stringify(got)}, events ${JSON.stringify(expected)}`,
+    );
 }
 
 /** Every table of every projection, as stored, each row as JSON text, in sorted order. */
