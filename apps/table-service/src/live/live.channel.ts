@@ -12,7 +12,7 @@ import {
   type TableView,
 } from '@coup/table';
 import type { Client } from './live.clients';
-import { EventFrames, isBetEvent, serialize } from './live.frames';
+import { EventFrames, isBetEvent, serializePlain } from './live.frames';
 import type { LiveSender } from './live.send';
 
 /** A table's state as the store acknowledged it, at the revision of its last event. */
@@ -151,7 +151,7 @@ export class TableChannel {
     const bets = this.totals();
     return bets === null
       ? null
-      : serialize({ type: 'bets', tableId: this.tableId, revision: this.revision, ...bets });
+      : serializePlain({ type: 'bets', tableId: this.tableId, revision: Number(this.revision), ...bets });
   }
 
   private totals(): BetTotals | null {

@@ -6,6 +6,11 @@ export function serialize(message: unknown): Buffer {
   return Buffer.from(JSON.stringify(message, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
 }
 
+/** JSON text of a frame that holds no bigint (the fan-out's frames: stringified without a replacer, faster). */
+export function serializePlain(message: object): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
 /** A player no event names (player ids start with a letter or digit): what every uninvolved player may see. */
 export const ANY_PLAYER: Actor = Object.freeze({ id: '', role: 'player' });
 
@@ -42,11 +47,12 @@ export function involvedPlayers(event: TableEvent): readonly string[] {
 /** The frame of one event as `event` redacted for a viewer (null: that viewer gets nothing). */
 function eventFrame(tableId: string, e: RecordedEvent, event: TableEvent | null): Buffer | null {
   if (event === null) return null;
-  return serialize({
+  // An event's data is JSON from the store: only the revision and position are bigints.
+  return serializePlain({
     type: 'event',
     tableId,
-    revision: e.streamRevision,
-    position: e.globalPosition,
+    revision: Number(e.streamRevision),
+    position: Number(e.globalPosition),
     at: e.recordedAt,
     event,
   });
@@ -54,9 +60,11 @@ function eventFrame(tableId: string, e: RecordedEvent, event: TableEvent | null)
 
 /**
  * One event's frames, each made once however many sockets take it: one for staff, one for every uninvolved player,
- * and one for each player the event names (its own data, for its sockets only). Made when first asked for.
+ * and one for each player the event names (its own data, for its sockets only). Made when first asked for; when a
+ * viewer's redacted event is the very one staff get (a table event, a player's own bet), it shares staff's bytes.
  */
 export class EventFrames {
+  private staffEvent: TableEvent | null | undefined;
   private staffFrame: Buffer | null | undefined;
   private playersFrame: Buffer | null | undefined;
   private readonly own = new Map<string, Buffer | null>();
@@ -70,9 +78,17 @@ export class EventFrames {
 
   /** The frame for staff, compliance and analysts (null never: they see every event). */
   staff(): Buffer | null {
-    if (this.staffFrame === undefined)
-      this.staffFrame = eventFrame(this.tableId, this.recorded, redactEvent(this.event, STAFF));
+    if (this.staffFrame === undefined) {
+      this.staffEvent = redactEvent(this.event, STAFF);
+      this.staffFrame = eventFrame(this.tableId, this.recorded, this.staffEvent);
+    }
     return this.staffFrame;
+  }
+
+  /** The frame of the event as redacted for a viewer: staff's own bytes when it is staff's event. */
+  private frameOf(redacted: TableEvent | null): Buffer | null {
+    const staff = this.staff();
+    return redacted === this.staffEvent ? staff : eventFrame(this.tableId, this.recorded, redacted);
   }
 
   /** The frame for player `playerId`: its own when the event names it, else the one every other player gets. */
@@ -80,16 +96,12 @@ export class EventFrames {
     this.involved ??= new Set(involvedPlayers(this.event));
     if (!this.involved.has(playerId)) {
       if (this.playersFrame === undefined)
-        this.playersFrame = eventFrame(this.tableId, this.recorded, redactEvent(this.event, ANY_PLAYER));
+        this.playersFrame = this.frameOf(redactEvent(this.event, ANY_PLAYER));
       return this.playersFrame;
     }
     let frame = this.own.get(playerId);
     if (frame === undefined) {
-      frame = eventFrame(
-        this.tableId,
-        this.recorded,
-        redactEvent(this.event, { id: playerId, role: 'player' }),
-      );
+      frame = this.frameOf(redactEvent(this.event, { id: playerId, role: 'player' }));
       this.own.set(playerId, frame);
     }
     return frame;
