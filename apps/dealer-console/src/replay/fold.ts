@@ -10,6 +10,7 @@ import {
   type PlayerState,
   type RoundState,
   type ShoeState,
+  type SpotAmounts,
   STATE_VERSION,
   type TableEvent,
   type TableState,
@@ -93,11 +94,13 @@ function playersFromView(view: TableView): PlayerState[] {
   const bets = new Map((view.round?.bets.players ?? []).map((b) => [b.playerId, b]));
   return view.players.map((p) => {
     const b = bets.get(p.playerId);
+    // every spot staked, side bets included
+    const { playerId: _, ...stakes } = b ?? { playerId: '' };
     return {
       playerId: p.playerId,
       chips: p.chips,
       commissionOwed: p.commissionOwed,
-      bets: b === undefined ? null : { player: b.player, banker: b.banker, tie: b.tie },
+      bets: b === undefined ? null : (stakes as SpotAmounts),
       lastBets: null,
     };
   });

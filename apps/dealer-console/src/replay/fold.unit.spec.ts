@@ -125,4 +125,33 @@ describe('replay folded in the browser: rng shoes, voids, every-coup tables', ()
     expect(folded.steps.every((s) => s.matchesService)).toBe(true);
     expect(folded.steps.at(-1)?.view.shoe?.seed).toBe(seed(2));
   });
+
+  it('a side-bet table: every step, stakes on side bets included, rebuilds and folds as the service showed it', () => {
+    const { events: sideBetEvents } = play([
+      {
+        type: 'OpenTable',
+        data: { tableId: 'T1', rules: { dealing: 'live', game: 'ez', sideBets: { dragon7: {} } } },
+      },
+      { type: 'BuyIn', data: { playerId: 'alice', amount: 100_000 } },
+      { type: 'StartShoe', data: { firstCard: '5h' } },
+      { type: 'OpenBetting', data: {} },
+      { type: 'PlaceBet', data: { roundNo: 1, playerId: 'alice', spot: 'banker', amount: 1000 } },
+      { type: 'PlaceBet', data: { roundNo: 1, playerId: 'alice', spot: 'dragon7', amount: 500 } },
+      { type: 'CloseBetting', data: { roundNo: 1 } },
+      // a three-card banker 7: Dragon 7 wins, the banker bet pushes
+      ...['2c', '3d', '3c', 'Td', 'Kc', '4h'].map((card) => ({
+        type: 'DealCard' as const,
+        data: { roundNo: 1, card },
+      })),
+    ]);
+    const replay = replayOf(sideBetEvents, 1);
+    for (const s of replay.steps)
+      expect(canonicalJson(tableView(stateFromView(s.view)))).toBe(canonicalJson(s.view));
+    const folded = foldReplay(replay);
+    expect(folded.steps.every((s) => s.matchesService)).toBe(true);
+    expect(folded.steps.at(-1)?.view.round?.result?.settlements).toMatchObject([
+      { spot: 'banker', result: 'push', paid: 1000 },
+      { spot: 'dragon7', result: 'win', paid: 20_500, paytable: '40-to-1' },
+    ]);
+  });
 });
