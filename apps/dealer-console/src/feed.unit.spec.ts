@@ -223,10 +223,11 @@ describe('TableFeed on the coalesced stream', () => {
     bettors,
   });
 
-  it("shows a totals frame's figures at once, moves the revision, and re-reads the view after", async () => {
-    const { feed, sockets, reads, runTimers, flush } = setup();
-    feed.start();
-    const s = sockets[0]!;
+  /** A feed following T1, its view of round 3 at revision 7 with no bets yet. */
+  const live = () => {
+    const rig = setup();
+    rig.feed.start();
+    const s = rig.sockets[0]!;
     s.open();
     s.serve({
       type: 'view',
@@ -234,6 +235,11 @@ describe('TableFeed on the coalesced stream', () => {
       revision: 7,
       view: roundView(3, { player: 0, banker: 0, tie: 0 }, 0),
     });
+    return { ...rig, s };
+  };
+
+  it("shows a totals frame's figures at once, moves the revision, and re-reads the view after", async () => {
+    const { feed, s, reads, runTimers, flush } = live();
     s.serve(bets(12, 3, 2500, 4));
     expect(feed.current.view?.round?.bets).toEqual({
       totals: { player: 0, banker: 2500, tie: 0 },
@@ -250,16 +256,7 @@ describe('TableFeed on the coalesced stream', () => {
   });
 
   it('drops a read answered before the totals, and ignores totals older than what it has or of another round', async () => {
-    const { feed, sockets, reads, flush } = setup();
-    feed.start();
-    const s = sockets[0]!;
-    s.open();
-    s.serve({
-      type: 'view',
-      tableId: 'T1',
-      revision: 7,
-      view: roundView(3, { player: 0, banker: 0, tie: 0 }, 0),
-    });
+    const { feed, s, reads, flush } = live();
     void feed.refresh(); // a read in flight from before the totals
     s.serve(bets(9, 3, 500, 1));
     reads[0]!.resolve(roundView(3, { player: 0, banker: 0, tie: 0 }, 0));
