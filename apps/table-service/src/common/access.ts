@@ -52,6 +52,7 @@ export const ACCESS: readonly AccessRow[] = [
   row('POST /api/tables/:tableId/rounds/:roundNo/close',                  'no   yes    yes   no     no    no'),
   row('POST /api/tables/:tableId/rounds/:roundNo/deal',                   'no   yes    yes   own    no    no'),
   row('POST /api/tables/:tableId/rounds/:roundNo/cards',                  'no   yes    yes   no     no    no'),
+  row('POST /api/tables/:tableId/rounds/:roundNo/confirm',                'no   yes    yes   no     no    no'),
   row('PUT /api/tables/:tableId/rounds/:roundNo/cards/:index',            'no   no     yes   no     no    no'),
   row('POST /api/tables/:tableId/rounds/:roundNo/void',                   'no   no     yes   no     no    no'),
   row('GET /api/tables/:tableId/hands',                                   'yes  yes    yes   own    yes   yes'),

@@ -112,14 +112,15 @@ export class TablesController {
   close(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,
-    @Query('cashOutAll') cashOutAll?: string,
+    @Query() query: unknown,
     @IdempotencyKey() key?: string,
   ) {
+    const cashOutAll = (query as Record<string, unknown> | undefined)?.['cashOutAll'];
     if (cashOutAll !== undefined && cashOutAll !== 'true' && cashOutAll !== 'false') {
       throw new ApiError(
         400,
         'INVALID_COMMAND',
-        `cashOutAll must be true or false, got '${cashOutAll.slice(0, 40)}'`,
+        `cashOutAll must be true or false, got '${String(cashOutAll).slice(0, 40)}'`,
       );
     }
     return this.run(tableId, 'CloseTable', cashOutAll === 'true' ? { cashOutAll: true } : {}, p, key);

@@ -96,6 +96,7 @@ const COMMAND_TYPES: Record<import('../../src').TableCommandType, true> = {
   CloseBetting: true,
   Deal: true,
   DealCard: true,
+  ConfirmResult: true,
   CorrectCard: true,
   VoidRound: true,
   EndShoe: true,
