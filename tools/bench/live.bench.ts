@@ -12,7 +12,8 @@
  * Each part runs Coup, then the bare `ws` broadcast server (tools/bench/bare-ws.ts) with the same sockets, the same
  * bets and table events and Coup's own frames, and prints the server CPU (from /proc, by thread: main, the three
  * busiest others, the rest) per delivered frame and per bet of both. Options (env): BENCH_PARTS (window,floor),
- * BENCH_WORKERS (4), BENCH_SKIP_BUILD=1, BENCH_SKIP_BARE=1; COUP_* variables reach the service.
+ * BENCH_WORKERS (4), BENCH_SKIP_BUILD=1, BENCH_SKIP_BARE=1, BENCH_NODE_ARGS (the service's, e.g. `--cpu-prof`); COUP_*
+ * variables reach the service.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,19 +99,24 @@ function stopper(child: ChildProcess, cleanup: () => void = () => undefined): ()
 async function startCoup(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'coup-bench-live-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [...FLAGS, join(root, 'apps/table-service/dist/main.js')], {
-    env: {
-      ...LIMITS,
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      COUP_DATA_DIR: dataDir,
-      COUP_JWT_SECRET: SECRET,
-      COUP_SEED_KEY: 'be'.repeat(32),
-      LOG_LEVEL: 'error',
+  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...FLAGS, ...nodeArgs, join(root, 'apps/table-service/dist/main.js')],
+    {
+      env: {
+        ...LIMITS,
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        COUP_DATA_DIR: dataDir,
+        COUP_JWT_SECRET: SECRET,
+        COUP_SEED_KEY: 'be'.repeat(32),
+        LOG_LEVEL: 'error',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const http = `http://127.0.0.1:${port}`;
   await waitReady(child, async () => (await fetch(`${http}/health`)).ok);
   return {
