@@ -62,14 +62,14 @@ const short = (hex: string | null) => (hex === null ? '–' : `${hex.slice(0, 12
 function LedgerSummary({ account }: { readonly account: LedgerAccount }) {
   return (
     <p className="ledger-summary" data-testid="ledger-summary">
-      Ledger (it may lag a moment): bought in {money(account.bought_in)},{' '}
+      Ledger (it may lag a moment): bought in {money(account.boughtIn)},{' '}
       {account.bets === 1 ? '1 bet placement' : `${account.bets} bet placements`}; bets settled:{' '}
       {account.wins} won, {account.losses} lost, {account.pushes} pushed; net{' '}
       <strong>
-        {account.net_result > 0 ? '+' : ''}
-        {money(account.net_result)}
+        {account.netResult > 0 ? '+' : ''}
+        {money(account.netResult)}
       </strong>
-      , commission {money(account.commission_deducted)}, cashed out {money(account.cashed_out)}.
+      , commission {money(account.commissionDeducted)}, cashed out {money(account.cashedOut)}.
     </p>
   );
 }

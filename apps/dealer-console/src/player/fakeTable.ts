@@ -137,15 +137,15 @@ function ledgerAccount(
   }
   return {
     tableId: t,
-    bought_in: bought,
+    boughtIn: bought,
     bets,
     staked,
     wins: results.win,
     losses: results.lose,
     pushes: results.push,
-    net_result: net,
-    commission_deducted: commission,
-    cashed_out: cashedOut,
+    netResult: net,
+    commissionDeducted: commission,
+    cashedOut,
     chips: state.players.find((x) => x.playerId === p)?.chips ?? 0,
   };
 }

@@ -33,15 +33,15 @@ export interface DealAnswer extends Omit<CoupSummary, 'at' | 'shoeNo'> {
 export type LedgerAccount = Pick<
   WireLedgerAccount,
   | 'tableId'
-  | 'bought_in'
+  | 'boughtIn'
   | 'bets'
   | 'staked'
   | 'wins'
   | 'losses'
   | 'pushes'
-  | 'net_result'
-  | 'commission_deducted'
-  | 'cashed_out'
+  | 'netResult'
+  | 'commissionDeducted'
+  | 'cashedOut'
   | 'chips'
 >;
 

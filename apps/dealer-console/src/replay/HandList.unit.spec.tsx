@@ -24,6 +24,7 @@ const hand = (roundNo: number): HandSummary => ({
   houseResult: -950,
   dealer: 'dealer-1',
   voidReason: null,
+  amended: false,
 });
 
 describe('HandList', () => {

@@ -241,9 +241,40 @@ describe('statistics and ledger', () => {
     expect(status).toBe(200);
     expect(body.accounts.map((a: { tableId: string }) => a.tableId)).toEqual(['L1', 'T1']);
     const t1 = body.accounts.find((a: { tableId: string }) => a.tableId === 'T1');
-    expect(t1.bought_in).toBeGreaterThan(0);
-    // staked is net of clears and voids: chips = bought in - staked + paid - cashed out - commission collected
-    expect(t1.chips).toBe(t1.bought_in - t1.staked + t1.paid - t1.cashed_out - t1.commission_collected);
+    // camelCase like the rest of the API
+    expect(Object.keys(t1)).toEqual([
+      'tableId',
+      'firstAt',
+      'buyIns',
+      'boughtIn',
+      'bets',
+      'staked',
+      'cleared',
+      'wins',
+      'losses',
+      'pushes',
+      'paid',
+      'netResult',
+      'commissionDeducted',
+      'commissionOwed',
+      'commissionCollected',
+      'voidedReturned',
+      'cashOuts',
+      'cashedOut',
+      'chips',
+    ]);
+    expect(Object.keys(body.totals)).toEqual(Object.keys(t1).slice(2));
+    expect(t1.boughtIn).toBeGreaterThan(0);
+    // staked counts every bet placed, as bets does; what clears and voids gave back is counted apart
+    expect(t1.chips).toBe(
+      t1.boughtIn -
+        t1.staked +
+        t1.cleared +
+        t1.voidedReturned +
+        t1.paid -
+        t1.commissionCollected -
+        t1.cashedOut,
+    );
     expect(body.entries[0]).toMatchObject({ kind: 'buy-in' });
     const page = await get('/api/players/p1/ledger?limit=2&tableId=T1');
     expect(page.body.entries).toHaveLength(2);
@@ -251,7 +282,7 @@ describe('statistics and ledger', () => {
     expect(next.body.entries[0].position).toBeGreaterThanOrEqual(page.body.entries[1].position);
     const csv = await get('/api/players/p1/ledger?limit=3', 'analyst', { accept: 'text/csv' });
     expect(csv.text.split('\r\n')[0]).toBe(
-      'position,seq,tableId,at,kind,roundNo,spot,paytable,amount,chipsDelta,result,commission,by,role',
+      'position,seq,tableId,at,kind,roundNo,spot,paytable,amount,chipsDelta,result,commission,by,role,reason',
     );
   });
 

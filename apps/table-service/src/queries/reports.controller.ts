@@ -70,6 +70,7 @@ const ENTRY_COLUMNS: { name: string; value: (e: LedgerEntry) => Cell }[] = (
     'commission',
     'by',
     'role',
+    'reason',
   ] as const
 ).map((name) => ({ name, value: (e: LedgerEntry) => e[name] }));
 
@@ -126,7 +127,7 @@ export class ReportsController {
     summary:
       "A player's ledger: per table buy-ins, bets, results, commission owed and collected, cash-outs; and the entries (oldest first, paged)",
     description:
-      'A `player` token reads only its own ledger (403 otherwise). With `Accept: text/csv`: the entries, the next cursor in `X-Next-Cursor`.',
+      'A `player` token reads only its own ledger (403 otherwise). Each account (per table) and the totals: buyIns, boughtIn, bets and staked (every bet placed, whatever became of it), cleared, voidedReturned, wins, losses, pushes and paid (the settlements in force), netResult (paid - stakes - box commission owed), commissionDeducted, commissionOwed, commissionCollected, cashOuts, cashedOut, chips. Each entry: kind (buy-in, bet, clear, settlement, reversal, void-return, cash-out), amount, chipsDelta, who (by, role) and why (reason: a void, a correction of a settled coup). With `Accept: text/csv`: the entries (columns position, seq, tableId, at, kind, roundNo, spot, paytable, amount, chipsDelta, result, commission, by, role, reason), the next cursor in `X-Next-Cursor`.',
   })
   @ApiParam({ name: 'playerId' })
   @ApiQuery({ name: 'tableId', required: false })
@@ -134,7 +135,8 @@ export class ReportsController {
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1..500, default 50' })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
-    description: '{ playerId, accounts: [...], totals, entries: [...], nextCursor }',
+    description:
+      '{ playerId, accounts: [{ tableId, firstAt, ...counters }], totals, entries: [...], nextCursor }',
     schema: { type: 'object' },
   })
   @ApiResponse({ status: 400, description: 'INVALID_QUERY / INVALID_CURSOR / INVALID_PARAMETER' })

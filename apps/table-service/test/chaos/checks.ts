@@ -28,16 +28,16 @@ const add = (s: Spots, spot: Spot, amount: number) => (s[spot] = (s[spot] ?? 0) 
 /** A player's money at the table, folded from the events alone (independently of the decider). */
 export interface Account {
   chips: number;
-  buy_ins: number;
-  bought_in: number;
-  cash_outs: number;
-  cashed_out: number;
+  buyIns: number;
+  boughtIn: number;
+  cashOuts: number;
+  cashedOut: number;
   bets: number;
-  /** Placed less cleared less returned by voids (settled stakes stay). */
+  /** Every stake placed, as `bets` counts every bet (what clears and voids gave back is in cleared, voidedReturned). */
   staked: number;
   cleared: number;
   paid: number;
-  voided_returned: number;
+  voidedReturned: number;
 }
 
 /** A table's coup counters, folded from the events, as the stats read model reports them. */
@@ -54,15 +54,15 @@ export interface TableTotals {
 
 const newAccount = (): Account => ({
   chips: 0,
-  buy_ins: 0,
-  bought_in: 0,
-  cash_outs: 0,
-  cashed_out: 0,
+  buyIns: 0,
+  boughtIn: 0,
+  cashOuts: 0,
+  cashedOut: 0,
   bets: 0,
   staked: 0,
   cleared: 0,
   paid: 0,
-  voided_returned: 0,
+  voidedReturned: 0,
 });
 
 /**
@@ -119,8 +119,8 @@ export function foldMoney(
         const d = ev.data;
         const a = account(d.playerId);
         a.chips += d.amount;
-        a.buy_ins++;
-        a.bought_in += d.amount;
+        a.buyIns++;
+        a.boughtIn += d.amount;
         if (d.chips !== a.chips) bad(e, `${d.playerId} has ${a.chips}, the event says ${d.chips}`);
         break;
       }
@@ -152,7 +152,6 @@ export function foldMoney(
           bad(e, `${d.playerId} staked ${JSON.stringify(staked)}, the clear returned ${d.returned}`);
         a.chips += d.returned;
         a.cleared += d.returned;
-        a.staked -= d.returned;
         layout.delete(d.playerId);
         if (d.chips !== a.chips) bad(e, `${d.playerId} has ${a.chips}, the event says ${d.chips}`);
         break;
@@ -195,8 +194,7 @@ export function foldMoney(
           returned.set(r.playerId, (returned.get(r.playerId) ?? 0) + r.amount);
           const a = account(r.playerId);
           a.chips += r.amount;
-          a.voided_returned += r.amount;
-          a.staked -= r.amount;
+          a.voidedReturned += r.amount;
         }
         endRound(e, returned, total, 'returned');
         totals.voids++;
@@ -207,8 +205,8 @@ export function foldMoney(
         const a = account(d.playerId);
         if (d.paid + d.commissionCollected !== a.chips)
           bad(e, `${d.playerId} has ${a.chips}, the cash-out paid ${d.paid} + ${d.commissionCollected}`);
-        a.cash_outs++;
-        a.cashed_out += d.paid;
+        a.cashOuts++;
+        a.cashedOut += d.paid;
         a.chips -= d.paid + d.commissionCollected;
         break;
       }

@@ -35,15 +35,15 @@ export async function readSideCaughtUp(
 
 const LEDGER_FIELDS = [
   'chips',
-  'buy_ins',
-  'bought_in',
-  'cash_outs',
-  'cashed_out',
+  'buyIns',
+  'boughtIn',
+  'cashOuts',
+  'cashedOut',
   'bets',
   'staked',
   'cleared',
   'paid',
-  'voided_returned',
+  'voidedReturned',
 ] as const satisfies readonly (keyof Account)[];
 
 /** Each player's ledger account for the table, through each process, against the money in the events. */

@@ -10,17 +10,22 @@ import type { AnyProjection, PositionedState, ProjectionEvent } from './kernel/t
 const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 
-/** Two tables (rng with voids and clears; live, box commission, corrections), a cash-out and a close. */
+/**
+ * Two tables (rng with voids and clears; live, box commission, corrections; corrections and voids of settled
+ * coups), a cash-out and a close.
+ */
 function history(): ProjectionEvent[] {
   const recorder = new Recorder();
   const out: ProjectionEvent[] = [];
-  const rng = new TableDriver({ tableId: 'R1', players: 3, voidRate: 0.1, seed: 7 });
+  const rng = new TableDriver({ tableId: 'R1', players: 3, voidRate: 0.1, settledVoidRate: 0.1, seed: 7 });
   const live = new TableDriver({
     tableId: 'L1',
     players: 2,
     rules: { dealing: 'live', commission: 'box' },
     correctionRate: 0.3,
     voidRate: 0.1,
+    settledCorrectionRate: 0.3,
+    settledVoidRate: 0.1,
     seed: 8,
   });
   const add = (d: TableDriver, events: TableEvent[]) =>
@@ -46,6 +51,8 @@ describe('the runner may skip event types a projection does not handle', () => {
       'BetsCleared',
       'CardCorrected',
       'RoundVoided',
+      'SettledCoupCorrected',
+      'SettledCoupVoided',
       'ShoeEnded',
       'PlayerCashedOut',
       'TableClosed',

@@ -14,15 +14,20 @@ import { ProjectionRunner } from './runner';
 
 const all = allEvents;
 
-/** Two tables (rng and live) playing `rounds` rounds each, appended command by command. */
+/**
+ * Two tables (rng and live) playing `rounds` rounds each, appended command by command; now and then a settled
+ * coup is corrected or voided (its hand row then updated in place).
+ */
 async function play(store: EventStore, rounds: number, drivers?: TableDriver[]): Promise<TableDriver[]> {
   const ds = drivers ?? [
-    new TableDriver({ tableId: 'R1', voidRate: 0.05, seed: 3 }),
+    new TableDriver({ tableId: 'R1', voidRate: 0.05, settledVoidRate: 0.1, seed: 3 }),
     new TableDriver({
       tableId: 'L1',
       rules: { dealing: 'live', commission: 'box' },
       correctionRate: 0.1,
       voidRate: 0.05,
+      settledCorrectionRate: 0.25,
+      settledVoidRate: 0.1,
       seed: 4,
     }),
   ];
@@ -56,7 +61,11 @@ describe('projection runner', () => {
       },
     ]);
     await runner.waitFor(snap.position);
-    expect(dumpSqlite(runner.db, PROJECTIONS)).toEqual(dumpMemory(await all(store), PROJECTIONS));
+    const events = await all(store);
+    // a settled coup's hand row updated in place, in the file as in memory
+    for (const type of ['SettledCoupCorrected', 'SettledCoupVoided'])
+      expect(events.some((e) => e.type === type)).toBe(true);
+    expect(dumpSqlite(runner.db, PROJECTIONS)).toEqual(dumpMemory(events, PROJECTIONS));
     const status = await runner.status();
     expect(status.running).toBe(true);
     for (const p of status.projections)

@@ -22,11 +22,15 @@ function localSink(db: Db): StatementSink {
   };
 }
 
-/** A run of a table's ordered writes: upserts (their values, row after row) or one delete (its key). */
+/**
+ * A run of a table's ordered writes: upserts (their values, row after row), one delete (its key), or one update
+ * (its statement: the columns it sets, then the key).
+ */
 interface Segment {
-  readonly kind: 'upsert' | 'delete';
+  readonly kind: 'upsert' | 'delete' | 'update';
   readonly values: SqlValue[];
   rows: number;
+  readonly sql?: string;
 }
 
 /** Most rows per multi-row INSERT (a batch of n rows runs as statements of 64, 32, ..., 1 rows). */
@@ -42,6 +46,7 @@ class TableStatements {
   private readonly upsertSql: string[] = [];
   private readonly addSql: string[] = [];
   private deleteSql: string | null = null;
+  private readonly updateSql = new Map<string, string>();
   private readonly names: readonly string[];
   readonly coalesce: boolean;
   /** Appends a row's values (columns in order, missing ones NULL). */
@@ -121,7 +126,7 @@ class TableStatements {
       const values: SqlValue[] = [];
       for (let k = i; k < i + n; k++) {
         const w = writes[k] as Write;
-        if (w.kind === 'delete') throw new Error('runRows: a delete');
+        if (w.kind === 'delete' || w.kind === 'update') throw new Error(`runRows: a ${w.kind}`);
         if (w.kind === 'add') this.pushAdd(values, w.row, w.add);
         else this.pushRow(values, w.row);
       }
@@ -141,14 +146,37 @@ class TableStatements {
     this.sink(this.deleteSql, key);
   }
 
+  /** The UPDATE of the columns `set` (in this order) of the row with a primary key. */
+  private updateStatement(set: readonly string[]): string {
+    const id = set.join('\u0000');
+    let sql = this.updateSql.get(id);
+    if (sql === undefined) {
+      for (const n of set)
+        if (!this.names.includes(n) || this.def.primaryKey.includes(n))
+          throw new Error(`table ${this.def.name}: an update cannot set ${n}`);
+      sql = `UPDATE ${q(this.name)} SET ${set.map((n) => `${q(n)} = ?`).join(', ')} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`;
+      this.updateSql.set(id, sql);
+    }
+    return sql;
+  }
+
   /**
-   * Adds an ordered write (upsert or delete) to a table's segments: an upsert's values go straight into the
-   * run of upserts it continues (so the row objects are not kept until the batch is applied: a rebuild holds
+   * Adds an ordered write (upsert, delete or update) to a table's segments: an upsert's values go straight into
+   * the run of upserts it continues (so the row objects are not kept until the batch is applied: a rebuild holds
    * a whole commit's rows, and rows kept that long outlive the garbage collector's young generation).
    */
   addOrdered(segments: Segment[], w: Write): void {
     if (w.kind === 'delete') {
       segments.push({ kind: 'delete', values: this.def.primaryKey.map((n) => w.key[n] ?? null), rows: 1 });
+      return;
+    }
+    if (w.kind === 'update') {
+      const set = Object.keys(w.set);
+      const values = [
+        ...set.map((n) => w.set[n] ?? null),
+        ...this.def.primaryKey.map((n) => w.key[n] ?? null),
+      ];
+      segments.push({ kind: 'update', values, rows: 1, sql: this.updateStatement(set) });
       return;
     }
     if (w.kind !== 'upsert') throw new Error('addOrdered: an add');
@@ -165,6 +193,10 @@ class TableStatements {
     for (const seg of segments) {
       if (seg.kind === 'delete') {
         this.deleteValues(seg.values);
+        continue;
+      }
+      if (seg.kind === 'update') {
+        this.sink(seg.sql as string, seg.values);
         continue;
       }
       let i = 0;
@@ -194,7 +226,7 @@ class TableStatements {
  * what was collected and empties it.
  */
 export class WriteSet {
-  /** Each table's ordered writes (upserts and deletes), in order; tables in the order of their first write. */
+  /** Each table's ordered writes (upserts, deletes and updates), in order; tables in the order of their first write. */
   private readonly ordered = new Map<TableStatements, Segment[]>();
   private orderedCount = 0;
   private readonly keyed = new Map<string, { stmts: TableStatements; write: Write }>();
@@ -208,6 +240,8 @@ export class WriteSet {
   push(w: Write): void {
     const stmts = this.tables.get(w.table);
     if (!stmts) throw new Error(`unknown read-model table ${w.table}`);
+    if (w.kind === 'update' && stmts.coalesce)
+      throw new Error(`table ${w.table} coalesces its writes: it takes no update writes`);
     if (w.kind !== 'add' && !stmts.coalesce) {
       let segments = this.ordered.get(stmts);
       if (segments === undefined) this.ordered.set(stmts, (segments = []));
@@ -215,7 +249,7 @@ export class WriteSet {
       this.orderedCount += 1;
       return;
     }
-    const key = `${w.table}\u0000${stmts.keyOf(w.kind === 'delete' ? w.key : w.row)}`;
+    const key = `${w.table}\u0000${stmts.keyOf(w.kind === 'delete' || w.kind === 'update' ? w.key : w.row)}`;
     if (w.kind === 'add') {
       const prev = this.keyed.get(key);
       if (prev && prev.write.kind === 'add') {
@@ -238,7 +272,7 @@ export class WriteSet {
     for (const { stmts, write } of this.keyed.values()) {
       let g = groups.get(stmts);
       if (g === undefined) groups.set(stmts, (g = { upsert: [], add: [], delete: [] }));
-      g[write.kind].push(write);
+      if (write.kind !== 'update') g[write.kind].push(write);
     }
     this.keyed.clear();
     for (const [stmts, g] of groups) {

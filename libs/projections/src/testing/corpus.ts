@@ -1,8 +1,9 @@
 /**
  * The golden corpus of the read models: fixed-seed histories of many tables (rng and live, shoe and every-coup,
- * dealer- and player-dealt, online tables, bets, clears, rebets, voids, corrections, cash-outs, a closed table,
- * a hand of more than 1,024 bets finished and one left open), recorded with deterministic positions, revisions,
- * times, ids and stand-in hashes, interleaved across tables in global order. Folded the way the runner folds
+ * dealer- and player-dealt, online tables, bets, clears, rebets, voids, corrections, corrections and voids of
+ * settled coups, cash-outs, a closed table, a hand of more than 1,024 bets finished and one left open), recorded
+ * with deterministic positions, revisions, times, ids and stand-in hashes, interleaved across tables in global
+ * order. Folded the way the runner folds
  * (ProjectionEngine batches, with a restart in the middle) into a SQLite file, and dumped canonically: every
  * table of every read model (and its `<prefix>_state`) ordered by primary key, one SHA-256 per table.
  */
@@ -115,7 +116,7 @@ function bigHands(): Pieces {
 /** Every table of the corpus, each as its pieces. */
 function tables(): Pieces[] {
   return [
-    drivenTable({ tableId: 'R1', seed: 11, players: 4, voidRate: 0.05 }, 70),
+    drivenTable({ tableId: 'R1', seed: 11, players: 4, voidRate: 0.05, settledVoidRate: 0.05 }, 70),
     drivenTable(
       { tableId: 'R2', seed: 12, players: 6, rules: { commission: 'box', tiePays: 9, decks: 6 } },
       60,
@@ -123,7 +124,14 @@ function tables(): Pieces[] {
     ),
     drivenTable({ tableId: 'R3', seed: 13, players: 3, rules: { decks: 1, cutCard: 12 } }, 50),
     drivenTable(
-      { tableId: 'E1', seed: 21, players: 3, rules: { shuffle: 'every-coup' }, voidRate: 0.04 },
+      {
+        tableId: 'E1',
+        seed: 21,
+        players: 3,
+        rules: { shuffle: 'every-coup' },
+        voidRate: 0.04,
+        settledVoidRate: 0.05,
+      },
       60,
     ),
     drivenTable(
@@ -134,6 +142,8 @@ function tables(): Pieces[] {
         rules: { dealing: 'live' },
         correctionRate: 0.15,
         voidRate: 0.05,
+        settledCorrectionRate: 0.15,
+        settledVoidRate: 0.05,
       },
       60,
     ),
@@ -145,6 +155,7 @@ function tables(): Pieces[] {
         rules: { dealing: 'live', commission: 'box', decks: 2 },
         correctionRate: 0.3,
         voidRate: 0.1,
+        settledCorrectionRate: 0.2,
       },
       50,
       true,
@@ -198,6 +209,8 @@ function sideBetTables(): Pieces[] {
         players: 3,
         correctionRate: 0.2,
         voidRate: 0.1,
+        settledCorrectionRate: 0.2,
+        settledVoidRate: 0.05,
         rules: {
           dealing: 'live',
           decks: 6,
@@ -215,6 +228,7 @@ function sideBetTables(): Pieces[] {
         seed: 63,
         players: 3,
         voidRate: 0.05,
+        settledVoidRate: 0.08,
         rules: {
           decks: 1,
           cutCard: 12,

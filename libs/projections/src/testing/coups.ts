@@ -15,6 +15,10 @@ export const COUPS = {
   playerNaturalBankerPair: ['5c', '3d', '4c', '3h'],
   /** Player 7h 7h, a perfect pair (4); banker 9+T=9 natural: the banker wins (a natural by 5). */
   playerPerfectPair: ['7h', '9c', '7h', 'Td'],
+  /** Player 9+K=9, a natural, against banker 5+2=7: the player wins on four cards (card 3 as 4d: a tie 9-9). */
+  playerNatural: ['9d', '5d', 'Kd', '2d'],
+  /** Player 5+2=7 stands; banker 9+K=9, a natural: the banker wins on four cards (card 1 as 6d: player 7-6). */
+  bankerNatural: ['5d', '9d', '2d', 'Kd'],
 } as const satisfies Record<string, readonly Card[]>;
 
 /**

@@ -35,6 +35,13 @@ export interface DriverOptions {
   readonly voidRate?: number;
   /** Live tables: chance the first card is mis-entered and corrected. Default 0. */
   readonly correctionRate?: number;
+  /**
+   * Live tables: chance a card of the coup just settled is then corrected by a supervisor (the first correction
+   * the decider accepts, from the last card back). Default 0.
+   */
+  readonly settledCorrectionRate?: number;
+  /** Chance the coup just settled is then voided by a supervisor (after any correction). Default 0. */
+  readonly settledVoidRate?: number;
 }
 
 export class DriverRefusal extends Error {
@@ -292,6 +299,7 @@ export class TableDriver {
       events.push(
         ...this.execute('Deal', { roundNo, nextSeed: this.nextSeed() }, { id: bettor, role: 'player' }),
       );
+      events.push(...this.amendSettled(roundNo));
       return events;
     }
     events.push(...this.execute('CloseBetting', { roundNo }));
@@ -301,11 +309,82 @@ export class TableDriver {
         return events;
       }
       events.push(...this.execute('Deal', { roundNo }));
+      events.push(...this.amendSettled(roundNo));
       return events;
     }
     const correct = this.random() < (this.options.correctionRate ?? 0);
     events.push(...this.dealLiveShoe(roundNo, { correct, voided }));
+    events.push(...this.amendSettled(roundNo));
     return events;
+  }
+
+  /**
+   * The coup of round `roundNo` just settled, put right by a supervisor now and then (`settledCorrectionRate`,
+   * `settledVoidRate`): a card corrected, then perhaps the coup voided. Draws nothing from the PRNG unless the
+   * options ask for it, so other tables' histories stay as they were.
+   */
+  private amendSettled(roundNo: number): TableEvent[] {
+    const events: TableEvent[] = [];
+    const settled = () => this.state.round?.roundNo === roundNo && this.state.round.status === 'resolved';
+    const rate = this.options.settledCorrectionRate ?? 0;
+    const shoeIn = this.state.shoe !== null && !this.state.shoe.ended;
+    if (rate > 0 && settled() && shoeIn && this.rules.dealing === 'live' && this.random() < rate)
+      events.push(...this.correctSettled(roundNo));
+    const voidRate = this.options.settledVoidRate ?? 0;
+    if (voidRate > 0 && settled() && this.random() < voidRate) {
+      const reason = 'settled coup voided: shoe found short a card';
+      events.push(
+        ...(this.attempt('VoidRound', { roundNo, reason }, SUPERVISOR, 'CORRECTION_CONFLICT') ?? []),
+      );
+    }
+    return events;
+  }
+
+  /**
+   * The physical shoe made to agree with a correction of card `index` of the coup just dealt (`count` cards,
+   * the last ones dealt): the corrected card was the one dealt there, and the card first entered is still in the
+   * shoe, where the corrected one was (further on, or among the cards burned face down).
+   */
+  private swapInShoe(index: number, count: number, card: Card): void {
+    const next = tableView(this.state).shoe?.position ?? 0;
+    const position = next - count + index;
+    let other = this.liveShoe.indexOf(card, next);
+    if (other < 0) {
+      other = this.liveShoe.indexOf(card, 1);
+      // none further on: one before this coup, never dealt again (burned face down, or dealt already)
+      if (other >= next - count) other = -1;
+    }
+    if (other < 0) return;
+    [this.liveShoe[position], this.liveShoe[other]] = [card, this.liveShoe[position] as Card];
+  }
+
+  /** The first correction of a card of the settled coup the decider accepts (from the last card back), if any. */
+  private correctSettled(roundNo: number): TableEvent[] {
+    const cards = this.state.round?.cards.map((c) => c.card) ?? [];
+    const ranks = 'A23456789TJQK';
+    const offset = Math.floor(this.random() * ranks.length);
+    for (let index = cards.length - 1; index >= 0; index--) {
+      const card = cards[index] as Card;
+      const others = [...ranks].filter((r) => r !== card[0]);
+      for (let k = 0; k < others.length; k++) {
+        const rank = others[(offset + k) % others.length] as string;
+        const data = {
+          roundNo,
+          index,
+          card: `${rank}${card[1]}`,
+          reason: `card ${index} misread as ${card}`,
+        };
+        try {
+          const events = this.execute('CorrectCard', data, SUPERVISOR);
+          this.swapInShoe(index, cards.length, data.card as Card);
+          return events;
+        } catch (error) {
+          const code = error instanceof DriverRefusal ? error.code : null;
+          if (code !== 'CORRECTION_CONFLICT' && code !== 'CARD_NOT_IN_SHOE') throw error;
+        }
+      }
+    }
+    return [];
   }
 
   /**

@@ -3,7 +3,8 @@
  * monitor's fold and `shoeOddsBefore` (the odds before any round, for the replay).
  *
  * The cards seen are the turned card (`ShoeStarted.burnCard`) and every card dealt (`CardDealt`, as corrected by
- * `CardCorrected`), voided coups' included: they stay dealt. The cards burned face down and the cards behind the
+ * `CardCorrected`, and after the coup settled by `SettledCoupCorrected`), voided coups' included: they stay dealt
+ * (a coup voided after it settled too). The cards burned face down and the cards behind the
  * cut card are unseen and stay in the count: every unseen card is as likely as any other to come next, so the
  * next coup's odds given what was seen are those of a shoe holding exactly the unseen cards.
  */
@@ -100,6 +101,19 @@ export function afterRound(shoe: CountedShoe, cards: readonly Card[], resolved: 
     coups: shoe.coups + (resolved ? 1 : 0),
     seen: shoe.seen + cards.length,
   };
+}
+
+/** The shoe after a card of its last coup was corrected (after it settled): the corrected card seen instead. */
+export function afterCorrection(shoe: CountedShoe, oldCard: Card, newCard: Card): CountedShoe {
+  const i = INDEX.get(oldCard);
+  const counts = [...shoe.counts];
+  if (i !== undefined) counts[i] = (counts[i] ?? 0) + 1;
+  return { ...shoe, counts: withoutCards(counts, [newCard]) };
+}
+
+/** The shoe after its last coup was voided after it settled: one coup fewer (its cards stay seen). */
+export function afterSettledVoid(shoe: CountedShoe): CountedShoe {
+  return { ...shoe, coups: Math.max(0, shoe.coups - 1) };
 }
 
 /** How many cards the counts hold. */

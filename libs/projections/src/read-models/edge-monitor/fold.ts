@@ -8,7 +8,7 @@
  * Pure: the values are computed in the fold from the events alone (no clock, no I/O); ~10 ms per coup at 8 decks.
  */
 import { ALL_SPOTS, type Card, type Spot } from '@coup/engine';
-import type { EventData } from '@coup/table';
+import type { EventData, Settlement } from '@coup/table';
 import {
   type Evolution,
   type ProjectionEvent,
@@ -18,12 +18,15 @@ import {
   dayOf,
   once,
   only,
+  signed,
 } from '../kernel/types';
 import {
   type BetValue,
   type CountedShoe,
   type EdgeRules,
+  afterCorrection,
   afterRound,
+  afterSettledVoid,
   cardsIn,
   countedShoe,
   edgeRulesOf,
@@ -63,6 +66,11 @@ export interface EdgeState {
   readonly cards: readonly Card[];
   /** The values for the next round (or the open one), while a shoe is in play. */
   readonly reading: EdgeReading | null;
+  /**
+   * The bets that favoured the player when the coup last settled was opened, until the next betting opens: its
+   * wagers on them move if it is corrected or voided (absent in states stored by older code: none).
+   */
+  readonly favoured?: { readonly roundNo: number; readonly spots: readonly Spot[] } | null;
 }
 
 /** Every offered bet's value for `roundNo` on the shoe's unseen cards (null under 6 cards: no coup). */
@@ -128,19 +136,61 @@ function alertWrites(s: EdgeState, e: ProjectionEvent, d: EventData<'BettingOpen
   }));
 }
 
-/** The stakes settled on the bets that were favourable when the round opened, per player. */
-function wagerWrites(s: EdgeState, d: EventData<'CoupResolved'>): Write[] {
+/** The bets that favoured the player when round `roundNo` opened. */
+function favouredIn(s: EdgeState, roundNo: number): Spot[] {
   const r = s.reading;
-  if (r === null || r.roundNo !== d.roundNo) return [];
-  const spots = new Set<Spot>(r.values.filter(favourable).map((v) => v.spot));
-  return d.settlements
-    .filter((st) => spots.has(st.spot))
+  return r === null || r.roundNo !== roundNo ? [] : r.values.filter(favourable).map((v) => v.spot);
+}
+
+/**
+ * The stakes settled on `spots` (the bets favourable when the round opened), per player: counted, or (`sign`
+ * -1) counted back when the settlement is reversed.
+ */
+function wagerWrites(
+  s: EdgeState,
+  roundNo: number,
+  spots: readonly Spot[],
+  settlements: readonly Settlement[],
+  sign: 1 | -1,
+): Write[] {
+  if (spots.length === 0) return [];
+  const favoured = new Set<Spot>(spots);
+  return settlements
+    .filter((st) => favoured.has(st.spot))
     .map((st) => ({
       kind: 'add' as const,
       table: EM_WAGERS,
-      row: { table_id: s.tableId, round_no: d.roundNo, spot: st.spot, player_id: st.playerId },
-      add: { bets: 1, staked: st.amount, paid: st.paid, net: st.paid - st.amount },
+      row: { table_id: s.tableId, round_no: roundNo, spot: st.spot, player_id: st.playerId },
+      add: {
+        bets: sign,
+        staked: signed(sign, st.amount),
+        paid: signed(sign, st.paid),
+        net: signed(sign, st.paid - st.amount),
+      },
     }));
+}
+
+/**
+ * The coup last settled corrected (`settlements` the new ones) or voided (none) after it settled: its wagers on
+ * the favoured bets move, and the next round is valued again on the shoe as it now is (`shoe`).
+ */
+function settledAmended(
+  s: EdgeState & { rules: EdgeRules },
+  e: ProjectionEvent,
+  d: { roundNo: number; shoeNo: number; reversed: readonly Settlement[]; at: string },
+  settlements: readonly Settlement[],
+  shoe: (shoe: CountedShoe) => CountedShoe,
+): Evolution<EdgeState> {
+  const favoured = s.favoured ?? null;
+  const spots = favoured !== null && favoured.roundNo === d.roundNo ? favoured.spots : [];
+  const writes = [
+    ...wagerWrites(s, d.roundNo, spots, d.reversed, -1),
+    ...wagerWrites(s, d.roundNo, spots, settlements, 1),
+  ];
+  if (s.shoe === null || s.shoe.shoeNo !== d.shoeNo) return { state: s, writes };
+  const counted = shoe(s.shoe);
+  const reading = readingOf(s.rules, counted, s.lastRound + 1, e, d.at);
+  return { state: { ...s, shoe: counted, reading }, writes };
 }
 
 function evolveEdge(state: EdgeState, e: ProjectionEvent): Evolution<EdgeState> {
@@ -167,15 +217,30 @@ function evolveEdgeStep(s: EdgeState, e: ProjectionEvent): Evolution<EdgeState> 
     case 'TableClosed':
       return { state: { ...m, shoe: null, cards: [], reading: null }, writes: [] };
     case 'BettingOpened':
-      return { state: { ...m, lastRound: ev.data.roundNo, cards: [] }, writes: alertWrites(s, e, ev.data) };
+      return {
+        state: { ...m, lastRound: ev.data.roundNo, cards: [], favoured: null },
+        writes: alertWrites(s, e, ev.data),
+      };
     case 'CardDealt':
       return { state: { ...m, cards: withCard(s.cards, ev.data.index, ev.data.card) }, writes: [] };
     case 'CardCorrected':
       return { state: { ...m, cards: withCard(s.cards, ev.data.index, ev.data.newCard) }, writes: [] };
-    case 'CoupResolved':
-      return { state: roundEnded(m, e, ev.data.roundNo, true, ev.data.at), writes: wagerWrites(s, ev.data) };
+    case 'CoupResolved': {
+      const d = ev.data;
+      const spots = favouredIn(s, d.roundNo);
+      return {
+        state: { ...roundEnded(m, e, d.roundNo, true, d.at), favoured: { roundNo: d.roundNo, spots } },
+        writes: wagerWrites(s, d.roundNo, spots, d.settlements, 1),
+      };
+    }
     case 'RoundVoided':
       return { state: roundEnded(m, e, ev.data.roundNo, false, ev.data.at), writes: [] };
+    case 'SettledCoupCorrected': {
+      const d = ev.data;
+      return settledAmended(m, e, d, d.settlements, (shoe) => afterCorrection(shoe, d.oldCard, d.newCard));
+    }
+    case 'SettledCoupVoided':
+      return settledAmended(m, e, ev.data, [], afterSettledVoid);
     default:
       return only(s);
   }
@@ -208,9 +273,9 @@ function tableRow(s: EdgeState): Write[] {
 export const edgeMonitorProjection: ProjectionModel<EdgeState> = {
   name: 'edge-monitor',
   prefix: 'em',
-  version: 1,
+  version: 2,
   description:
-    "Surveillance: on shoe games offering side bets, every offered bet's exact value on the cards left in the shoe after each coup; alerts when one favours the player, and what was wagered on it then, by player.",
+    "Surveillance: on shoe games offering side bets, every offered bet's exact value on the cards left in the shoe after each coup (a card corrected after the coup settled counts as seen instead of the one first entered); alerts when one favours the player, and what was wagered on it then, by player.",
   tables: edgeMonitorTables,
   handles: new Set([
     'TableOpened',
@@ -222,6 +287,8 @@ export const edgeMonitorProjection: ProjectionModel<EdgeState> = {
     'CardCorrected',
     'CoupResolved',
     'RoundVoided',
+    'SettledCoupCorrected',
+    'SettledCoupVoided',
   ]),
   keyOf: byTable,
   initial: (tableId) => ({
@@ -232,6 +299,7 @@ export const edgeMonitorProjection: ProjectionModel<EdgeState> = {
     shoe: null,
     cards: [],
     reading: null,
+    favoured: null,
   }),
   evolve: evolveEdge,
   materialize: tableRow,

@@ -3,7 +3,7 @@ import type { Actor, TableEvent } from '@coup/table';
 import type { ProjectionEvent } from '../kernel/types';
 import { Scenario } from '../../testing/scenario';
 import { EM_ALERTS, EM_TABLES, EM_WAGERS, type EdgeState, edgeMonitorProjection } from '.';
-import { EZ_ONE_DECK } from '../../testing/coups';
+import { COUPS, EZ_ONE_DECK } from '../../testing/coups';
 
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 
@@ -38,7 +38,8 @@ function unseen(events: readonly ProjectionEvent[], decks: number): number[] {
       if (e.data.burnCard) take(e.data.burnCard);
     }
     if (e.type === 'CardDealt') dealt.set(`${e.data.roundNo}/${e.data.index}`, e.data.card);
-    if (e.type === 'CardCorrected') dealt.set(`${e.data.roundNo}/${e.data.index}`, e.data.newCard);
+    if (e.type === 'CardCorrected' || e.type === 'SettledCoupCorrected')
+      dealt.set(`${e.data.roundNo}/${e.data.index}`, e.data.newCard);
   }
   for (const card of dealt.values()) take(card);
   return counts;
@@ -207,6 +208,64 @@ describe('the remaining-shoe edge monitor', () => {
     ]);
     s.when((d) => d.execute('EndShoe', {}, SUPER));
     expect(tableRow(s)).toMatchObject({ shoe_no: null, favourable: 0 });
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup, when a card is corrected after it settled, then the corrected card counts as seen instead of the one first entered', () => {
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) => [
+      ...d.open(),
+      ...d.liveRound(COUPS.playerNatural, [{ playerId: 'p1', spot: 'player', amount: 1_000 }]),
+    ]);
+    const all: ProjectionEvent[] = [...s.last];
+    const before = tableRow(s);
+    all.push(
+      ...s.when((d) =>
+        d.execute('CorrectCard', { roundNo: 1, index: 3, card: '4d', reason: 'misread' }, SUPER),
+      ),
+    );
+    expect(values(s).map((v) => ({ spot: v.spot, ev: v.ev }))).toEqual(expectedValues(all));
+    expect(values(s)).not.toEqual(JSON.parse(before.values_json as string));
+    expect(tableRow(s)).toMatchObject({
+      round_no: 2,
+      coup_in_shoe: 1,
+      cards_seen: before.cards_seen,
+      cards_left: before.cards_left,
+    });
+    expectIdempotent(s);
+  });
+
+  test('given wagers on a favoured bet, when the coup is voided after it settled, then they are counted back; the coup leaves the count, its cards stay seen', () => {
+    const s = new Scenario<EdgeState>(edgeMonitorProjection, { rules: EZ_ONE_DECK, seed: 4 }).given((d) => [
+      ...d.open(),
+      ...d.playRound(),
+      ...d.execute('OpenBetting', {}),
+    ]);
+    s.given((d) => [
+      ...d.execute(
+        'PlaceBet',
+        { roundNo: 2, playerId: 'p1', spot: 'banker', amount: 1_000 },
+        { id: 'p1', role: 'player' },
+      ),
+      ...d.execute(
+        'PlaceBet',
+        { roundNo: 2, playerId: 'p1', spot: 'dragon7', amount: 500 },
+        { id: 'p1', role: 'player' },
+      ),
+      ...d.execute('CloseBetting', { roundNo: 2 }),
+      ...d.dealLiveShoe(2),
+    ]);
+    const dealt = tableRow(s);
+    expect(s.rows(EM_WAGERS)).toEqual([expect.objectContaining({ spot: 'dragon7', bets: 1, staked: 500 })]);
+    s.when((d) => d.execute('VoidRound', { roundNo: 2, reason: 'shoe found short' }, SUPER));
+    expect(s.rows(EM_WAGERS)).toEqual([
+      expect.objectContaining({ spot: 'dragon7', player_id: 'p1', bets: 0, staked: 0, paid: 0, net: 0 }),
+    ]);
+    expect(tableRow(s)).toMatchObject({
+      round_no: 3,
+      coup_in_shoe: Number(dealt.coup_in_shoe) - 1,
+      cards_seen: dealt.cards_seen,
+      cards_left: dealt.cards_left,
+    });
     expectIdempotent(s);
   });
 });

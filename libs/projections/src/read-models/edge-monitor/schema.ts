@@ -63,7 +63,7 @@ export const edgeMonitorTables: readonly TableDef[] = [
   },
   {
     name: EM_WAGERS,
-    doc: "Stakes settled on a bet while it was favourable (the round of an alert), per player: what a counter's play looks like.",
+    doc: "Stakes settled on a bet while it was favourable (the round of an alert), per player: what a counter's play looks like. A correction of the settled coup moves them; a void counts them back to 0 (bets 0: no longer listed).",
     primaryKey: ['table_id', 'round_no', 'spot', 'player_id'],
     withoutRowid: true,
     counters: WAGER_COUNTERS,

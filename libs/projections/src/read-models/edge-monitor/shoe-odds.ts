@@ -1,7 +1,7 @@
 /**
  * The odds of each bet before any round of a shoe, from the shoe's events alone (pure: usable by the replay, the
  * service and the browser): the cards seen before the round (the turned card, every card dealt in the shoe's
- * earlier rounds, voided ones included) leave the shoe, and each bet the table offers is valued exactly on the
+ * earlier rounds, voided ones included, as corrected after they settled) leave the shoe, and each bet the table offers is valued exactly on the
  * unseen cards, as the edge monitor values them after every coup.
  */
 import { type Card, DECK, type Payout, type Spot } from '@coup/engine';
@@ -10,7 +10,9 @@ import { resultKey } from '../stats/fold';
 import { betLabel, paysOf } from '../stats/bet-summary';
 import {
   type CountedShoe,
+  afterCorrection,
   afterRound,
+  afterSettledVoid,
   cardsIn,
   countedShoe,
   edgeRulesOf,
@@ -40,6 +42,9 @@ function trackShoe(events: readonly TableEvent[], roundNo: number): CountedShoe 
       cards.set(e.data.roundNo, withCard(cards.get(e.data.roundNo) ?? [], e.data.index, e.data.newCard));
     } else if (e.type === 'CoupResolved') ended(e.data.roundNo, true);
     else if (e.type === 'RoundVoided') ended(e.data.roundNo, false);
+    else if (e.type === 'SettledCoupCorrected' && shoe?.shoeNo === e.data.shoeNo)
+      shoe = afterCorrection(shoe, e.data.oldCard, e.data.newCard);
+    else if (e.type === 'SettledCoupVoided' && shoe?.shoeNo === e.data.shoeNo) shoe = afterSettledVoid(shoe);
     else if (e.type === 'ShoeEnded' && shoe?.shoeNo === e.data.shoeNo) shoe = null;
   }
   return shoe;

@@ -2,8 +2,9 @@
  * Hand history and audit trail (`hh_`): one row per coup (round), one row per player of each coup, one row per
  * shoe, and the table state just before each hand (to replay a hand without reading the table's history).
  *
- * A hand spans the table stream's events from its `BettingOpened` to its `CoupResolved` or `RoundVoided`,
- * contiguous revisions (a buy-in during betting is inside the span). The row keeps the span's first and last
+ * A hand spans the table stream's events from its `BettingOpened` to its `CoupResolved` or `RoundVoided`, or to
+ * the last correction or void of its coup after it settled (`SettledCoupCorrected`, `SettledCoupVoided`, before
+ * the next betting opens): contiguous revisions (a buy-in during betting is inside the span). The row keeps the span's first and last
  * global positions and revisions, the `prevHash` of its first event and the `hash` of its last: verification
  * reads exactly those events and checks the chain between the two.
  *
@@ -44,6 +45,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
     handEnd: s.handEnd === null ? null : endAt(e, s.handEnd.count + 1),
     shoe: s.shoe,
     snapshot: s.snapshot,
+    settled: s.settled ?? null,
     writes: [],
   };
   // own keys only: an event type named like an Object property (`__proto__`, `constructor`) has no handler
@@ -62,6 +64,7 @@ function evolveHandsStep(s: HandHistoryState, e: ProjectionEvent): Evolution<Han
       handEnd: x.hand === null ? null : x.handEnd,
       shoe: x.shoe,
       snapshot: x.snapshot,
+      settled: x.settled,
     },
     writes: x.writes,
   };
@@ -78,9 +81,9 @@ function materializeHands(state: HandHistoryState): Write[] {
 export const handHistoryFold: ProjectionModel<HandHistoryState> = {
   name: 'hand-history',
   prefix: 'hh',
-  version: 1,
+  version: 2,
   description:
-    'One record per coup: bets, cards, result, settlements, voids, event span and chain hashes; shoes.',
+    'One record per coup: bets, cards, result, settlements, voids, corrections and voids after it settled, event span and chain hashes; shoes.',
   tables: handHistoryTables,
   keyOf: byTable,
   initial: (tableId) => ({
@@ -91,6 +94,7 @@ export const handHistoryFold: ProjectionModel<HandHistoryState> = {
     handEnd: null,
     shoe: null,
     snapshot: null,
+    settled: null,
   }),
   evolve: evolveHands,
   materialize: materializeHands,

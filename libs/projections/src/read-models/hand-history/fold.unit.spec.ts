@@ -405,3 +405,174 @@ describe('hand history: side bets and game modes', () => {
     expectIdempotent(s);
   });
 });
+
+describe('hand history: the settled coup corrected or voided (issue 16)', () => {
+  const WHY = { by: 'super-1', role: 'supervisor' } as const;
+
+  /** A live table whose round 1 settled the coup `cards`: p1 on player and p2 on banker, 1,000 each. */
+  function settled(cards: readonly string[] = COUPS.playerNatural): Scenario<HandHistoryState> {
+    const rules = { dealing: 'live' };
+    return new Scenario<HandHistoryState>(handHistoryProjection, { players: 0, rules }).given((d) => [
+      ...d.execute('OpenTable', { tableId: 'T1', rules }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p2', amount: 50_000 }, ADMIN),
+      ...d.liveRound(cards as never, [
+        { playerId: 'p1', spot: 'player', amount: 1_000 },
+        { playerId: 'p2', spot: 'banker', amount: 1_000 },
+      ]),
+    ]);
+  }
+  const correct = (index: number, card: string, reason: string) => (d: Scenario['driver']) =>
+    d.execute('CorrectCard', { roundNo: 1, index, card, reason }, SUPER);
+
+  test('given a settled coup, when a card is corrected, then the hand shows the corrected result, the original, and the correction with who and why; its span ends at the correction', () => {
+    const s = settled();
+    const before = hand(s);
+    // a buy-in after the coup: inside the span once the correction extends it
+    s.given((d) => d.execute('BuyIn', { playerId: 'p3', amount: 5_000 }, ADMIN));
+    const [e] = s.when(correct(3, '4d', 'dealer typed 2d for 4d'));
+    const row = hand(s);
+    expect(row).toMatchObject({
+      status: 'resolved',
+      outcome: 'tie',
+      natural: 1,
+      player_cards: '9d Kd',
+      banker_cards: '5d 4d',
+      player_total: 9,
+      banker_total: 9,
+      total_staked: 2_000,
+      total_paid: 2_000,
+      house_result: 0,
+      amendments: 1,
+      resolved_at: before.resolved_at,
+      bets_json: before.bets_json,
+      first_position: before.first_position,
+      last_position: e!.position,
+      last_revision: e!.revision,
+      last_hash: e!.hash,
+      event_count: Number(before.event_count) + 2,
+    });
+    expect(json(row.cards_json)[3]).toMatchObject({ card: '4d', correctedFrom: '2d', to: 'banker' });
+    const pushes = [
+      { playerId: 'p1', spot: 'player', amount: 1_000, result: 'push', paid: 1_000, commission: 0 },
+      { playerId: 'p2', spot: 'banker', amount: 1_000, result: 'push', paid: 1_000, commission: 0 },
+    ];
+    expect(json(row.settlements_json)).toEqual(pushes);
+    const original = json(row.original_json);
+    expect(original).toMatchObject({
+      outcome: 'player',
+      playerTotal: 9,
+      bankerTotal: 7,
+      bankerCards: ['5d', '2d'],
+      settlements: json(before.settlements_json),
+      by: 'dealer-1',
+      at: before.resolved_at,
+    });
+    expect(json(row.amendments_json)).toEqual([
+      {
+        kind: 'correction',
+        index: 3,
+        oldCard: '2d',
+        newCard: '4d',
+        outcome: 'tie',
+        natural: true,
+        playerCards: ['9d', 'Kd'],
+        bankerCards: ['5d', '4d'],
+        playerTotal: 9,
+        bankerTotal: 9,
+        settlements: pushes,
+        reversed: original.settlements,
+        reason: 'dealer typed 2d for 4d',
+        at: (e!.event.data as { at: string }).at,
+        ...WHY,
+        position: e!.position,
+      },
+    ]);
+    expect(s.row(HH_HAND_PLAYERS, { round_no: 1, player_id: 'p1' })).toMatchObject({ paid: 1_000, net: 0 });
+    expect(s.row(HH_HAND_PLAYERS, { round_no: 1, player_id: 'p2' })).toMatchObject({ paid: 1_000, net: 0 });
+    expect(s.row(HH_SHOES, { shoe_no: 1 })).toMatchObject({ coups: 1, voids: 0 });
+    expectIdempotent(s);
+  });
+
+  test('given a corrected settled coup, when it is corrected again, then both corrections are listed and the original stays', () => {
+    const s = settled().given(correct(3, '4d', 'dealer typed 2d for 4d'));
+    const first = hand(s);
+    s.when(correct(3, '3d', 'it was the three'));
+    const row = hand(s);
+    expect(row).toMatchObject({ outcome: 'player', banker_total: 8, amendments: 2 });
+    expect(row.original_json).toBe(first.original_json);
+    const [one, two] = json(row.amendments_json);
+    expect(two).toMatchObject({
+      kind: 'correction',
+      oldCard: '4d',
+      newCard: '3d',
+      reversed: one.settlements,
+    });
+    expect(json(row.cards_json)[3]).toMatchObject({ card: '3d', correctedFrom: '2d' });
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup, when it is voided, then the hand is voided with who and why, every stake returned, the original kept; the shoe counts a void instead of the coup', () => {
+    const s = settled();
+    const before = hand(s);
+    const [e] = s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'shoe found short' }, SUPER));
+    const row = hand(s);
+    expect(row).toMatchObject({
+      status: 'voided',
+      outcome: null,
+      player_cards: null,
+      void_reason: 'shoe found short',
+      voided_by: 'super-1',
+      total_staked: 2_000,
+      total_paid: 2_000,
+      house_result: 0,
+      amendments: 1,
+      cards_json: before.cards_json,
+      last_position: e!.position,
+    });
+    expect(json(row.settlements_json)).toEqual([]);
+    const returned = [
+      { playerId: 'p1', amount: 1_000 },
+      { playerId: 'p2', amount: 1_000 },
+    ];
+    expect(json(row.returned_json)).toEqual(returned);
+    expect(json(row.original_json)).toMatchObject({
+      outcome: 'player',
+      settlements: json(before.settlements_json),
+    });
+    expect(json(row.amendments_json)).toEqual([
+      {
+        kind: 'void',
+        returned,
+        reversed: json(before.settlements_json),
+        reason: 'shoe found short',
+        at: (e!.event.data as { at: string }).at,
+        ...WHY,
+        position: e!.position,
+      },
+    ]);
+    expect(s.row(HH_HAND_PLAYERS, { round_no: 1, player_id: 'p1' })).toMatchObject({ paid: 1_000, net: 0 });
+    expect(s.row(HH_SHOES, { shoe_no: 1 })).toMatchObject({ coups: 0, voids: 1 });
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup whose shoe ended and another started, when it is voided, then its own shoe counts the void', () => {
+    const s = settled().given((d) => [
+      ...d.execute('EndShoe', {}, SUPER),
+      ...d.execute('StartShoe', { firstCard: '7c' }),
+    ]);
+    s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'shoe found short' }, SUPER));
+    expect(hand(s)).toMatchObject({ status: 'voided', shoe_no: 1 });
+    expect(s.row(HH_SHOES, { shoe_no: 1 })).toMatchObject({ coups: 0, voids: 1 });
+    expect(s.row(HH_SHOES, { shoe_no: 2 })).toMatchObject({ coups: 0, voids: 0 });
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup, when the next betting opens, then the coup is no longer kept for corrections', () => {
+    const s = settled();
+    expect(s.state().settled).toMatchObject({ roundNo: 1 });
+    s.when((d) => d.execute('OpenBetting', {}));
+    expect(s.state().settled).toBeNull();
+    expectIdempotent(s);
+  });
+});

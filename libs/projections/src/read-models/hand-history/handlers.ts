@@ -6,17 +6,18 @@ import { fullShoeCounts, isSideSpot, nextPosition } from '@coup/engine';
 import type { Card, Slot, TableEvent, TableState } from '@coup/table';
 import type { ProjectionEvent, Write } from '../kernel/types';
 import { EMPTY_LOG, appendBet } from './bet-log';
-import { finish, json, openHandRow, shoeRow } from './rows';
+import { type Ending, amendedRows, finish, json, openHandRow, shoeRow } from './rows';
 import { HH_HANDS, HH_HAND_STATES, SNAPSHOT_EVERY } from './schema';
 import {
   type HandHistoryState,
   type OpenHand,
+  type SettledHand,
   type ShoeRecord,
   type SpanEnd,
   endAt,
   handWith,
 } from './state';
-import type { BetEntry, CardEntry, CorrectionEntry } from './wire';
+import type { Amendment, BetEntry, CardEntry, CorrectionEntry } from './wire';
 
 /** One event's step: what it starts from and what the handler changes. */
 export interface Step {
@@ -28,6 +29,7 @@ export interface Step {
   handEnd: SpanEnd | null;
   shoe: ShoeRecord | null;
   snapshot: HandHistoryState['snapshot'];
+  settled: SettledHand | null;
   readonly writes: Write[];
 }
 
@@ -50,6 +52,9 @@ const handOf = (x: Step, roundNo: number): OpenHand | null =>
 
 function shoeStarted(x: Step, d: DataOf<'ShoeStarted'>): void {
   const e = x.e;
+  // the settled coup's shoe is kept with it: a void of the coup still counts it there
+  if (x.settled !== null && x.shoe !== null && x.shoe.shoeNo === x.settled.shoeNo)
+    x.settled = { ...x.settled, shoe: x.shoe };
   x.shoe = {
     shoeNo: d.shoeNo,
     dealing: d.dealing,
@@ -122,6 +127,8 @@ function bettingOpened(x: Step, d: DataOf<'BettingOpened'>): void {
     });
   }
   const snapshot = snapshotFor(x, d.roundNo);
+  // the coup settled before can no longer be corrected
+  x.settled = null;
   x.hand = {
     roundNo: d.roundNo,
     shoeNo: d.shoeNo,
@@ -237,21 +244,43 @@ function cardCorrected(x: Step, d: DataOf<'CardCorrected'>): void {
 function coupResolved(x: Step, d: DataOf<'CoupResolved'>): void {
   const hand = handOf(x, d.roundNo);
   if (hand !== null) {
-    x.writes.push(
-      ...finish(x.s, hand, x.handEnd ?? endAt(x.e, 1), {
-        status: 'resolved',
-        at: d.at,
+    const ending: Ending = {
+      status: 'resolved',
+      at: d.at,
+      outcome: d.outcome,
+      natural: d.natural,
+      playerCards: d.playerCards,
+      bankerCards: d.bankerCards,
+      playerTotal: d.playerTotal,
+      bankerTotal: d.bankerTotal,
+      settlements: d.settlements,
+      commissionMode: d.commissionMode,
+      void: null,
+    };
+    const { writes, stakes } = finish(x.s, hand, x.handEnd ?? endAt(x.e, 1), ending);
+    x.writes.push(...writes);
+    x.settled = {
+      roundNo: hand.roundNo,
+      shoeNo: hand.shoeNo,
+      firstRevision: hand.firstRevision,
+      stakes: [...stakes],
+      cards: hand.cards,
+      ending,
+      original: {
         outcome: d.outcome,
         natural: d.natural,
-        playerCards: d.playerCards,
-        bankerCards: d.bankerCards,
+        playerCards: [...d.playerCards],
+        bankerCards: [...d.bankerCards],
         playerTotal: d.playerTotal,
         bankerTotal: d.bankerTotal,
-        settlements: d.settlements,
-        commissionMode: d.commissionMode,
-        void: null,
-      }),
-    );
+        settlements: [...d.settlements],
+        at: d.at,
+        by: d.by,
+        position: x.e.position,
+      },
+      amendments: [],
+      shoe: null,
+    };
     x.hand = null;
   }
   if (x.shoe !== null && x.shoe.shoeNo === d.shoeNo) {
@@ -263,26 +292,132 @@ function coupResolved(x: Step, d: DataOf<'CoupResolved'>): void {
 function roundVoided(x: Step, d: DataOf<'RoundVoided'>): void {
   const hand = handOf(x, d.roundNo);
   if (hand === null) return;
-  x.writes.push(
-    ...finish(x.s, hand, x.handEnd ?? endAt(x.e, 1), {
-      status: 'voided',
-      at: d.at,
-      outcome: null,
-      natural: null,
-      playerCards: null,
-      bankerCards: null,
-      playerTotal: null,
-      bankerTotal: null,
-      settlements: [],
-      commissionMode: null,
-      void: { reason: d.reason, by: d.by, returned: d.returned },
-    }),
-  );
+  const { writes } = finish(x.s, hand, x.handEnd ?? endAt(x.e, 1), {
+    status: 'voided',
+    at: d.at,
+    outcome: null,
+    natural: null,
+    playerCards: null,
+    bankerCards: null,
+    playerTotal: null,
+    bankerTotal: null,
+    settlements: [],
+    commissionMode: null,
+    void: { reason: d.reason, by: d.by, returned: d.returned },
+  });
+  x.writes.push(...writes);
   x.hand = null;
   if (x.shoe !== null && x.shoe.shoeNo === hand.shoeNo) {
     x.shoe = { ...x.shoe, voids: x.shoe.voids + 1 };
     x.writes.push(shoeRow(x.s.tableId, x.shoe));
   }
+}
+
+/**
+ * The settled coup `roundNo` amended by the event being folded: its state and rows follow, its span now ends at
+ * this event (the events since its coup resolved included).
+ */
+function amend(x: Step, settled: SettledHand, ending: Ending, amendment: Amendment, cards = settled.cards) {
+  const next: SettledHand = {
+    ...settled,
+    cards,
+    ending,
+    amendments: [...settled.amendments, amendment],
+  };
+  x.settled = next;
+  const end = endAt(x.e, x.e.revision - settled.firstRevision + 1);
+  x.writes.push(...amendedRows(x.s.tableId, next, end));
+}
+
+const settledOf = (x: Step, roundNo: number): SettledHand | null =>
+  x.settled !== null && x.settled.roundNo === roundNo && x.settled.ending.status === 'resolved'
+    ? x.settled
+    : null;
+
+function settledCoupCorrected(x: Step, d: DataOf<'SettledCoupCorrected'>): void {
+  const settled = settledOf(x, d.roundNo);
+  if (settled === null) return;
+  const corrected = settled.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
+  const placed = placesOf(corrected);
+  const cards = settled.cards.map((c, i) => ({
+    ...c,
+    ...placed[i],
+    ...(i === d.index ? { card: d.newCard, correctedFrom: c.correctedFrom ?? d.oldCard } : {}),
+  }));
+  const result = {
+    outcome: d.outcome,
+    natural: d.natural,
+    playerCards: [...d.playerCards],
+    bankerCards: [...d.bankerCards],
+    playerTotal: d.playerTotal,
+    bankerTotal: d.bankerTotal,
+  };
+  const ending: Ending = {
+    ...settled.ending,
+    ...result,
+    settlements: d.settlements,
+    commissionMode: d.commissionMode,
+  };
+  amend(
+    x,
+    settled,
+    ending,
+    {
+      kind: 'correction',
+      index: d.index,
+      oldCard: d.oldCard,
+      newCard: d.newCard,
+      ...result,
+      settlements: [...d.settlements],
+      reversed: [...d.reversed],
+      reason: d.reason,
+      at: d.at,
+      by: d.by,
+      role: d.role,
+      position: x.e.position,
+    },
+    cards,
+  );
+}
+
+function settledCoupVoided(x: Step, d: DataOf<'SettledCoupVoided'>): void {
+  const settled = settledOf(x, d.roundNo);
+  if (settled === null) return;
+  const ending: Ending = {
+    status: 'voided',
+    at: d.at,
+    outcome: null,
+    natural: null,
+    playerCards: null,
+    bankerCards: null,
+    playerTotal: null,
+    bankerTotal: null,
+    settlements: [],
+    commissionMode: null,
+    void: { reason: d.reason, by: d.by, returned: d.returned },
+  };
+  amend(x, settled, ending, {
+    kind: 'void',
+    returned: [...d.returned],
+    reversed: [...d.reversed],
+    reason: d.reason,
+    at: d.at,
+    by: d.by,
+    role: d.role,
+    position: x.e.position,
+  });
+  // the coup no longer counts in its shoe: a void instead
+  const shoe =
+    x.shoe !== null && x.shoe.shoeNo === settled.shoeNo
+      ? x.shoe
+      : settled.shoe !== null && settled.shoe.shoeNo === settled.shoeNo
+        ? settled.shoe
+        : null;
+  if (shoe === null) return;
+  const counted = { ...shoe, coups: Math.max(0, shoe.coups - 1), voids: shoe.voids + 1 };
+  if (shoe === x.shoe) x.shoe = counted;
+  else if (x.settled !== null) x.settled = { ...x.settled, shoe: counted };
+  x.writes.push(shoeRow(x.s.tableId, counted));
 }
 
 /** The handler of each event type the hand history records. */
@@ -297,4 +432,6 @@ export const HANDLERS: Handlers = {
   CardCorrected: cardCorrected,
   CoupResolved: coupResolved,
   RoundVoided: roundVoided,
+  SettledCoupCorrected: settledCoupCorrected,
+  SettledCoupVoided: settledCoupVoided,
 };

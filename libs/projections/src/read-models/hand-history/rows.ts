@@ -1,10 +1,10 @@
 /** The hand history's rows: a shoe's, a hand's (open or finished) and its players'. */
 import type { Card, Settlement } from '@coup/table';
-import type { Row, Write } from '../kernel/types';
+import type { Row, SqlValue, Write } from '../kernel/types';
 import { betsOfLog, stakesOfLog } from './bet-log';
 import { HH_HAND_PLAYERS, HH_HANDS, HH_SHOES } from './schema';
-import type { HandHistoryState, OpenHand, ShoeRecord, SpanEnd } from './state';
-import type { BetEntry } from './wire';
+import type { HandHistoryState, OpenHand, SettledHand, ShoeRecord, SpanEnd } from './state';
+import type { Amendment, BetEntry, SettledResult } from './wire';
 
 export const json = (v: unknown): string => JSON.stringify(v);
 
@@ -74,7 +74,7 @@ function stakesOf(bets: readonly BetEntry[]): Map<string, number> {
 }
 
 /** A hand's money: stakes, paid back, commission, and what the house won (0 while open). */
-function moneyOf(stakes: Map<string, number>, ending: Ending | null) {
+function moneyOf(stakes: ReadonlyMap<string, number>, ending: Ending | null) {
   let staked = 0;
   for (const v of stakes.values()) staked += v;
   let paid = 0;
@@ -96,6 +96,50 @@ function moneyOf(stakes: Map<string, number>, ending: Ending | null) {
 }
 
 /**
+ * The columns of a hand's row that its ending decides: status, result, settlement, money, void, and the
+ * corrections or void of the coup after it settled (`original` and `amendments`).
+ */
+function endingColumns(
+  status: string,
+  stakes: ReadonlyMap<string, number>,
+  ending: Ending | null,
+  original: SettledResult | null,
+  amendments: readonly Amendment[],
+): Record<string, SqlValue> {
+  const money = moneyOf(stakes, ending);
+  return {
+    status: ending?.status ?? status,
+    resolved_at: ending?.at ?? null,
+    outcome: ending?.outcome ?? null,
+    natural: ending?.natural === null || ending === null ? null : ending.natural ? 1 : 0,
+    player_cards: ending?.playerCards ? ending.playerCards.join(' ') : null,
+    banker_cards: ending?.bankerCards ? ending.bankerCards.join(' ') : null,
+    player_total: ending?.playerTotal ?? null,
+    banker_total: ending?.bankerTotal ?? null,
+    settlements_json: json(ending?.settlements ?? []),
+    total_staked: money.settledStaked,
+    total_paid: money.paid,
+    commission: money.commission,
+    commission_mode: ending?.commissionMode ?? null,
+    house_result: money.house,
+    void_reason: ending?.void?.reason ?? null,
+    voided_by: ending?.void?.by ?? null,
+    returned_json: ending?.void ? json(ending.void.returned) : null,
+    amendments: amendments.length,
+    amendments_json: json(amendments),
+    original_json: original === null ? null : json(original),
+  };
+}
+
+/** The columns of a hand's row that its span decides (where it ends so far). */
+const spanEndColumns = (end: SpanEnd) => ({
+  last_position: end.position,
+  last_revision: end.revision,
+  event_count: end.count,
+  last_hash: end.hash,
+});
+
+/**
  * The hh_hands row of a hand, open (ending null) or finished. `betsJson` is the JSON of the hand's bets
  * flattened (`betsOfLog`; null: the open hand's bets are in hh_open_bets, see `handHistoryStorage` in
  * sqlite/storage.ts), `stakes` the stakes in play and `betCount` the bets placed: once per row written, never
@@ -110,12 +154,10 @@ function handRow(
   betCount: number,
   ending: Ending | null,
 ): Row {
-  const money = moneyOf(stakes, ending);
   return {
     table_id: tableId,
     round_no: h.roundNo,
     shoe_no: h.shoeNo,
-    status: ending?.status ?? h.status,
     opened_at: h.openedAt,
     opened_by: h.openedBy,
     deadline: h.deadline,
@@ -123,34 +165,16 @@ function handRow(
     closed_how: h.closedHow,
     closed_by: h.closedBy,
     dealer: h.dealer ?? h.openedBy,
-    resolved_at: ending?.at ?? null,
-    outcome: ending?.outcome ?? null,
-    natural: ending?.natural === null || ending === null ? null : ending.natural ? 1 : 0,
-    player_cards: ending?.playerCards ? ending.playerCards.join(' ') : null,
-    banker_cards: ending?.bankerCards ? ending.bankerCards.join(' ') : null,
-    player_total: ending?.playerTotal ?? null,
-    banker_total: ending?.bankerTotal ?? null,
+    ...endingColumns(h.status, stakes, ending, null, []),
     cards_json: json(h.cards),
     corrections_json: json(h.corrections),
     bets_json: betsJson,
-    settlements_json: json(ending?.settlements ?? []),
     players: [...stakes.keys()].join(','),
     bet_count: betCount,
-    total_staked: money.settledStaked,
-    total_paid: money.paid,
-    commission: money.commission,
-    commission_mode: ending?.commissionMode ?? null,
-    house_result: money.house,
-    void_reason: ending?.void?.reason ?? null,
-    voided_by: ending?.void?.by ?? null,
-    returned_json: ending?.void ? json(ending.void.returned) : null,
     first_position: h.firstPosition,
-    last_position: end.position,
     first_revision: h.firstRevision,
-    last_revision: end.revision,
-    event_count: end.count,
+    ...spanEndColumns(end),
     first_prev_hash: h.firstPrevHash,
-    last_hash: end.hash,
     replay_round: h.replayRound,
     replay_revision: h.replayRevision,
   };
@@ -169,7 +193,13 @@ export function openHandRow(tableId: string, h: OpenHand, end: SpanEnd, inline =
   return handRow(tableId, h, end, inline ? json(betsOfLog(h.betLog)) : null, stakes, bets, null);
 }
 
-export function finish(s: HandHistoryState, h: OpenHand, end: SpanEnd, ending: Ending): Write[] {
+/** A finished hand's rows (its hh_hands row with every bet, and a row per player), and its players' stakes. */
+export function finish(
+  s: HandHistoryState,
+  h: OpenHand,
+  end: SpanEnd,
+  ending: Ending,
+): { writes: Write[]; stakes: Map<string, number> } {
   const bets = betsOfLog(h.betLog);
   const stakes = stakesOf(bets);
   const writes: Write[] = [
@@ -178,7 +208,18 @@ export function finish(s: HandHistoryState, h: OpenHand, end: SpanEnd, ending: E
       table: HH_HANDS,
       row: handRow(s.tableId, h, end, json(bets), stakes, betCountOf(bets), ending),
     },
+    ...playerRows(s.tableId, h.roundNo, stakes, ending),
   ];
+  return { writes, stakes };
+}
+
+/** A hand's row per player with stakes or money back: staked, paid back, commission, net. */
+function playerRows(
+  tableId: string,
+  roundNo: number,
+  stakes: ReadonlyMap<string, number>,
+  ending: Ending,
+): Write[] {
   const perPlayer = new Map<string, { staked: number; paid: number; commission: number }>();
   for (const [playerId, staked] of stakes) perPlayer.set(playerId, { staked, paid: 0, commission: 0 });
   const entry = (playerId: string) => {
@@ -192,13 +233,14 @@ export function finish(s: HandHistoryState, h: OpenHand, end: SpanEnd, ending: E
     p.commission += st.commission;
   }
   for (const r of ending.void?.returned ?? []) entry(r.playerId).paid += r.amount;
+  const writes: Write[] = [];
   for (const [playerId, p] of perPlayer) {
     writes.push({
       kind: 'upsert',
       table: HH_HAND_PLAYERS,
       row: {
-        table_id: s.tableId,
-        round_no: h.roundNo,
+        table_id: tableId,
+        round_no: roundNo,
         player_id: playerId,
         staked: p.staked,
         paid: p.paid,
@@ -208,4 +250,26 @@ export function finish(s: HandHistoryState, h: OpenHand, end: SpanEnd, ending: E
     });
   }
   return writes;
+}
+
+/**
+ * The writes of a settled coup corrected or voided: its hh_hands row updated in place (the result and money in
+ * force, the cards, the original and the amendments, the span to the amending event; its bets as written) and
+ * its players' rows.
+ */
+export function amendedRows(tableId: string, settled: SettledHand, end: SpanEnd): Write[] {
+  const stakes = new Map(settled.stakes);
+  return [
+    {
+      kind: 'update',
+      table: HH_HANDS,
+      key: { table_id: tableId, round_no: settled.roundNo },
+      set: {
+        ...endingColumns('resolved', stakes, settled.ending, settled.original, settled.amendments),
+        cards_json: json(settled.cards),
+        ...spanEndColumns(end),
+      },
+    },
+    ...playerRows(tableId, settled.roundNo, stakes, settled.ending),
+  ];
 }

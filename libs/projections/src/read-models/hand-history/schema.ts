@@ -31,7 +31,7 @@ export const INLINE_CHUNKS = 16;
 export const handHistoryTables: readonly TableDef[] = [
   {
     name: HH_HANDS,
-    doc: 'One row per hand (round): bets, cards, result, settlements, void, and the event span it covers.',
+    doc: 'One row per hand (round): bets, cards, result, settlements, void, the corrections or void of the coup after it settled, and the event span it covers.',
     primaryKey: ['table_id', 'round_no'],
     indexes: [
       { name: 'shoe', columns: ['table_id', 'shoe_no', 'round_no'] },
@@ -49,7 +49,10 @@ export const handHistoryTables: readonly TableDef[] = [
       text('closed_how', "How betting closed: 'dealer' | 'timer' | 'player'"),
       text('closed_by', 'Who closed betting (actor id)'),
       text('dealer', 'Dealer on duty: who dealt the first card (or opened betting if no card was dealt)'),
-      text('resolved_at', 'When the coup resolved or the round was voided (ISO)'),
+      text(
+        'resolved_at',
+        'When the coup resolved (a correction after it settled keeps it) or the round was voided (ISO)',
+      ),
       text('outcome', "'player' | 'banker' | 'tie', NULL unless resolved"),
       int('natural', '1 if a natural (8 or 9 on two cards), 0 if not, NULL unless resolved'),
       text('player_cards', "Player's cards, space separated (e.g. 'Ah 9d')"),
@@ -79,8 +82,23 @@ export const handHistoryTables: readonly TableDef[] = [
       text('void_reason', 'Why the round was voided, or NULL'),
       text('voided_by', 'Who voided it'),
       text('returned_json', 'Stakes returned by the void: [{playerId, amount}]'),
+      int(
+        'amendments',
+        'Corrections and voids of the coup after it settled (0: it stands as dealt); the row then shows the last',
+      ),
+      text(
+        'amendments_json',
+        "Each, in order: [{kind: 'correction', index, oldCard, newCard, outcome, natural, playerCards, bankerCards, playerTotal, bankerTotal, settlements, reversed, reason, at, by, role, position} | {kind: 'void', returned, reversed, reason, at, by, role, position}] (reversed: the settlement in force it reversed)",
+      ),
+      text(
+        'original_json',
+        'The coup as it first settled, once amended: {outcome, natural, playerCards, bankerCards, playerTotal, bankerTotal, settlements, at, by, position}; else NULL',
+      ),
       int('first_position', 'Global position of the first event of the hand (BettingOpened)'),
-      int('last_position', 'Global position of the last event of the hand so far'),
+      int(
+        'last_position',
+        'Global position of the last event of the hand so far (the last correction or void of the settled coup)',
+      ),
       int('first_revision', 'Stream revision of the first event'),
       int('last_revision', 'Stream revision of the last event'),
       int('event_count', 'Events in the span'),

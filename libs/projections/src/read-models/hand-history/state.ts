@@ -2,7 +2,8 @@
 import type { ShoeStartedData, TableState } from '@coup/table';
 import type { ProjectionEvent } from '../kernel/types';
 import type { BetLog } from './bet-log';
-import type { CardEntry, CorrectionEntry } from './wire';
+import type { Ending } from './rows';
+import type { Amendment, CardEntry, CorrectionEntry, SettledResult } from './wire';
 
 /** A hand being built (betting or dealing). */
 export interface OpenHand {
@@ -109,6 +110,25 @@ export interface SpanEnd {
   readonly count: number;
 }
 
+/**
+ * The coup last settled, kept until the next round's betting opens: until then a supervisor may correct a card of
+ * it or void it, and its row (hh_hands, updated in place: its bets stay as written) and its players' rows follow.
+ */
+export interface SettledHand {
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly firstRevision: number;
+  /** Each player's stakes at the end of betting, in player order. */
+  readonly stakes: readonly (readonly [string, number])[];
+  readonly cards: readonly CardEntry[];
+  /** The result in force (a correction's, or the void). */
+  readonly ending: Ending;
+  readonly original: SettledResult;
+  readonly amendments: readonly Amendment[];
+  /** The coup's shoe once another has started (its row is written again if the coup is voided), else null. */
+  readonly shoe: ShoeRecord | null;
+}
+
 export interface HandHistoryState {
   readonly position: number;
   readonly tableId: string;
@@ -119,6 +139,8 @@ export interface HandHistoryState {
   readonly shoe: ShoeRecord | null;
   /** The last hand whose state before it was stored, and its first revision. */
   readonly snapshot: { readonly roundNo: number; readonly revision: number } | null;
+  /** The coup last settled, until the next betting opens (absent in states stored by older code: none). */
+  readonly settled?: SettledHand | null;
 }
 
 /** The span of the open hand ending at `e`, `count` events long. */

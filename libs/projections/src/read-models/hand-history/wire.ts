@@ -1,5 +1,5 @@
 /** What the hand history's queries answer (JSON over the API): browser-safe types, no code. */
-import type { Card, Role, Settlement, ShoeStartedData, Slot, Spot, SpotAmounts } from '@coup/table';
+import type { Card, Returned, Role, Settlement, ShoeStartedData, Slot, Spot, SpotAmounts } from '@coup/table';
 
 /** A bet placed (or cleared) in a hand, with who and when. */
 export interface BetEntry {
@@ -48,6 +48,58 @@ export interface CorrectionEntry {
 
 export type Outcome = 'player' | 'banker' | 'tie';
 
+/** A coup's result and settlement as the dealer's cards settled it (before any correction of the settled coup). */
+export interface SettledResult {
+  readonly outcome: Outcome;
+  readonly natural: boolean;
+  readonly playerCards: Card[];
+  readonly bankerCards: Card[];
+  readonly playerTotal: number;
+  readonly bankerTotal: number;
+  readonly settlements: Settlement[];
+  readonly at: string;
+  /** Who dealt (or corrected) the card that completed the coup. */
+  readonly by: string;
+  readonly position: number;
+}
+
+/**
+ * The settled coup put right by a supervisor before the next round's betting opened (recorded as compensating
+ * events, `SettledCoupCorrected` or `SettledCoupVoided`): who, when, why, and the settlement it reversed.
+ */
+interface AmendmentBase {
+  readonly reason: string;
+  readonly at: string;
+  readonly by: string;
+  readonly role: Role;
+  readonly position: number;
+  /** The settlement in force that it reversed (the coup's, or the last correction's). */
+  readonly reversed: Settlement[];
+}
+
+/** A card of the settled coup corrected: the coup resolved again from the corrected cards and settled anew. */
+export interface CorrectionAmendment extends AmendmentBase {
+  readonly kind: 'correction';
+  readonly index: number;
+  readonly oldCard: Card;
+  readonly newCard: Card;
+  readonly outcome: Outcome;
+  readonly natural: boolean;
+  readonly playerCards: Card[];
+  readonly bankerCards: Card[];
+  readonly playerTotal: number;
+  readonly bankerTotal: number;
+  readonly settlements: Settlement[];
+}
+
+/** The settled coup voided: every stake returned. */
+export interface VoidAmendment extends AmendmentBase {
+  readonly kind: 'void';
+  readonly returned: Returned[];
+}
+
+export type Amendment = CorrectionAmendment | VoidAmendment;
+
 export interface HandFilter {
   readonly shoe?: number;
   readonly roundFrom?: number;
@@ -90,6 +142,8 @@ export interface HandSummary {
   readonly houseResult: number;
   readonly dealer: string | null;
   readonly voidReason: string | null;
+  /** Whether the coup was corrected or voided after it settled (see `HandRecord.amendments`). */
+  readonly amended: boolean;
 }
 
 /** A page of hands and the cursor of the next one. */
@@ -109,8 +163,13 @@ export interface HandRecord extends HandSummary {
   readonly bets: BetEntry[];
   readonly cards: CardEntry[];
   readonly corrections: CorrectionEntry[];
+  /** The settlement in force (the last correction's; a voided coup: none). */
   readonly settlements: Settlement[];
   readonly returned: { playerId: string; amount: number }[] | null;
+  /** The coup as it first settled, when it was corrected or voided since (else null: the fields above). */
+  readonly original: SettledResult | null;
+  /** Each correction or void of the settled coup, in order: the audit trail after it settled. */
+  readonly amendments: Amendment[];
   /** The span of events the hand covers in the table stream and its chain link in and head. */
   readonly span: {
     readonly firstPosition: number;

@@ -29,6 +29,12 @@ export class MemoryTables {
         rows.delete(this.key(def, w.key));
         continue;
       }
+      if (w.kind === 'update') {
+        const k = this.key(def, w.key);
+        const existing = rows.get(k);
+        if (existing) rows.set(k, { ...existing, ...w.set });
+        continue;
+      }
       const k = this.key(def, w.row);
       const full: Record<string, string | number | null> = {};
       for (const c of def.columns) full[c.name] = w.row[c.name] ?? null;

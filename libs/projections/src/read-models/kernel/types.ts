@@ -52,7 +52,10 @@ export interface TableDef {
  * - `upsert`: the row replaces the one with the same primary key (every column given; missing ones are NULL);
  * - `add`: a counter row: inserted with `row` (key columns and set-once columns) plus `add`, or, when the key
  *   exists, each `add` column is incremented by its value;
- * - `delete`: removes the row with this primary key.
+ * - `delete`: removes the row with this primary key;
+ * - `update`: sets the columns of `set` on the row with the primary key of `key` (no row: nothing), the other
+ *   columns kept: for a row too big to rebuild from the state (a finished hand's bets) when a later event changes
+ *   some of its columns.
  */
 export type Write =
   | { readonly kind: 'upsert'; readonly table: string; readonly row: Row }
@@ -62,7 +65,8 @@ export type Write =
       readonly row: Row;
       readonly add: Readonly<Record<string, number>>;
     }
-  | { readonly kind: 'delete'; readonly table: string; readonly key: Row };
+  | { readonly kind: 'delete'; readonly table: string; readonly key: Row }
+  | { readonly kind: 'update'; readonly table: string; readonly key: Row; readonly set: Row };
 
 /** A recorded table event as projections see it (from a `table-<tableId>` stream). */
 export interface ProjectionEvent {
@@ -189,6 +193,14 @@ export function once<S extends PositionedState>(
 /** The key of every event: its table. */
 export function byTable(e: ProjectionEvent): string {
   return e.tableId;
+}
+
+/**
+ * `n` counted (`sign` 1) or counted back (-1): -n, but 0 for 0 (a negative zero would be stored and compared as
+ * another value than 0).
+ */
+export function signed(sign: 1 | -1, n: number): number {
+  return sign === 1 ? n : 0 - n;
 }
 
 /** The UTC day (YYYY-MM-DD) of an ISO instant. */

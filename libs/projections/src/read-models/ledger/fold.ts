@@ -3,10 +3,20 @@
  * cash-outs, chips), and one entry per movement of a player's money, in global order.
  *
  * Counters are `add` writes (incremented in SQL), so the fold needs no per-player state: only the table's
- * commission mode, and the position for idempotence.
+ * commission mode, and the position for idempotence. A settled coup corrected or voided after it settled adds
+ * entries of its own (each reversed settlement, then the new settlements or the stakes returned, with who and
+ * why) and moves the counters back and forth: an entry once written is never changed.
  */
 import { isSideSpot } from '@coup/engine';
-import { type Role, type SideSpot, type Spot, type TableEvent, payoutRulesOf } from '@coup/table';
+import {
+  type Returned,
+  type Role,
+  type Settlement,
+  type SideSpot,
+  type Spot,
+  type TableEvent,
+  payoutRulesOf,
+} from '@coup/table';
 import {
   type Evolution,
   type ProjectionEvent,
@@ -16,6 +26,7 @@ import {
   byTable,
   int,
   only,
+  signed,
   text,
 } from '../kernel/types';
 
@@ -56,18 +67,19 @@ export type AccountCounter = (typeof ACCOUNT_COUNTERS)[number];
 const COUNTER_DOCS: Readonly<Record<AccountCounter, string>> = {
   buy_ins: 'Number of buy-ins',
   bought_in: 'Cash turned into chips (cents)',
-  bets: 'Bets placed (including rebets and bets later cleared)',
-  staked: 'Stakes placed less stakes cleared (cents)',
+  bets: 'Bets placed (rebets included), each counted once whatever became of it: settled, cleared or voided',
+  staked: 'Their stakes (cents): what came back by clears and voids is in cleared and voided_returned',
   cleared: 'Stakes taken back by clearing bets (cents)',
-  wins: 'Bets won',
-  losses: 'Bets lost',
-  pushes: 'Bets pushed (player/banker on a tie)',
-  paid: 'Paid back on settled bets, stakes included (cents)',
-  net_result: 'Sum of (paid - stake) over settled bets: what the player won (negative: lost)',
+  wins: 'Settlements in force that won (one per player, spot and coup)',
+  losses: 'Settlements in force that lost',
+  pushes: 'Settlements in force that pushed (player/banker on a tie)',
+  paid: 'Paid back by the settlements in force, stakes included (cents)',
+  net_result:
+    'Sum of (paid - stake - box commission owed) over the settlements in force: what the player won (negative: lost)',
   commission_deducted: 'Commission deducted from banker wins (deducted tables)',
   commission_owed: 'Box commission currently owed (owed less collected)',
   commission_collected: 'Box commission collected at cash-out',
-  voided_returned: 'Stakes returned by voided rounds',
+  voided_returned: 'Stakes returned by voided rounds and voided settled coups',
   cash_outs: 'Number of cash-outs',
   cashed_out: 'Cash paid at cash-out (cents)',
   chips: 'Chips at the table now (cents)',
@@ -89,7 +101,7 @@ const tables: readonly TableDef[] = [
   },
   {
     name: PL_ENTRIES,
-    doc: "One row per movement of a player's money: buy-in, bet, clear, settlement, void return, cash-out.",
+    doc: "One row per movement of a player's money: buy-in, bet, clear, settlement, reversal of a settlement, void return, cash-out.",
     primaryKey: ['player_id', 'position', 'seq'],
     withoutRowid: true,
     columns: [
@@ -98,16 +110,29 @@ const tables: readonly TableDef[] = [
       int('seq', 'Entry number within the event (a coup settles several bets)'),
       text('table_id', 'Table id'),
       text('at', 'Time (ISO)'),
-      text('kind', "'buy-in' | 'bet' | 'clear' | 'settlement' | 'void-return' | 'cash-out'"),
+      text(
+        'kind',
+        "'buy-in' | 'bet' | 'clear' | 'settlement' | 'reversal' (a settlement reversed by a correction or void of the settled coup) | 'void-return' | 'cash-out'",
+      ),
       int('round_no', 'Round, when the entry belongs to one'),
       text('spot', 'Bets and settlements: the spot (player, banker, tie or a side bet)'),
       text('paytable', "Bets and settlements on a side bet: its paytable (e.g. '25-to-1'); else NULL"),
-      int('amount', 'The amount: bought in, staked, returned, or paid'),
+      int('amount', 'The amount: bought in, staked, returned, or paid (a reversal: the paid it takes back)'),
       int('chips_delta', "Change to the player's chips at the table"),
-      text('result', "Settlements: 'win' | 'lose' | 'push'"),
-      int('commission', 'Commission deducted/owed (settlements) or collected (cash-out)'),
-      text('by', 'Who did it (actor id)'),
+      text(
+        'result',
+        "Settlements and reversals: 'win' | 'lose' | 'push' (a reversal: the result it reverses)",
+      ),
+      int(
+        'commission',
+        'Commission deducted/owed (settlements; a reversal: the commission it takes back) or collected (cash-out)',
+      ),
+      text('by', 'Who did it (actor id); NULL on the settlements of a coup as dealt'),
       text('role', 'Their role'),
+      text(
+        'reason',
+        "Why, as the supervisor gave it: a void's returns, and a settled coup's reversals and new settlements; else NULL",
+      ),
     ],
   },
 ];
@@ -135,7 +160,14 @@ function counters(a: Partial<Record<AccountCounter, number>>): Record<AccountCou
   };
 }
 
-type Kind = 'buy-in' | 'bet' | 'clear' | 'settlement' | 'void-return' | 'cash-out';
+type Kind = 'buy-in' | 'bet' | 'clear' | 'settlement' | 'reversal' | 'void-return' | 'cash-out';
+
+/** Who moved the money, and why (null: a coup settled as dealt). */
+interface Why {
+  readonly by: string;
+  readonly role: Role;
+  readonly reason: string | null;
+}
 
 /** Collects the writes of one event: an account increment and an entry per movement. */
 class LedgerWrites {
@@ -147,6 +179,8 @@ class LedgerWrites {
     private readonly position: number,
     private readonly at: string,
     private readonly paytables: LedgerState['paytables'],
+    /** Whether the table owes commission to the box (else deducts it from what it pays). */
+    readonly box: boolean,
   ) {}
 
   /** The table's paytable of a side bet, or null (a main spot). */
@@ -167,6 +201,7 @@ class LedgerWrites {
     by: string | null,
     role: Role | null,
     add: Partial<Record<AccountCounter, number>>,
+    reason: string | null = null,
   ): this {
     this.writes.push(
       {
@@ -194,9 +229,63 @@ class LedgerWrites {
           commission,
           by,
           role,
+          reason,
         },
       },
     );
+    return this;
+  }
+
+  /**
+   * A settlement (`sign` 1) or its reversal (-1): the results, paid, net result and commission counted, or
+   * counted back. `why`: who settled it anew or reversed it, and why (null: the coup as dealt).
+   */
+  settlement(st: Settlement, roundNo: number, box: boolean, sign: 1 | -1, why: Why | null): this {
+    return this.entry(
+      st.playerId,
+      sign === 1 ? 'settlement' : 'reversal',
+      roundNo,
+      st.spot,
+      st.paytable ?? null,
+      st.paid,
+      signed(sign, st.paid),
+      st.result,
+      st.commission,
+      why?.by ?? null,
+      why?.role ?? null,
+      {
+        wins: st.result === 'win' ? sign : 0,
+        losses: st.result === 'lose' ? sign : 0,
+        pushes: st.result === 'push' ? sign : 0,
+        paid: signed(sign, st.paid),
+        net_result: signed(sign, st.paid - st.amount - (box ? st.commission : 0)),
+        commission_deducted: box ? 0 : signed(sign, st.commission),
+        commission_owed: box ? signed(sign, st.commission) : 0,
+        chips: signed(sign, st.paid),
+      },
+      why?.reason ?? null,
+    );
+  }
+
+  /** Stakes returned by a void (of a round, or of a settled coup), with who and why. */
+  voidReturns(returned: readonly Returned[], roundNo: number, why: Why): this {
+    for (const r of returned) {
+      this.entry(
+        r.playerId,
+        'void-return',
+        roundNo,
+        null,
+        null,
+        r.amount,
+        r.amount,
+        null,
+        0,
+        why.by,
+        why.role,
+        { voided_returned: r.amount, chips: r.amount },
+        why.reason,
+      );
+    }
     return this;
   }
 }
@@ -235,46 +324,24 @@ const ENTRIES: { readonly [K in TableEvent['type']]?: (w: LedgerWrites, d: DataO
   BetsCleared: (w, d) => {
     w.entry(d.playerId, 'clear', d.roundNo, null, null, d.returned, d.returned, null, 0, d.by, d.role, {
       cleared: d.returned,
-      staked: -d.returned,
       chips: d.returned,
     });
   },
   CoupResolved: (w, d) => {
     const box = d.commissionMode === 'box';
-    for (const st of d.settlements) {
-      w.entry(
-        st.playerId,
-        'settlement',
-        d.roundNo,
-        st.spot,
-        st.paytable ?? null,
-        st.paid,
-        st.paid,
-        st.result,
-        st.commission,
-        null,
-        null,
-        {
-          wins: st.result === 'win' ? 1 : 0,
-          losses: st.result === 'lose' ? 1 : 0,
-          pushes: st.result === 'push' ? 1 : 0,
-          paid: st.paid,
-          net_result: st.paid - st.amount,
-          commission_deducted: box ? 0 : st.commission,
-          commission_owed: box ? st.commission : 0,
-          chips: st.paid,
-        },
-      );
-    }
+    for (const st of d.settlements) w.settlement(st, d.roundNo, box, 1, null);
   },
   RoundVoided: (w, d) => {
-    for (const r of d.returned) {
-      w.entry(r.playerId, 'void-return', d.roundNo, null, null, r.amount, r.amount, null, 0, d.by, d.role, {
-        voided_returned: r.amount,
-        staked: -r.amount,
-        chips: r.amount,
-      });
-    }
+    w.voidReturns(d.returned, d.roundNo, d);
+  },
+  SettledCoupCorrected: (w, d) => {
+    const box = d.commissionMode === 'box';
+    for (const st of d.reversed) w.settlement(st, d.roundNo, box, -1, d);
+    for (const st of d.settlements) w.settlement(st, d.roundNo, box, 1, d);
+  },
+  SettledCoupVoided: (w, d) => {
+    for (const st of d.reversed) w.settlement(st, d.roundNo, w.box, -1, d);
+    w.voidReturns(d.returned, d.roundNo, d);
   },
   PlayerCashedOut: (w, d) => {
     const chips = d.paid + d.commissionCollected;
@@ -305,7 +372,13 @@ function ledgerWrites(s: LedgerState, e: ProjectionEvent): readonly Write[] {
   // own keys only: an event type named like an Object property (`__proto__`, `constructor`) makes no entries
   if (!Object.hasOwn(ENTRIES, e.event.type)) return [];
   const entries = ENTRIES[e.event.type] as (w: LedgerWrites, d: unknown) => void;
-  const w = new LedgerWrites(s.tableId, e.position, (e.event.data as { at: string }).at, s.paytables);
+  const w = new LedgerWrites(
+    s.tableId,
+    e.position,
+    (e.event.data as { at: string }).at,
+    s.paytables,
+    s.commissionMode === 'box',
+  );
   entries(w, e.event.data);
   return w.writes;
 }
@@ -331,9 +404,9 @@ function evolveLedger(state: LedgerState, e: ProjectionEvent): Evolution<LedgerS
 export const ledgerProjection: ProjectionModel<LedgerState> = {
   name: 'ledger',
   prefix: 'pl',
-  version: 2,
+  version: 3,
   description:
-    'Per player and table: buy-ins, bets, results, commission owed and collected, cash-outs; entries.',
+    'Per player and table: buy-ins, bets, results, commission owed and collected, cash-outs; entries (corrections and voids of settled coups as entries of their own).',
   tables,
   handles: new Set([
     'TableOpened',
@@ -342,6 +415,8 @@ export const ledgerProjection: ProjectionModel<LedgerState> = {
     'BetsCleared',
     'CoupResolved',
     'RoundVoided',
+    'SettledCoupCorrected',
+    'SettledCoupVoided',
     'PlayerCashedOut',
   ]),
   keyOf: byTable,

@@ -76,7 +76,8 @@ describe('player ledger', () => {
       d.execute('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 2_000 }, P1),
     );
     s.when((d) => d.execute('ClearBets', { roundNo: 1, playerId: 'p1' }, P1));
-    expect(account(s)).toMatchObject({ bets: 1, staked: 0, cleared: 2_000, chips: 50_000 });
+    // the bet counted once in bets and in staked, what came back in cleared
+    expect(account(s)).toMatchObject({ bets: 1, staked: 2_000, cleared: 2_000, chips: 50_000 });
     expect(entries(s).at(-1)).toMatchObject({ kind: 'clear', amount: 2_000, chips_delta: 2_000 });
     expectIdempotent(s);
   });
@@ -99,7 +100,8 @@ describe('player ledger', () => {
       losses: count('lose'),
       pushes: count('push'),
       paid,
-      net_result: paid - 2_100,
+      // box commission owed counts against the result
+      net_result: paid - 2_100 - st.reduce((a, x) => a + x.commission, 0),
       commission_owed: st.reduce((a, x) => a + x.commission, 0),
       commission_deducted: 0,
       chips: 50_000 - 2_100 + paid,
@@ -114,8 +116,14 @@ describe('player ledger', () => {
       ...d.execute('CloseBetting', { roundNo: 1 }),
     ]);
     s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'misdeal' }, SUPER));
-    expect(account(s)).toMatchObject({ voided_returned: 1_000, staked: 0, chips: 50_000 });
-    expect(entries(s).at(-1)).toMatchObject({ kind: 'void-return', amount: 1_000, by: 'super-1' });
+    // a voided bet counts in bets and in staked like any other, its return in voided_returned
+    expect(account(s)).toMatchObject({ bets: 1, staked: 1_000, voided_returned: 1_000, chips: 50_000 });
+    expect(entries(s).at(-1)).toMatchObject({
+      kind: 'void-return',
+      amount: 1_000,
+      by: 'super-1',
+      reason: 'misdeal',
+    });
     expectIdempotent(s);
   });
 
@@ -243,7 +251,102 @@ describe('player ledger: side bets and game modes', () => {
       ...d.execute('CloseBetting', { roundNo: 1 }),
     ]);
     s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'misdeal' }, SUPER));
-    expect(account(s)).toMatchObject({ staked: 0, voided_returned: 1_300, chips: 50_000 });
+    expect(account(s)).toMatchObject({ bets: 2, staked: 1_300, voided_returned: 1_300, chips: 50_000 });
+    expectIdempotent(s);
+  });
+});
+
+describe('player ledger: a settled coup corrected or voided (issue 16)', () => {
+  /** p1 on player and p2 on banker, 1,000 each, at a live table of `rules`: the coup `cards` settled. */
+  function settled(cards: readonly string[], rules: Record<string, unknown> = {}): Scenario<LedgerState> {
+    const full = { dealing: 'live', ...rules };
+    return new Scenario<LedgerState>(ledgerProjection, { players: 0, rules: full }).given((d) => [
+      ...d.execute('OpenTable', { tableId: 'T1', rules: full }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p2', amount: 50_000 }, ADMIN),
+      ...d.liveRound(cards as never, [
+        { playerId: 'p1', spot: 'player', amount: 1_000 },
+        { playerId: 'p2', spot: 'banker', amount: 1_000 },
+      ]),
+    ]);
+  }
+  const correct = (index: number, card: string, reason: string) => (d: Scenario['driver']) =>
+    d.execute('CorrectCard', { roundNo: 1, index, card, reason }, SUPER);
+
+  test('given a settled coup, when a card is corrected, then each settlement is reversed and the new one settled as entries of their own, with who and why; earlier entries stay', () => {
+    const s = settled(COUPS.playerNatural);
+    const before = entries(s);
+    expect(account(s)).toMatchObject({ wins: 1, paid: 2_000, net_result: 1_000, chips: 51_000 });
+    // banker 5+4: a tie 9-9, player and banker push
+    s.when(correct(3, '4d', 'dealer typed 2d for 4d'));
+    const after = entries(s);
+    expect(after.slice(0, before.length)).toEqual(before);
+    const why = { by: 'super-1', role: 'supervisor', reason: 'dealer typed 2d for 4d' };
+    expect(after.slice(before.length)).toEqual([
+      expect.objectContaining({
+        kind: 'reversal',
+        result: 'win',
+        amount: 2_000,
+        chips_delta: -2_000,
+        ...why,
+      }),
+      expect.objectContaining({
+        kind: 'settlement',
+        result: 'push',
+        amount: 1_000,
+        chips_delta: 1_000,
+        ...why,
+      }),
+    ]);
+    expect(account(s)).toMatchObject({
+      bets: 1,
+      staked: 1_000,
+      wins: 0,
+      pushes: 1,
+      paid: 1_000,
+      net_result: 0,
+      chips: 50_000,
+    });
+    expect(account(s, 'p2')).toMatchObject({
+      losses: 0,
+      pushes: 1,
+      paid: 1_000,
+      net_result: 0,
+      chips: 50_000,
+    });
+    expectIdempotent(s);
+  });
+
+  test('given a box-commission banker win, when the correction makes it a loss, then the commission owed and the net result are counted back', () => {
+    const s = settled(COUPS.bankerNatural, { commission: 'box' });
+    expect(account(s, 'p2')).toMatchObject({ wins: 1, paid: 2_000, commission_owed: 50, net_result: 950 });
+    // banker 6+K=6 against the player's 7: the player wins
+    s.when(correct(1, '6d', 'misread the nine'));
+    expect(account(s, 'p2')).toMatchObject({
+      wins: 0,
+      losses: 1,
+      paid: 0,
+      commission_owed: 0,
+      net_result: -1_000,
+      chips: 49_000,
+    });
+    expect(entries(s, 'p2').at(-2)).toMatchObject({ kind: 'reversal', commission: 50, chips_delta: -2_000 });
+    expect(account(s)).toMatchObject({ wins: 1, paid: 2_000, net_result: 1_000, chips: 51_000 });
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup, when it is voided, then the settlement is reversed and every stake returned, with who and why', () => {
+    const s = settled(COUPS.playerNatural, { commission: 'box' });
+    const before = entries(s).length;
+    s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'shoe found short' }, SUPER));
+    const why = { by: 'super-1', role: 'supervisor', reason: 'shoe found short' };
+    expect(entries(s).slice(before)).toEqual([
+      expect.objectContaining({ kind: 'reversal', amount: 2_000, chips_delta: -2_000, ...why }),
+      expect.objectContaining({ kind: 'void-return', amount: 1_000, chips_delta: 1_000, ...why }),
+    ]);
+    const voided = { bets: 1, staked: 1_000, wins: 0, losses: 0, paid: 0, net_result: 0 };
+    expect(account(s)).toMatchObject({ ...voided, voided_returned: 1_000, chips: 50_000 });
+    expect(account(s, 'p2')).toMatchObject({ ...voided, voided_returned: 1_000, chips: 50_000 });
     expectIdempotent(s);
   });
 });

@@ -18,6 +18,9 @@
  * Roads are per shoe. On every-coup tables (one shuffle per coup, so a one-coup "shoe"), a road runs for a UTC
  * day, or {@link EVERY_COUP_ROAD_COUPS} coups (about a shoe's worth), whichever ends first: `shoe_no` is the first
  * shoe of the road and `last_shoe_no` the last.
+ *
+ * A settled coup corrected after it settled (`SettledCoupCorrected`) shows the corrected result in its place; one
+ * voided after it settled (`SettledCoupVoided`) leaves the road, as a voided round never entered it.
  */
 import { coupFeatures } from '@coup/engine';
 import { type CoupResolvedData, type GameMode, type Outcome, gameOf } from '@coup/table';
@@ -257,6 +260,11 @@ export interface RoadsState {
   readonly position: number;
   readonly tableId: string;
   readonly road: Road | null;
+  /**
+   * The road a new one replaced since the last coup settled, until the next betting opens: the settled coup may
+   * still be voided there (absent in states stored by older code: none).
+   */
+  readonly previous?: Road | null;
   /** The table's game mode (its marks); absent in states stored before game modes: commission. */
   readonly game?: GameMode;
 }
@@ -345,25 +353,61 @@ function evolveRoadsStep(s: RoadsState, e: ProjectionEvent): Evolution<RoadsStat
       updatedAt: d.at,
     };
     // the road being replaced is written now (materialize only sees the last one of a batch)
-    return { state: { ...s, road }, writes: current === null ? [] : [roadRow(s.tableId, current)] };
+    return {
+      state: { ...s, road, previous: current },
+      writes: current === null ? [] : [roadRow(s.tableId, current)],
+    };
   }
   if (ev.type === 'CoupResolved' && s.road !== null) {
     const d = ev.data;
-    const f = coupFeatures(d);
-    const bead: Bead = {
-      roundNo: d.roundNo,
-      outcome: d.outcome,
-      natural: d.natural,
-      playerPair: f.playerPair,
-      bankerPair: f.bankerPair,
-      playerTotal: d.playerTotal,
-      bankerTotal: d.bankerTotal,
-      ...gameMarks(s.game ?? 'commission', d),
-    };
     return {
-      state: { ...s, road: { ...s.road, beads: [...s.road.beads, bead], updatedAt: d.at } },
+      state: { ...s, road: { ...s.road, beads: [...s.road.beads, beadOf(s, d)], updatedAt: d.at } },
       writes: [],
     };
+  }
+  if (ev.type === 'BettingOpened' && (s.previous ?? null) !== null)
+    return { state: { ...s, previous: null }, writes: [] };
+  // a settled coup corrected: its bead shows the corrected result; voided: it leaves the road
+  if (ev.type === 'SettledCoupCorrected') {
+    const d = ev.data;
+    return amended(s, d.roundNo, (beads) => beads.map((b) => (b.roundNo === d.roundNo ? beadOf(s, d) : b)));
+  }
+  if (ev.type === 'SettledCoupVoided') {
+    const d = ev.data;
+    return amended(s, d.roundNo, (beads) => beads.filter((b) => b.roundNo !== d.roundNo));
+  }
+  return { state: s, writes: [] };
+}
+
+/** A coup as the roads record it. */
+function beadOf(s: RoadsState, d: CoupResolvedData): Bead {
+  const f = coupFeatures(d);
+  return {
+    roundNo: d.roundNo,
+    outcome: d.outcome,
+    natural: d.natural,
+    playerPair: f.playerPair,
+    bankerPair: f.bankerPair,
+    playerTotal: d.playerTotal,
+    bankerTotal: d.bankerTotal,
+    ...gameMarks(s.game ?? 'commission', d),
+  };
+}
+
+/**
+ * The road holding the bead of `roundNo` (the current one, or the one a new road replaced since), its beads
+ * changed by `change`; a road replaced is written again now (materialize writes only the current one).
+ */
+function amended(
+  s: RoadsState,
+  roundNo: number,
+  change: (beads: readonly Bead[]) => Bead[],
+): Evolution<RoadsState> {
+  const holds = (r: Road | null | undefined): r is Road => !!r && r.beads.some((b) => b.roundNo === roundNo);
+  if (holds(s.road)) return { state: { ...s, road: { ...s.road, beads: change(s.road.beads) } }, writes: [] };
+  if (holds(s.previous)) {
+    const previous = { ...s.previous, beads: change(s.previous.beads) };
+    return { state: { ...s, previous }, writes: [roadRow(s.tableId, previous)] };
   }
   return { state: s, writes: [] };
 }
@@ -371,13 +415,20 @@ function evolveRoadsStep(s: RoadsState, e: ProjectionEvent): Evolution<RoadsStat
 export const roadsProjection: ProjectionModel<RoadsState> = {
   name: 'roads',
   prefix: 'rd',
-  version: 2,
+  version: 3,
   description:
-    'Bead plate, big road (ties, dragon tail), big eye boy, small road and cockroach pig per shoe; pairs and the game marks (Super 6, Dragon 7, Panda 8).',
+    'Bead plate, big road (ties, dragon tail), big eye boy, small road and cockroach pig per shoe; pairs and the game marks (Super 6, Dragon 7, Panda 8); a settled coup corrected shows the correction, voided leaves the road.',
   tables,
-  handles: new Set(['TableOpened', 'ShoeStarted', 'CoupResolved']),
+  handles: new Set([
+    'TableOpened',
+    'ShoeStarted',
+    'CoupResolved',
+    'BettingOpened',
+    'SettledCoupCorrected',
+    'SettledCoupVoided',
+  ]),
   keyOf: byTable,
-  initial: (tableId) => ({ position: 0, tableId, road: null, game: 'commission' }),
+  initial: (tableId) => ({ position: 0, tableId, road: null, game: 'commission', previous: null }),
   evolve: evolveRoads,
   materialize: (s) => (s.road === null ? [] : [roadRow(s.tableId, s.road)]),
 };

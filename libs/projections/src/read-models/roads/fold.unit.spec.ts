@@ -258,3 +258,55 @@ describe('roads: pairs and the game marks in every mode', () => {
     },
   );
 });
+
+describe('roads: the settled coup corrected or voided (issue 16)', () => {
+  function expectIdempotent(s: Scenario): void {
+    const again = s.again();
+    expect(again.writes).toEqual([]);
+    expect(again.changed).toBe(false);
+  }
+  const stake = [{ playerId: 'p1', spot: 'player' as const, amount: 1_000 }];
+  /** A live table: a banker win, then a player win just settled. */
+  function twoCoups(): Scenario<RoadsState> {
+    return new Scenario<RoadsState>(roadsProjection, { rules: { dealing: 'live' } }).given((d) => [
+      ...d.open(),
+      ...d.liveRound(COUPS.bankerNatural, stake),
+      ...d.liveRound(COUPS.playerNatural, stake),
+    ]);
+  }
+  const road = (s: Scenario, shoeNo = 1) => s.row(RD_ROADS, { table_id: 'T1', shoe_no: shoeNo })!;
+  const plate = (s: Scenario, shoeNo = 1) =>
+    JSON.parse(road(s, shoeNo).bead_plate_json as string) as Record<string, unknown>[];
+
+  test('given a settled coup, when a card is corrected, then its bead shows the corrected result and the roads follow', () => {
+    const s = twoCoups();
+    expect(road(s)).toMatchObject({ outcomes: 'BP', coups: 2 });
+    s.when((d) => d.execute('CorrectCard', { roundNo: 2, index: 3, card: '4d', reason: 'misread' }, SUPER));
+    const row = road(s);
+    expect(row).toMatchObject({ outcomes: 'BT', coups: 2 });
+    expect(plate(s)[1]).toMatchObject({ roundNo: 2, outcome: 'tie', playerTotal: 9, bankerTotal: 9 });
+    const expected = computeRoads(plate(s) as unknown as Bead[]);
+    expect(JSON.parse(row.big_road_json as string)).toEqual(expected.bigRoad);
+    expect(row.leading_ties).toBe(0);
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup, when it is voided, then it leaves the road', () => {
+    const s = twoCoups();
+    s.when((d) => d.execute('VoidRound', { roundNo: 2, reason: 'shoe found short' }, SUPER));
+    expect(road(s)).toMatchObject({ outcomes: 'B', coups: 1 });
+    expect(plate(s).map((b) => b['roundNo'])).toEqual([1]);
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup whose shoe ended and the next started, when it is voided, then it leaves its own road', () => {
+    const s = twoCoups().given((d) => [
+      ...d.execute('EndShoe', {}, SUPER),
+      ...d.execute('StartShoe', { firstCard: '7c' }),
+    ]);
+    s.when((d) => d.execute('VoidRound', { roundNo: 2, reason: 'shoe found short' }, SUPER));
+    expect(road(s, 1)).toMatchObject({ outcomes: 'B', coups: 1 });
+    expect(road(s, 2)).toMatchObject({ outcomes: '', coups: 0 });
+    expectIdempotent(s);
+  });
+});

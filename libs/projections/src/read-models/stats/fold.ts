@@ -4,10 +4,18 @@
  * money staked and paid on it. Per-table and overall figures are sums of the rows, computed by the queries
  * (`summarize`, `summarizeBets`) beside the exact odds.
  */
-import { type Payout, type PayoutRules, type Spot, coupFeatures, isSideSpot, payoutOf } from '@coup/engine';
 import {
-  type CoupResolvedData,
+  type CoupResult,
+  type Payout,
+  type PayoutRules,
+  type Spot,
+  coupFeatures,
+  isSideSpot,
+  payoutOf,
+} from '@coup/engine';
+import {
   type GameMode,
+  type Settlement,
   type TableRules,
   gameOf,
   offeredSpots,
@@ -21,6 +29,8 @@ import {
   byTable,
   dayOf,
   once,
+  only,
+  signed,
 } from '../kernel/types';
 import {
   BET_COUNTERS,
@@ -50,7 +60,26 @@ export interface StatsState {
   readonly payout: PayoutRules;
   /** The spots the table offers, in display order. */
   readonly spots: readonly Spot[];
+  /**
+   * The coup last counted, until the next betting opens (it may still be corrected or voided: its counters then
+   * move on its own day and shoe); absent in states stored by older code: none.
+   */
+  readonly settled?: CountedCoup | null;
 }
+
+/** A coup as counted: its result (its settlements are in the events that reverse them) and where. */
+export interface CountedCoup extends CoupResult {
+  readonly roundNo: number;
+  readonly shoeNo: number;
+  readonly day: string;
+  readonly commissionMode: 'deducted' | 'box';
+}
+
+/** What the counters of one coup are made of. */
+type Counted = CoupResult & {
+  readonly commissionMode: 'deducted' | 'box';
+  readonly settlements: readonly Settlement[];
+};
 
 /** How a bet ended, as `st_bet_results.result` names it: `lose`, `push`, `win:<num>/<den>[:commission]`. */
 export function resultKey(p: Payout): string {
@@ -84,9 +113,9 @@ const noBets = (): BetTally => Object.fromEntries(BET_COUNTERS.map((k) => [k, 0]
 
 /**
  * A coup's rows per bet type: for every spot offered (and any settled), one coup, how the bet ended (whether or
- * not anyone bet it), and the stakes settled on it.
+ * not anyone bet it), and the stakes settled on it; `sign` -1 counts them back (a correction's reversal, a void).
  */
-function betWrites(s: StatsState, d: CoupResolvedData, day: string): Write[] {
+function betWrites(s: StatsState, d: Counted, day: string, sign: 1 | -1): Write[] {
   const tallies = new Map<Spot, BetTally>(s.spots.map((spot) => [spot, noBets()]));
   for (const st of d.settlements) {
     let t = tallies.get(st.spot);
@@ -104,6 +133,7 @@ function betWrites(s: StatsState, d: CoupResolvedData, day: string): Write[] {
   const writes: Write[] = [];
   for (const [spot, t] of tallies) {
     t.coups = 1;
+    for (const k of BET_COUNTERS) t[k] = signed(sign, t[k]);
     const key = { table_id: s.tableId, day, spot };
     const paytable = isSideSpot(spot) ? (s.payout.paytables?.[spot] ?? null) : null;
     writes.push(
@@ -111,7 +141,7 @@ function betWrites(s: StatsState, d: CoupResolvedData, day: string): Write[] {
         kind: 'add',
         table: ST_BET_RESULTS,
         row: { ...key, result: resultKey(payoutOf(spot, features, s.payout)) },
-        add: { coups: 1 },
+        add: { coups: sign },
       },
       {
         kind: 'add',
@@ -131,7 +161,8 @@ function betWrites(s: StatsState, d: CoupResolvedData, day: string): Write[] {
   return writes;
 }
 
-function coupResolved(s: StatsState, d: CoupResolvedData): Write[] {
+/** A coup's counters on `day` and `shoeNo`: counted (`sign` 1) or counted back (-1). */
+function coupWrites(s: StatsState, d: Counted, day: string, shoeNo: number, sign: 1 | -1): Write[] {
   const handle = { player: 0, banker: 0, tie: 0 };
   const paid = { player: 0, banker: 0, tie: 0 };
   let commission = 0;
@@ -144,22 +175,60 @@ function coupResolved(s: StatsState, d: CoupResolvedData): Write[] {
     commission += st.commission;
   }
   const add: Partial<Record<StatsCounter, number>> = {
-    coups: 1,
-    player_wins: d.outcome === 'player' ? 1 : 0,
-    banker_wins: d.outcome === 'banker' ? 1 : 0,
-    ties: d.outcome === 'tie' ? 1 : 0,
-    naturals: d.natural ? 1 : 0,
-    handle_player: handle.player,
-    handle_banker: handle.banker,
-    handle_tie: handle.tie,
-    paid_player: paid.player,
-    paid_banker: paid.banker,
-    paid_tie: paid.tie,
-    commission,
-    box_commission: d.commissionMode === 'box' ? commission : 0,
+    coups: sign,
+    player_wins: d.outcome === 'player' ? sign : 0,
+    banker_wins: d.outcome === 'banker' ? sign : 0,
+    ties: d.outcome === 'tie' ? sign : 0,
+    naturals: d.natural ? sign : 0,
+    handle_player: signed(sign, handle.player),
+    handle_banker: signed(sign, handle.banker),
+    handle_tie: signed(sign, handle.tie),
+    paid_player: signed(sign, paid.player),
+    paid_banker: signed(sign, paid.banker),
+    paid_tie: signed(sign, paid.tie),
+    commission: signed(sign, commission),
+    box_commission: d.commissionMode === 'box' ? signed(sign, commission) : 0,
   };
-  const day = dayOf(d.at);
-  return [...counterWrites(s, day, d.shoeNo, add), ...betWrites(s, d, day)];
+  return [...counterWrites(s, day, shoeNo, add), ...betWrites(s, d, day, sign)];
+}
+
+/** The coup as it is counted now (until the next betting opens). */
+function counted(d: CountedCoup): CountedCoup {
+  return {
+    roundNo: d.roundNo,
+    shoeNo: d.shoeNo,
+    day: d.day,
+    commissionMode: d.commissionMode,
+    playerCards: d.playerCards,
+    bankerCards: d.bankerCards,
+    playerTotal: d.playerTotal,
+    bankerTotal: d.bankerTotal,
+    outcome: d.outcome,
+    natural: d.natural,
+    cardsUsed: d.cardsUsed,
+  };
+}
+
+/**
+ * A settled coup corrected: its counters move from the result it had (with the settlement reversed) to the
+ * corrected one, on the coup's own day and shoe; voided: counted back, and a void counted there instead.
+ */
+function amended(s: StatsState, e: ProjectionEvent): Evolution<StatsState> {
+  const ev = e.event;
+  if (ev.type !== 'SettledCoupCorrected' && ev.type !== 'SettledCoupVoided') return only(s);
+  const coup = s.settled ?? null;
+  if (coup === null || coup.roundNo !== ev.data.roundNo) return only(s);
+  const back = coupWrites(s, { ...coup, settlements: ev.data.reversed }, coup.day, coup.shoeNo, -1);
+  if (ev.type === 'SettledCoupVoided') {
+    const voided = counterWrites(s, coup.day, coup.shoeNo, { voids: 1 });
+    return { state: { ...s, settled: null }, writes: [...back, ...voided] };
+  }
+  const d = ev.data;
+  const now = counted({ ...d, day: coup.day, shoeNo: coup.shoeNo });
+  return {
+    state: { ...s, settled: now },
+    writes: [...back, ...coupWrites(s, d, coup.day, coup.shoeNo, 1)],
+  };
 }
 
 function opened(s: StatsState, r: TableRules): StatsState {
@@ -183,12 +252,21 @@ function evolveStatsStep(s: StatsState, e: ProjectionEvent): Evolution<StatsStat
   switch (ev.type) {
     case 'TableOpened':
       return { state: opened(s, ev.data.rules), writes: [] };
-    case 'CoupResolved':
-      return { state: s, writes: coupResolved(s, ev.data) };
+    case 'CoupResolved': {
+      const d = ev.data;
+      const day = dayOf(d.at);
+      return {
+        state: { ...s, settled: counted({ ...d, day }) },
+        writes: coupWrites(s, d, day, d.shoeNo, 1),
+      };
+    }
     case 'BettingOpened':
-      return { state: { ...s, roundShoeNo: ev.data.shoeNo }, writes: [] };
+      return { state: { ...s, roundShoeNo: ev.data.shoeNo, settled: null }, writes: [] };
     case 'RoundVoided':
       return { state: s, writes: counterWrites(s, dayOf(ev.data.at), s.roundShoeNo, { voids: 1 }) };
+    case 'SettledCoupCorrected':
+    case 'SettledCoupVoided':
+      return amended(s, e);
     default:
       return { state: s, writes: [] };
   }
@@ -197,11 +275,18 @@ function evolveStatsStep(s: StatsState, e: ProjectionEvent): Evolution<StatsStat
 export const statsProjection: ProjectionModel<StatsState> = {
   name: 'stats',
   prefix: 'st',
-  version: 2,
+  version: 3,
   description:
-    'Counters per table and day and per shoe; per table, day and bet type (side bets included); summaries with exact odds, chi-square, confidence intervals and hold.',
+    'Counters per table and day and per shoe; per table, day and bet type (side bets included); summaries with exact odds, chi-square, confidence intervals and hold. A settled coup corrected counts as corrected; voided, as a void.',
   tables: statsTables,
-  handles: new Set(['TableOpened', 'CoupResolved', 'BettingOpened', 'RoundVoided']),
+  handles: new Set([
+    'TableOpened',
+    'CoupResolved',
+    'BettingOpened',
+    'RoundVoided',
+    'SettledCoupCorrected',
+    'SettledCoupVoided',
+  ]),
   keyOf: byTable,
   initial: (tableId) => ({
     position: 0,
@@ -213,6 +298,7 @@ export const statsProjection: ProjectionModel<StatsState> = {
     game: 'commission',
     payout: { game: 'commission', tiePays: 8, commission: 'deducted', paytables: {} },
     spots: ['player', 'banker', 'tie'],
+    settled: null,
   }),
   evolve: evolveStats,
 };

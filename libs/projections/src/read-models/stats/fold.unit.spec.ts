@@ -361,3 +361,81 @@ describe('statistics projection: every bet type', () => {
     expect(edge).not.toBeCloseTo(exactOdds({ decks: 8 }).houseEdge.banker, 4);
   });
 });
+
+describe('statistics projection: the settled coup corrected or voided (issue 16)', () => {
+  /** A live box-commission table with Player Pair: the banker natural settled, p1 on banker and p2 on player. */
+  function settled(): Scenario<StatsState> {
+    const rules = { dealing: 'live', commission: 'box', sideBets: { playerPair: {} } };
+    return new Scenario<StatsState>(statsProjection, { rules }).given((d) => [
+      ...d.open(),
+      ...d.liveRound(COUPS.bankerNatural, [
+        { playerId: 'p1', spot: 'banker', amount: 1_000 },
+        { playerId: 'p2', spot: 'player', amount: 1_000 },
+        { playerId: 'p2', spot: 'playerPair', amount: 100 },
+      ]),
+    ]);
+  }
+  const results = (s: Scenario) =>
+    Object.fromEntries(
+      s
+        .rows(ST_BET_RESULTS)
+        .filter((r) => r.coups !== 0)
+        .map((r) => [r.spot, [r.result, r.coups]]),
+    );
+
+  test('given a settled coup, when a card is corrected (past midnight), then its counters move from the old result to the new one on the coup’s own day', () => {
+    const s = settled();
+    expect(s.row(ST_DAILY, { day: '2025-01-01' })).toMatchObject({
+      coups: 1,
+      banker_wins: 1,
+      naturals: 1,
+      paid_banker: 2_000,
+      commission: 50,
+      box_commission: 50,
+    });
+    s.driver.setTime('2025-01-02T00:00:30.000Z');
+    // banker 6+K=6 against the player's 7: the player wins, no natural
+    s.when((d) => d.execute('CorrectCard', { roundNo: 1, index: 1, card: '6d', reason: 'misread' }, SUPER));
+    expect(s.rows(ST_DAILY).map((r) => r.day)).toEqual(['2025-01-01']);
+    expect(s.row(ST_DAILY, { day: '2025-01-01' })).toMatchObject({
+      coups: 1,
+      player_wins: 1,
+      banker_wins: 0,
+      naturals: 0,
+      voids: 0,
+      handle_banker: 1_000,
+      handle_player: 1_000,
+      paid_banker: 0,
+      paid_player: 2_000,
+      commission: 0,
+      box_commission: 0,
+    });
+    expect(s.row(ST_SHOES, { shoe_no: 1 })).toMatchObject({ coups: 1, player_wins: 1, banker_wins: 0 });
+    expect(results(s)).toEqual({
+      player: ['win:1/1', 1],
+      banker: ['lose', 1],
+      tie: ['lose', 1],
+      playerPair: ['lose', 1],
+    });
+    expect(s.row(ST_BETS, { spot: 'banker' })).toMatchObject({
+      coups: 1,
+      bets: 1,
+      wins: 0,
+      losses: 1,
+      paid: 0,
+    });
+    expect(s.row(ST_BETS, { spot: 'player' })).toMatchObject({ coups: 1, bets: 1, wins: 1, paid: 2_000 });
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup, when it is voided, then it no longer counts as a coup but as a void', () => {
+    const s = settled();
+    s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'shoe found short' }, SUPER));
+    const none = { coups: 0, banker_wins: 0, naturals: 0, handle_banker: 0, paid_banker: 0, commission: 0 };
+    expect(s.row(ST_DAILY, { day: '2025-01-01' })).toMatchObject({ ...none, voids: 1 });
+    expect(s.row(ST_SHOES, { shoe_no: 1 })).toMatchObject({ ...none, voids: 1 });
+    expect(results(s)).toEqual({});
+    for (const r of s.rows(ST_BETS)) expect(r).toMatchObject({ coups: 0, bets: 0, handle: 0, paid: 0 });
+    expectIdempotent(s);
+  });
+});

@@ -238,3 +238,44 @@ describe('table view', () => {
     });
   });
 });
+
+describe('table view: the settled coup corrected or voided (issue 16)', () => {
+  /** A live box-commission table: p1 on banker, p2 on player, 1,000 each; the banker natural settled. */
+  function settled(): Scenario<TableViewState> {
+    const rules = { dealing: 'live', commission: 'box' };
+    return new Scenario<TableViewState>(tableViewProjection, { players: 2, rules }).given((d) => [
+      ...d.open(10_000),
+      ...d.liveRound(COUPS.bankerNatural, [
+        { playerId: 'p1', spot: 'banker', amount: 1_000 },
+        { playerId: 'p2', spot: 'player', amount: 1_000 },
+      ]),
+    ]);
+  }
+
+  test('given a settled coup, when a card is corrected, then the cards, the result and the chips and commission owed show the correction', () => {
+    const s = settled();
+    expect(player(s, 'p1')).toMatchObject({ chips: 11_000, commission_owed: 50 });
+    // banker 6+K=6 against the player's 7: the player wins
+    s.when((d) => d.execute('CorrectCard', { roundNo: 1, index: 1, card: '6d', reason: 'misread' }, SUPER));
+    expect(JSON.parse(table(s).cards_json as string).map((c: { card: string }) => c.card)).toEqual([
+      '5d',
+      '6d',
+      '2d',
+      'Kd',
+    ]);
+    expect(JSON.parse(table(s).result_json as string)).toMatchObject({ outcome: 'player', bankerTotal: 6 });
+    expect(JSON.parse(table(s).last_result_json as string)).toMatchObject({ outcome: 'player' });
+    expect(player(s, 'p1')).toMatchObject({ chips: 9_000, commission_owed: 0 });
+    expect(player(s, 'p2')).toMatchObject({ chips: 11_000 });
+    expectIdempotent(s);
+  });
+
+  test('given a settled coup, when it is voided, then the round shows voided, no result, every stake back', () => {
+    const s = settled();
+    s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'shoe found short' }, SUPER));
+    expect(table(s)).toMatchObject({ round_status: 'voided', result_json: null, last_result_json: null });
+    expect(player(s, 'p1')).toMatchObject({ chips: 10_000, commission_owed: 0 });
+    expect(player(s, 'p2')).toMatchObject({ chips: 10_000 });
+    expectIdempotent(s);
+  });
+});

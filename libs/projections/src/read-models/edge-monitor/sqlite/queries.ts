@@ -146,12 +146,13 @@ export function edgeReport(db: Db, filter: EdgeReportFilter = {}, page: Page = {
     )
     .all(pageParams) as Raw[];
   const wagers = db.prepare(
-    `SELECT * FROM ${EM_WAGERS} WHERE table_id = ? AND round_no = ? AND spot = ? ORDER BY player_id`,
+    // a wager whose coup was voided after it settled is counted back to no bet: not listed
+    `SELECT * FROM ${EM_WAGERS} WHERE table_id = ? AND round_no = ? AND spot = ? AND bets <> 0 ORDER BY player_id`,
   );
   const alerts = rows
     .slice(0, limit)
     .map((r) => alertOf(r, (wagers.all(r.table_id, r.round_no, r.spot) as Raw[]).map(wagerOf)));
-  const joined = `FROM ${EM_WAGERS} w JOIN ${EM_ALERTS} a ON a.table_id = w.table_id AND a.round_no = w.round_no AND a.spot = w.spot ${on}`;
+  const joined = `FROM ${EM_WAGERS} w JOIN ${EM_ALERTS} a ON a.table_id = w.table_id AND a.round_no = w.round_no AND a.spot = w.spot AND w.bets <> 0 ${on}`;
   const count = db.prepare(`SELECT count(*) AS n FROM ${EM_ALERTS} a ${on}`).get(params) as Raw;
   const sums = db
     .prepare(

@@ -46,6 +46,7 @@ function summaryOf(r: Raw): HandSummary {
     houseResult: Number(r.house_result),
     dealer: (r.dealer as string | null) ?? null,
     voidReason: (r.void_reason as string | null) ?? null,
+    amended: Number(r.amendments ?? 0) > 0,
   };
 }
 
@@ -64,6 +65,8 @@ function recordOf(r: Raw): HandRecord {
     corrections: parse(r.corrections_json, []),
     settlements: parse(r.settlements_json, []),
     returned: parse(r.returned_json, null),
+    original: parse(r.original_json, null),
+    amendments: parse(r.amendments_json, []),
     span: {
       firstPosition: Number(r.first_position),
       lastPosition: Number(r.last_position),

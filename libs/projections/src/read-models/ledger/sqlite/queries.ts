@@ -2,8 +2,29 @@
 import { QueryError, type Raw, decodeCursor, encodeCursor, limitOf } from '../../../read/query-kit';
 import type { Db } from '../../../runner/db';
 import type { Page } from '../../hand-history/wire';
-import { ACCOUNT_COUNTERS, PL_ACCOUNTS, PL_ENTRIES } from '../fold';
-import type { LedgerAccount, LedgerEntry, LedgerView } from '../wire';
+import { ACCOUNT_COUNTERS, type AccountCounter, PL_ACCOUNTS, PL_ENTRIES } from '../fold';
+import type { LedgerAccount, LedgerCounters, LedgerEntry, LedgerView } from '../wire';
+
+/** Each counter column's name in the API. */
+const API_NAMES: Readonly<Record<AccountCounter, keyof LedgerCounters>> = {
+  buy_ins: 'buyIns',
+  bought_in: 'boughtIn',
+  bets: 'bets',
+  staked: 'staked',
+  cleared: 'cleared',
+  wins: 'wins',
+  losses: 'losses',
+  pushes: 'pushes',
+  paid: 'paid',
+  net_result: 'netResult',
+  commission_deducted: 'commissionDeducted',
+  commission_owed: 'commissionOwed',
+  commission_collected: 'commissionCollected',
+  voided_returned: 'voidedReturned',
+  cash_outs: 'cashOuts',
+  cashed_out: 'cashedOut',
+  chips: 'chips',
+};
 
 /** A player's accounts: at one table, or at every table in table order. */
 function accountsOf(db: Db, playerId: string, tableId: string | undefined): LedgerAccount[] {
@@ -17,7 +38,7 @@ function accountsOf(db: Db, playerId: string, tableId: string | undefined): Ledg
       ({
         tableId: String(r.table_id),
         firstAt: String(r.first_at),
-        ...Object.fromEntries(ACCOUNT_COUNTERS.map((k) => [k, Number(r[k] ?? 0)])),
+        ...Object.fromEntries(ACCOUNT_COUNTERS.map((k) => [API_NAMES[k], Number(r[k] ?? 0)])),
       }) as LedgerAccount,
   );
 }
@@ -37,6 +58,7 @@ const entryOf = (r: Raw): LedgerEntry => ({
   commission: Number(r.commission),
   by: (r.by as string | null) ?? null,
   role: (r.role as string | null) ?? null,
+  reason: (r.reason as string | null) ?? null,
 });
 
 /** Up to `limit + 1` entries of the player (at one table or all) after the cursor, oldest first. */
@@ -73,8 +95,8 @@ export function ledgerOf(db: Db, playerId: string, options: { tableId?: string }
   const cursor = decodeCursor(options.cursor, ['p', 's']);
   const accounts = accountsOf(db, playerId, options.tableId);
   const totals = Object.fromEntries(
-    ACCOUNT_COUNTERS.map((k) => [k, accounts.reduce((a, x) => a + x[k], 0)]),
-  ) as LedgerView['totals'];
+    ACCOUNT_COUNTERS.map((k) => API_NAMES[k]).map((n) => [n, accounts.reduce((a, x) => a + x[n], 0)]),
+  ) as unknown as LedgerCounters;
   const rows = entryRows(db, playerId, options.tableId, cursor, limit);
   const entries = rows.slice(0, limit).map(entryOf);
   const last = entries[entries.length - 1];
