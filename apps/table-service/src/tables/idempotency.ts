@@ -126,6 +126,16 @@ export interface KeyIndex {
 
 /** How often the key index's thread checkpoints its write-ahead log. */
 const CHECKPOINT_EVERY_MS = 1_000;
+/** Recorded keys are held in memory this long, then written together in one transaction... */
+const WRITE_BEHIND_MS = 20;
+/** ...or as soon as this many are held. */
+const WRITE_BEHIND_MAX = 2_000;
+
+/** Keys recorded for one table and not written yet, and the watermark they complete. */
+interface HeldKeys {
+  readonly entries: Map<string, { hash: string; replyJson: string; revision: bigint; recordedAt: string }>;
+  complete: bigint | null;
+}
 
 /**
  * A thread that checkpoints a SQLite file's write-ahead log (PASSIVE: it never waits for, nor holds up, a writer or
@@ -166,15 +176,27 @@ class WalCheckpointer {
 /**
  * The key index in SQLite: a file in the data folder (rebuilt from the stream if lost: a lost tail only lowers
  * the watermark), or `:memory:`. Several processes may share the file; each writes only keys it folded from the
- * stream, and a watermark only ever moves forward. A file's log is checkpointed by a thread of its own.
+ * stream, and a watermark only ever moves forward. Recorded keys are held in memory (and answer lookups) for up to
+ * WRITE_BEHIND_MS, then written with the watermark they complete in one transaction: a keyed bet no longer costs a
+ * SQLite commit on the request thread, and a crash loses held keys only with their watermark (ADR-25). A file's
+ * log is checkpointed by a thread of its own.
  */
 export class SqliteKeyIndex implements KeyIndex {
   private readonly db: Database.Database;
   private readonly stmts;
-  private readonly writeTx: (tableId: string, entries: readonly KeyEntry[], complete: bigint | null) => void;
+  private readonly writeTx: (held: ReadonlyMap<string, HeldKeys>) => void;
   private readonly checkpointer: WalCheckpointer | null = null;
+  private readonly held = new Map<string, HeldKeys>();
+  private heldCount = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly writeBehindMs: number;
 
-  constructor(file: string, options: { readonly checkpointEveryMs?: number } = {}) {
+  /** `writeBehindMs` 0: every record is written at once. */
+  constructor(
+    file: string,
+    options: { readonly checkpointEveryMs?: number; readonly writeBehindMs?: number } = {},
+  ) {
+    this.writeBehindMs = options.writeBehindMs ?? WRITE_BEHIND_MS;
     preparePrivateSqliteFile(file); // owner-only (0600, and so its WAL), whatever the umask (ADR-18)
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -224,39 +246,69 @@ export class SqliteKeyIndex implements KeyIndex {
       forgetKeys: this.db.prepare('DELETE FROM idempotency_keys WHERE table_id = ?'),
       forgetWatermark: this.db.prepare('DELETE FROM idempotency_watermarks WHERE table_id = ?'),
     };
-    this.writeTx = this.db.transaction((t: string, e: readonly KeyEntry[], c: bigint | null) =>
-      this.write(t, e, c),
-    );
+    this.writeTx = this.db.transaction((held: ReadonlyMap<string, HeldKeys>) => {
+      for (const [tableId, keys] of held) this.write(tableId, keys);
+    });
   }
 
   get(tableId: string, key: string): StoredReply | undefined {
+    const held = this.held.get(tableId)?.entries.get(key);
+    if (held) return { hash: held.hash, reply: JSON.parse(held.replyJson) as unknown };
     const row = this.stmts.get.get(tableId, key);
     return row ? { hash: row.request_hash, reply: JSON.parse(row.reply) as unknown } : undefined;
   }
 
   watermark(tableId: string): bigint {
-    return this.stmts.watermark.get(tableId)?.revision ?? -1n;
+    const written = this.stmts.watermark.get(tableId)?.revision ?? -1n;
+    const held = this.held.get(tableId)?.complete ?? null;
+    return held !== null && held > written ? held : written;
   }
 
-  private write(tableId: string, entries: readonly KeyEntry[], complete: bigint | null): void {
-    for (const e of entries)
-      this.stmts.insert.run(
-        tableId,
-        e.key,
-        e.hash,
-        JSON.stringify(e.reply ?? null),
-        e.revision,
-        e.recordedAt,
-      );
-    if (complete !== null && complete >= 0n) this.stmts.setWatermark.run(tableId, complete);
+  private write(tableId: string, keys: HeldKeys): void {
+    for (const [key, e] of keys.entries)
+      this.stmts.insert.run(tableId, key, e.hash, e.replyJson, e.revision, e.recordedAt);
+    if (keys.complete !== null) this.stmts.setWatermark.run(tableId, keys.complete);
   }
 
+  /** Holds the entries (the first answer of a key wins) and the watermark, written within WRITE_BEHIND_MS. */
   record(tableId: string, entries: readonly KeyEntry[], complete: bigint | null): void {
     if (entries.length === 0 && complete === null) return;
-    this.writeTx(tableId, entries, complete);
+    let held = this.held.get(tableId);
+    if (!held) this.held.set(tableId, (held = { entries: new Map(), complete: null }));
+    for (const e of entries) {
+      if (held.entries.has(e.key)) continue;
+      const replyJson = JSON.stringify(e.reply ?? null);
+      held.entries.set(e.key, { hash: e.hash, replyJson, revision: e.revision, recordedAt: e.recordedAt });
+      this.heldCount++;
+    }
+    if (complete !== null && complete >= 0n && (held.complete === null || complete > held.complete))
+      held.complete = complete;
+    if (this.writeBehindMs === 0 || this.heldCount >= WRITE_BEHIND_MAX) this.flush();
+    else this.flushTimer ??= setTimeout(() => this.flushLater(), this.writeBehindMs).unref();
+  }
+
+  /** Writes every held key and watermark in one transaction; if that fails they stay held (throws). */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.held.size === 0) return;
+    this.writeTx(this.held);
+    this.held.clear();
+    this.heldCount = 0;
+  }
+
+  private flushLater(): void {
+    try {
+      this.flush();
+    } catch {
+      // Held keys still answer lookups here; written with the next record or after the next wait.
+      this.flushTimer ??= setTimeout(() => this.flushLater(), this.writeBehindMs).unref();
+    }
   }
 
   forget(tableId: string): void {
+    this.heldCount -= this.held.get(tableId)?.entries.size ?? 0;
+    this.held.delete(tableId);
     this.db.transaction(() => {
       this.stmts.forgetKeys.run(tableId);
       this.stmts.forgetWatermark.run(tableId);
@@ -264,6 +316,7 @@ export class SqliteKeyIndex implements KeyIndex {
   }
 
   prune(before: string, limit = -1): number {
+    this.flush();
     return Number(this.stmts.prune.run(before, limit).changes);
   }
 
@@ -273,7 +326,11 @@ export class SqliteKeyIndex implements KeyIndex {
   }
 
   close(): void {
-    this.checkpointer?.close();
-    if (this.db.open) this.db.close();
+    try {
+      if (this.db.open) this.flush();
+    } finally {
+      this.checkpointer?.close();
+      if (this.db.open) this.db.close();
+    }
   }
 }

@@ -66,6 +66,32 @@ describe('the key index file', () => {
   });
 });
 
+describe('keys recorded on the request thread', () => {
+  it('given 50 batches of keys, then they answer at once and are written together, each watermark never before its keys', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'coup-held-')), 'idempotency.sqlite');
+    const index = new SqliteKeyIndex(file, { writeBehindMs: 60_000 });
+    const other = new Database(file, { readonly: true });
+    const written = () => other.prepare('SELECT count(*) FROM idempotency_keys').pluck().get() as number;
+    const mark = () =>
+      other.prepare('SELECT revision FROM idempotency_watermarks WHERE table_id = ?').pluck().get('T');
+    for (let i = 0; i < 50; i++)
+      index.record(
+        'T',
+        [{ key: `k${i}`, hash: 'h', reply: { i }, revision: BigInt(i), recordedAt: AT }],
+        BigInt(i),
+      );
+    // Held: answered here, nothing in the file yet (neither the keys nor the watermark that covers them).
+    expect(index.get('T', 'k49')).toEqual({ hash: 'h', reply: { i: 49 } });
+    expect(index.watermark('T')).toBe(49n);
+    expect([written(), mark()]).toEqual([0, undefined]);
+    index.flush();
+    expect([written(), mark()]).toEqual([50, 49]);
+    expect(index.get('T', 'k0')).toEqual({ hash: 'h', reply: { i: 0 } });
+    other.close();
+    index.close();
+  });
+});
+
 describe('pruning expired keys', () => {
   it('given 2.4 chunks of expired keys and some kept, then they go a chunk per turn of the event loop, the kept ones stay', async () => {
     const inner = new SqliteKeyIndex(':memory:');
