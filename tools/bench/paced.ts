@@ -13,6 +13,8 @@ import { connect, type Socket } from 'node:net';
 export interface PacedRequest {
   readonly body: string;
   readonly token: string;
+  /** An Idempotency-Key header, if any. */
+  readonly key?: string;
 }
 
 export interface PacedOptions {
@@ -31,12 +33,24 @@ export interface PacedResult {
   readonly p90: number;
   readonly p99: number;
   readonly max: number;
+  /**
+   * The stalls: runs of requests answered later than STALL_MS after they were due, as [due (ms after the start) of
+   * the first, of the last, the worst latency (ms), how many requests].
+   */
+  readonly stalls: readonly (readonly [number, number, number, number])[];
+  /** When request 0 was due (performance.now() of this process): the stalls' times are counted from it. */
+  readonly startedAt: number;
 }
+
+/** A request answered this much after it was due counts as stalled (the aim's p99 is 50 ms). */
+const STALL_MS = 50;
 
 interface Conn {
   readonly socket: Socket;
   /** Due times (ms, performance.now) of the requests written or waiting on this connection, oldest first. */
   readonly due: number[];
+  /** Their request numbers, in the same order. */
+  readonly seq: number[];
   /** Requests waiting for the one in flight to be answered. */
   readonly waiting: Buffer[];
   buffer: Buffer;
@@ -75,11 +89,14 @@ export async function paced(
   const raw = requests.map((r) =>
     Buffer.from(
       `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
-        `Authorization: Bearer ${r.token}\r\nContent-Length: ${Buffer.byteLength(r.body)}\r\n\r\n${r.body}`,
+        `Authorization: Bearer ${r.token}\r\n${r.key === undefined ? '' : `Idempotency-Key: ${r.key}\r\n`}` +
+        `Content-Length: ${Buffer.byteLength(r.body)}\r\n\r\n${r.body}`,
     ),
   );
   const total = Math.round(options.rate * options.seconds);
   const latencies = new Float64Array(total);
+  /** Latency by request number (NaN: not answered). */
+  const byRequest = new Float64Array(total).fill(NaN);
   let answered = 0;
   let ok = 0;
   let non2xx = 0;
@@ -98,7 +115,7 @@ export async function paced(
       }),
     );
     for (const socket of group) {
-      const conn: Conn = { socket, due: [], waiting: [], buffer: Buffer.alloc(0) };
+      const conn: Conn = { socket, due: [], seq: [], waiting: [], buffer: Buffer.alloc(0) };
       socket.on('data', (chunk: Buffer) => {
         conn.buffer = conn.buffer.length === 0 ? chunk : Buffer.concat([conn.buffer, chunk]);
         const { statuses, rest } = takeResponses(conn.buffer);
@@ -106,6 +123,7 @@ export async function paced(
         const now = performance.now();
         for (const status of statuses) {
           const due = conn.due.shift()!;
+          byRequest[conn.seq.shift()!] = now - due;
           latencies[answered++] = now - due;
           if (status >= 200 && status < 300) ok++;
           else non2xx++;
@@ -131,6 +149,7 @@ export async function paced(
         const conn = conns[next % conns.length]!;
         const request = raw[next % raw.length]!;
         conn.due.push(start + next * interval);
+        conn.seq.push(next);
         if (conn.due.length === 1) conn.socket.write(request);
         else conn.waiting.push(request);
         next++;
@@ -148,6 +167,21 @@ export async function paced(
     errors += conn.due.length;
     conn.socket.destroy();
   }
+  const stalls: [number, number, number, number][] = [];
+  let current: [number, number, number, number] | null = null;
+  for (let i = 0; i < total; i++) {
+    const latency = byRequest[i]!;
+    if (!(latency > STALL_MS)) {
+      current = null;
+      continue;
+    }
+    const at = Math.round(i * interval);
+    if (current) {
+      current[1] = at;
+      current[2] = Math.max(current[2], Math.round(latency));
+      current[3]++;
+    } else stalls.push((current = [at, at, Math.round(latency), 1]));
+  }
   const sorted = latencies.slice(0, answered).sort();
   return {
     sent: total,
@@ -158,5 +192,7 @@ export async function paced(
     p90: Math.round(percentile(sorted, 90) * 10) / 10,
     p99: Math.round(percentile(sorted, 99) * 10) / 10,
     max: Math.round((sorted[sorted.length - 1] ?? NaN) * 10) / 10,
+    stalls,
+    startedAt: start,
   };
 }

@@ -6,15 +6,17 @@
  * BENCH_REPS (default 3), BENCH_LOADS (default `100,1000~1000,1000~3000,1000@3000`, see LOADS),
  * BENCH_SKIP_BARE=1, BENCH_BARE (default `stock,lean`), BENCH_SHOW_METRICS=1, BENCH_NODE_ARGS (e.g. `--cpu-prof`); COUP_* variables reach the service.
  * BENCH_BASELINE=<another checkout, built>: that checkout's service is measured too, in the same repetitions, and the
- * ratio to it printed (e.g. the code before a change). BENCH_KEYED=1: every flat-out or burst bet carries a fresh
- * Idempotency-Key (paced loads send none).
+ * ratio to it printed (e.g. the code before a change). BENCH_KEYED=1: every bet carries a fresh Idempotency-Key.
+ * BENCH_STALLS=1: for the worst stalls of a paced load, what the service's threads did meanwhile (from /proc);
+ * BENCH_SERVICE_STDOUT=<file>: the service's standard output (e.g. BENCH_NODE_ARGS=--trace-gc) is appended there.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { paced } from './paced';
 import { signToken } from '@coup/auth';
@@ -69,6 +71,7 @@ const NODE_ARGS = [...SERVICE_FLAGS, ...(process.env['BENCH_NODE_ARGS'] ?? '').s
 
 const BASELINE = process.env['BENCH_BASELINE'] ? resolve(process.env['BENCH_BASELINE']) : null;
 const KEYED = process.env['BENCH_KEYED'] === '1';
+const SERVICE_STDOUT = process.env['BENCH_SERVICE_STDOUT'] ?? null;
 
 /**
  * The load comes from one address and a few tokens, at thousands of commands a second: the per-client limits (a
@@ -99,7 +102,8 @@ async function startCoup(
       COUP_SEED_KEY: 'be'.repeat(32),
       LOG_LEVEL: 'error',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVICE_STDOUT=<file>: the service's standard output (e.g. with BENCH_NODE_ARGS=--trace-gc) goes there.
+    stdio: ['ignore', SERVICE_STDOUT === null ? 'ignore' : openSync(SERVICE_STDOUT, 'a'), 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(`${url}/health`, child);
@@ -193,11 +197,17 @@ type Req = { body: string; token: string };
  */
 function run(url: string, path: string, load: Load, reqs: readonly Req[]): Promise<autocannon.Result> {
   if (load.pacedRate) {
+    // Keyed: every request of the run its own key (so one request per key; the requests cycle through the players).
+    const run = Date.now().toString(36);
+    const keyed = Array.from({ length: Math.round(load.pacedRate * SECONDS) }, (_, i) => ({
+      ...reqs[i % reqs.length]!,
+      key: `${run}-${i}`,
+    }));
     return paced(
       url,
       path,
       { connections: load.connections, rate: load.pacedRate, seconds: SECONDS },
-      reqs,
+      KEYED ? keyed : reqs,
     ).then(
       (r) =>
         ({
@@ -205,6 +215,8 @@ function run(url: string, path: string, load: Load, reqs: readonly Req[]): Promi
           non2xx: r.non2xx,
           errors: r.errors,
           latency: { p50: r.p50, p90: r.p90, p99: r.p99, max: r.max },
+          stalls: r.stalls,
+          startedAt: r.startedAt,
         }) as unknown as autocannon.Result,
     );
   }
@@ -347,11 +359,146 @@ function cpuByThread(pid: number): Map<string, number> {
   return out;
 }
 
+/** A metric's value in Prometheus text (the first sample of that name), or NaN. */
+function metricValue(text: string, name: string): number {
+  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : NaN;
+}
+
+/** Garbage-collection pauses so far, by duration bucket (prom-client's histogram, cumulative `le` buckets). */
+function gcPauses(text: string): { over10ms: number; over100ms: number; seconds: number } {
+  const bucket = (le: string) =>
+    [
+      ...text.matchAll(
+        new RegExp(`^coup_nodejs_gc_duration_seconds_bucket\\{le="${le}",[^}]*\\} (\\d+)`, 'gm'),
+      ),
+    ]
+      .map((m) => Number(m[1]))
+      .reduce((a, b) => a + b, 0);
+  const count = [...text.matchAll(/^coup_nodejs_gc_duration_seconds_count\{[^}]*\} (\d+)/gm)]
+    .map((m) => Number(m[1]))
+    .reduce((a, b) => a + b, 0);
+  const seconds = [...text.matchAll(/^coup_nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)/gm)]
+    .map((m) => Number(m[1]))
+    .reduce((a, b) => a + b, 0);
+  return { over10ms: count - bucket('0.01'), over100ms: count - bucket('0.1'), seconds };
+}
+
+/**
+ * The event-loop delay of a run: the service's (its /metrics: prom-client's monitorEventLoopDelay, 10 ms
+ * resolution, reset by every scrape; so one scrape before the run and one after) and the load generator's own (a
+ * late generator sends late, and paced latency counts from when a request was due), plus the service's GC pauses.
+ */
+interface LoopDelay {
+  serverP99: number;
+  serverMax: number;
+  clientP99: number;
+  clientMax: number;
+  gcOver10ms: number;
+  gcOver100ms: number;
+  gcMsPerSecond: number;
+}
+
+async function withLoopDelay<T>(
+  url: string | null,
+  go: () => Promise<T>,
+): Promise<{ result: T; delay: LoopDelay }> {
+  const scrape = async () => (url ? await (await fetch(`${url}/metrics`)).text() : '');
+  const gcBefore = gcPauses(await scrape());
+  const client = monitorEventLoopDelay({ resolution: 10 });
+  client.enable();
+  const started = performance.now();
+  const result = await go();
+  client.disable();
+  const seconds = (performance.now() - started) / 1000;
+  const text = await scrape();
+  const gcAfter = gcPauses(text);
+  const ms = (s: number) => Math.round(s * 10_000) / 10; // seconds to ms, one decimal
+  return {
+    result,
+    delay: {
+      serverP99: ms(metricValue(text, 'coup_nodejs_eventloop_lag_p99_seconds')),
+      serverMax: ms(metricValue(text, 'coup_nodejs_eventloop_lag_max_seconds')),
+      clientP99: ms(client.percentile(99) / 1e9),
+      clientMax: ms(client.max / 1e9),
+      gcOver10ms: gcAfter.over10ms - gcBefore.over10ms,
+      gcOver100ms: gcAfter.over100ms - gcBefore.over100ms,
+      gcMsPerSecond: ms((gcAfter.seconds - gcBefore.seconds) / seconds),
+    },
+  };
+}
+
+/** Each thread's time on a CPU and waiting for one (ns, from /proc/<pid>/task/<tid>/schedstat), by thread id. */
+function schedByThread(pid: number): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      out.set(tid === String(pid) ? 'main' : `t${tid}`, [run!, wait!]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/**
+ * BENCH_STALLS=1: samples the service's threads every 10 ms during a paced run, and says for each stall (requests
+ * answered over 50 ms late) what the threads did meanwhile: time on a CPU (working) and time runnable but waiting
+ * for a CPU (the machine busy), the rest asleep (idle, or waiting on the disk or a lock).
+ */
+const STALL_THREADS = process.env['BENCH_STALLS'] === '1';
+
+class ThreadSampler {
+  private readonly samples: { at: number; threads: Map<string, [number, number]> }[] = [];
+  private readonly timer: NodeJS.Timeout;
+  constructor(private readonly pid: number) {
+    this.timer = setInterval(() => this.sample(), 10);
+    this.sample();
+  }
+  private sample(): void {
+    this.samples.push({ at: performance.now(), threads: schedByThread(this.pid) });
+  }
+  stop(): void {
+    clearInterval(this.timer);
+    this.sample();
+  }
+  /** Per thread, ms on a CPU and ms waiting for one between `from` and `to` (performance.now()), busiest first. */
+  between(from: number, to: number): string {
+    const first = this.samples.findLast((x) => x.at <= from) ?? this.samples[0]!;
+    const last = this.samples.find((x) => x.at >= to) ?? this.samples[this.samples.length - 1]!;
+    const rows = [...last.threads].map(([name, [run, wait]]) => {
+      const [run0, wait0] = first.threads.get(name) ?? [0, 0];
+      return { name, run: (run - run0) / 1e6, wait: (wait - wait0) / 1e6 };
+    });
+    rows.sort((a, b) => (a.name === 'main' ? -1 : b.name === 'main' ? 1 : b.run - a.run));
+    return `${Math.round(last.at - first.at)} ms: ${rows
+      .slice(0, 4)
+      .map((r) => `${r.name} cpu ${r.run.toFixed(0)} wait ${r.wait.toFixed(0)}`)
+      .join(', ')}`;
+  }
+}
+
 /** Runs a load and adds the server's CPU time per answered request: all threads, and by thread name. */
-async function measured(child: ChildProcess, go: () => Promise<autocannon.Result>) {
+async function measured(
+  child: ChildProcess,
+  go: () => Promise<autocannon.Result>,
+  url: string | null = null,
+) {
   const before = cpuByThread(child.pid!);
-  const r = await go();
+  const sampler = STALL_THREADS ? new ThreadSampler(child.pid!) : null;
+  const { result: r, delay } = await withLoopDelay(url, go);
+  sampler?.stop();
   const after = cpuByThread(child.pid!);
+  const paced = r as { stalls?: readonly (readonly number[])[]; startedAt?: number };
+  if (sampler && paced.stalls && paced.startedAt !== undefined) {
+    const worst = [...paced.stalls].sort((a, b) => b[2]! - a[2]!).slice(0, 6);
+    for (const [from, to, late, n] of worst)
+      console.log(
+        `stall ${from}-${to} ms (${n} late, worst ${late} ms), threads over [due of the first, answer of the last]: ` +
+          sampler.between(paced.startedAt + from!, paced.startedAt + to! + late!),
+      );
+  }
   const ok = Math.max(1, r['2xx']);
   const used = [...after].map(([name, cpu]) => [name, cpu - (before.get(name) ?? 0)] as const);
   const total = used.reduce((sum, [, u]) => sum + u, 0);
@@ -364,7 +511,7 @@ async function measured(child: ChildProcess, go: () => Promise<autocannon.Result
   };
   others.slice(0, 3).forEach(([, u], i) => (threads[`other #${i + 1}`] = perOk(u)));
   threads['the rest'] = perOk(others.slice(3).reduce((sum, [, u]) => sum + u, 0));
-  return { ...summary('', r), cpuUsPerOk: Math.round((total * 1e6) / ok), threads };
+  return { ...summary('', r), cpuUsPerOk: Math.round((total * 1e6) / ok), threads, delay };
 }
 
 function summary(name: string, r: autocannon.Result) {
@@ -374,8 +521,11 @@ function summary(name: string, r: autocannon.Result) {
     okPerSec: Math.round(ok / SECONDS),
     p50: r.latency.p50,
     p99: r.latency.p99,
+    max: r.latency.max,
     non2xx: r.non2xx,
     errors: r.errors,
+    /** Paced loads: runs of requests answered over 50 ms late ([from, to] due in ms, worst ms, count). */
+    stalls: (r as { stalls?: readonly (readonly number[])[] }).stalls ?? [],
   };
 }
 
@@ -448,7 +598,7 @@ async function loadPart(dir: string): Promise<void> {
           await projectionsIdle(coup.url);
           results
             .get(loadName(l))!
-            [which].push(await measured(coup.child, () => run(coup.url, betPath, l, betRequests)));
+            [which].push(await measured(coup.child, () => run(coup.url, betPath, l, betRequests), coup.url));
           if (process.env['BENCH_SHOW_METRICS'] === '1') {
             const text = await (await fetch(`${coup.url}/metrics`)).text();
             console.log(
@@ -503,6 +653,36 @@ async function loadPart(dir: string): Promise<void> {
     rows.push(row);
   }
   console.table(rows);
+  // Latency per repetition and what stalls the loops: the service's event-loop delay and GC pauses, the load
+  // generator's own loop delay (a stalled generator also shows as latency).
+  const delayRows = [];
+  for (const [name, { coup, baseline }] of results) {
+    const variants: [string, Measured[]][] = [['coup', coup]];
+    if (BASELINE) variants.push(['baseline', baseline]);
+    for (const [which, xs] of variants) {
+      const each = (f: (r: Measured) => number | string) => xs.map(f).join(', ');
+      delayRows.push({
+        load: name,
+        server: which,
+        'p99 / max ms per rep': each((r) => `${r.p99} / ${r.max}`),
+        'server loop delay p99 / max ms': each((r) => `${r.delay?.serverP99} / ${r.delay?.serverMax}`),
+        'client loop delay p99 / max ms': each((r) => `${r.delay?.clientP99} / ${r.delay?.clientMax}`),
+        'GC pauses >10 / >100 ms': each((r) => `${r.delay?.gcOver10ms} / ${r.delay?.gcOver100ms}`),
+        'GC ms/s': each((r) => r.delay?.gcMsPerSecond ?? NaN),
+        'main µs/bet': each((r) => r.threads['main'] ?? NaN),
+      });
+      xs.forEach((r, i) => {
+        if (r.stalls.length === 0) return;
+        const shown = r.stalls
+          .slice(0, 12)
+          .map(([from, to, worst, n]) => `${from}-${to} ms: ${n} late, worst ${worst} ms`);
+        console.log(
+          `stalls, ${name}, ${which}, rep ${i + 1}: ${shown.join('; ')}${r.stalls.length > 12 ? '; ...' : ''}`,
+        );
+      });
+    }
+  }
+  console.table(delayRows);
   for (const [name, { coup, bare }] of results) {
     const last = (xs: Measured[]) => JSON.stringify(xs[xs.length - 1]?.threads ?? {});
     console.log(
