@@ -121,7 +121,16 @@ export function checkIndex(
     );
   }
   if (hand.status === 'resolved' || hand.status === 'voided') {
-    const ending = hand.status === 'resolved' ? 'CoupResolved' : 'RoundVoided';
+    // the span ends at the hand's last event: its coup or void, or the last correction or void after it settled
+    const amended = hand.amendments.at(-1);
+    const ending =
+      amended !== undefined
+        ? amended.kind === 'correction'
+          ? 'SettledCoupCorrected'
+          : 'SettledCoupVoided'
+        : hand.status === 'resolved'
+          ? 'CoupResolved'
+          : 'RoundVoided';
     if (last.type !== ending || (events !== null && roundOf(links.length - 1) !== hand.roundNo)) {
       return fail(`the last event of the span is ${last.type}, not ${ending} of round ${hand.roundNo}`, last);
     }

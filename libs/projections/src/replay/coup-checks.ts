@@ -1,9 +1,21 @@
 /**
  * The `coup` and `settlements` checks: the engine re-resolves the recorded cards (corrections applied) to the
  * recorded result, and `settleBet` recomputes each stake's recorded settlement (for a void, every stake returned).
+ * A settled coup corrected or voided after it settled (`SettledCoupCorrected`, `SettledCoupVoided`) is checked
+ * the same way, one amendment after the other: each correction's card replaced what the card then was, the
+ * corrected cards re-resolve to its recorded result, each reversal is the settlement then in force, each new
+ * settlement is recomputed, and a void returns every stake.
  */
-import { type Card, fullShoeCounts, isSideSpot, nextPosition, resolveCoup, settleBet } from '@coup/engine';
-import type { RecordedEvent } from '@coup/event-store';
+import {
+  type Card,
+  type CoupResult,
+  fullShoeCounts,
+  isSideSpot,
+  nextPosition,
+  resolveCoup,
+  settleBet,
+} from '@coup/engine';
+import { type JsonValue, type RecordedEvent, canonicalJson } from '@coup/event-store';
 import {
   type EventData,
   type Settlement,
@@ -25,6 +37,50 @@ import { failedAt } from './span';
 import type { Check } from './types';
 
 type CoupData = EventData<'CoupResolved'>;
+type CorrectionData = EventData<'SettledCoupCorrected'>;
+type SettledVoidData = EventData<'SettledCoupVoided'>;
+
+/** The events of the hand after its coup resolved that amend it (this round's corrections and void), in order. */
+function amendmentsOf(
+  hand: HandRecord,
+  events: readonly RecordedEvent[],
+  resolved: RecordedEvent,
+): RecordedEvent[] {
+  const after = events.slice(events.indexOf(resolved) + 1);
+  return after.filter(
+    (e) =>
+      (e.type === 'SettledCoupCorrected' || e.type === 'SettledCoupVoided') &&
+      (e.data as { roundNo?: unknown }).roundNo === hand.roundNo,
+  );
+}
+
+/** What the engine resolves `cards` to, against a recorded result: null when they agree, else why not. */
+function resolvedOtherwise(cards: readonly Card[], d: CoupResult): string | null {
+  let engine;
+  try {
+    engine = resolveCoup(cards);
+  } catch (error) {
+    return `the recorded cards do not make a coup: ${(error as Error).message}`;
+  }
+  const same =
+    engine.cardsUsed === cards.length &&
+    engine.cardsUsed === d.cardsUsed &&
+    engine.outcome === d.outcome &&
+    engine.natural === d.natural &&
+    engine.playerTotal === d.playerTotal &&
+    engine.bankerTotal === d.bankerTotal &&
+    engine.playerCards.join() === d.playerCards.join() &&
+    engine.bankerCards.join() === d.bankerCards.join();
+  if (same) return null;
+  return (
+    `the engine resolves the cards ${cards.join(' ')} to ${engine.outcome} ${engine.playerTotal}-${engine.bankerTotal}` +
+    ` (player ${engine.playerCards.join(' ')}, banker ${engine.bankerCards.join(' ')}); recorded: ${d.outcome} ${d.playerTotal}-${d.bankerTotal}` +
+    ` (player ${d.playerCards.join(' ')}, banker ${d.bankerCards.join(' ')})`
+  );
+}
+
+const resultText = (d: CoupResult) =>
+  `${d.outcome} ${d.playerTotal}-${d.bankerTotal}${d.natural ? ', natural' : ''}`;
 
 /** A card of the hand in dealing order, with the event that dealt (or last corrected) it. */
 export interface DealtCard {
@@ -76,49 +132,44 @@ function misdealt(cards: readonly DealtCard[]): Check | null {
 
 export function checkCoup(hand: HandRecord, events: readonly RecordedEvent[]): Check {
   const resolved = events.find((e) => e.type === 'CoupResolved');
-  const cards = dealtCards(events);
   if (!resolved) {
     return {
       name: 'coup',
       status: 'skipped',
       detail:
         hand.status === 'voided'
-          ? `voided before the coup resolved (${cards.length} cards on record)`
+          ? `voided before the coup resolved (${dealtCards(events).length} cards on record)`
           : 'the coup has not resolved yet',
     };
   }
+  const cards = dealtCards(events.slice(0, events.indexOf(resolved) + 1));
   const d = resolved.data as unknown as CoupData;
   const misplaced = misdealt(cards);
   if (misplaced) return misplaced;
-  let engine;
-  try {
-    engine = resolveCoup(cards.map((c) => c.card));
-  } catch (error) {
-    return failedAt('coup', `the recorded cards do not make a coup: ${(error as Error).message}`, resolved);
+  let current = cards.map((c) => c.card);
+  const otherwise = resolvedOtherwise(current, d);
+  if (otherwise) return failedAt('coup', otherwise, resolved);
+  let detail = `${current.join(' ')}: ${resultText(d)}`;
+  for (const e of amendmentsOf(hand, events, resolved)) {
+    if (e.type === 'SettledCoupVoided') {
+      const v = e.data as unknown as SettledVoidData;
+      detail += `; voided after it settled by ${v.by} (${v.reason})`;
+      continue;
+    }
+    const c = e.data as unknown as CorrectionData;
+    if (current[c.index] !== c.oldCard) {
+      return failedAt(
+        'coup',
+        `the correction replaces card ${c.index} as ${c.oldCard}, but it was ${current[c.index] ?? 'not dealt'}`,
+        e,
+      );
+    }
+    current = current.map((card, i) => (i === c.index ? c.newCard : card));
+    const wrong = resolvedOtherwise(current, c);
+    if (wrong) return failedAt('coup', `corrected after it settled: ${wrong}`, e);
+    detail += `; card ${c.index} corrected after it settled, ${c.oldCard} to ${c.newCard}, by ${c.by} (${c.reason}): ${current.join(' ')}: ${resultText(c)}`;
   }
-  const same =
-    engine.cardsUsed === cards.length &&
-    engine.cardsUsed === d.cardsUsed &&
-    engine.outcome === d.outcome &&
-    engine.natural === d.natural &&
-    engine.playerTotal === d.playerTotal &&
-    engine.bankerTotal === d.bankerTotal &&
-    engine.playerCards.join() === d.playerCards.join() &&
-    engine.bankerCards.join() === d.bankerCards.join();
-  if (!same) {
-    return failedAt(
-      'coup',
-      `the engine resolves the cards ${cards.map((c) => c.card).join(' ')} to ${engine.outcome} ${engine.playerTotal}-${engine.bankerTotal}` +
-        ` (player ${engine.playerCards.join(' ')}, banker ${engine.bankerCards.join(' ')}); recorded: ${d.outcome} ${d.playerTotal}-${d.bankerTotal}` +
-        ` (player ${d.playerCards.join(' ')}, banker ${d.bankerCards.join(' ')})`,
-      resolved,
-    );
-  }
-  return {
-    name: 'coup',
-    status: 'pass',
-    detail: `${cards.map((c) => c.card).join(' ')}: ${engine.outcome} ${engine.playerTotal}-${engine.bankerTotal}${engine.natural ? ', natural' : ''}`,
-  };
+  return { name: 'coup', status: 'pass', detail };
 }
 
 /** Stakes per player and spot, folded from the hand's BetPlaced/BetsCleared events. */
@@ -200,7 +251,7 @@ function stakeMismatch(
 function stakeProblem(
   rules: TableRules,
   stake: { readonly playerId: string; readonly spot: Spot; readonly amount: number },
-  d: CoupData,
+  d: CoupResult,
   recorded: Map<string, Settlement>,
 ): string | null {
   const { playerId, spot, amount } = stake;
@@ -220,6 +271,28 @@ function stakeProblem(
   return stakeMismatch(playerId, spot, amount, got, expected, paytable);
 }
 
+/**
+ * Every stake's recorded settlement of the coup `d` recomputed, none missing or extra: the number of settlements,
+ * or what is wrong.
+ */
+function settledAsRecomputed(
+  rules: TableRules,
+  stakes: ReadonlyMap<string, Stakes>,
+  d: CoupResult & { readonly settlements: readonly Settlement[] },
+): number | string {
+  const recorded = new Map(d.settlements.map((s) => [`${s.playerId}/${s.spot}`, s]));
+  let count = 0;
+  for (const [playerId, s] of stakes) {
+    for (const spot of stakedSpots(s)) {
+      count += 1;
+      const problem = stakeProblem(rules, { playerId, spot, amount: amountOn(s, spot) }, d, recorded);
+      if (problem) return problem;
+    }
+  }
+  const extra = [...recorded.keys()];
+  return extra.length > 0 ? `settlements recorded for stakes never placed: ${extra.join(', ')}` : count;
+}
+
 export function checkSettlements(
   hand: HandRecord,
   before: TableState,
@@ -233,25 +306,40 @@ export function checkSettlements(
   const d = resolved.data as unknown as CoupData;
   const rules = tableView(before).rules;
   if (!rules) return failedAt('settlements', 'the state before the hand has no table rules', resolved);
-  const recorded = new Map(d.settlements.map((s) => [`${s.playerId}/${s.spot}`, s]));
-  let count = 0;
-  for (const [playerId, s] of stakes) {
-    for (const spot of stakedSpots(s)) {
-      count += 1;
-      const problem = stakeProblem(rules, { playerId, spot, amount: amountOn(s, spot) }, d, recorded);
-      if (problem) return failedAt('settlements', problem, resolved);
+  const count = settledAsRecomputed(rules, stakes, d);
+  if (typeof count === 'string') return failedAt('settlements', count, resolved);
+  let inForce: readonly Settlement[] = d.settlements;
+  const after: string[] = [];
+  for (const e of amendmentsOf(hand, events, resolved)) {
+    const reversed = (e.data as { reversed?: readonly Settlement[] }).reversed ?? [];
+    const json = (v: readonly Settlement[]) => canonicalJson(v as unknown as JsonValue);
+    if (json(reversed) !== json(inForce)) {
+      return failedAt(
+        'settlements',
+        `${e.type} reverses a settlement other than the one in force (reversed ${JSON.stringify(reversed)}; in force ${JSON.stringify(inForce)})`,
+        e,
+      );
     }
-  }
-  const extra = [...recorded.keys()];
-  if (extra.length > 0)
-    return failedAt(
-      'settlements',
-      `settlements recorded for stakes never placed: ${extra.join(', ')}`,
-      resolved,
+    if (e.type === 'SettledCoupVoided') {
+      const returns = checkVoidReturns(stakes, e);
+      if (returns.status === 'fail') return returns;
+      after.push('voided after it settled: the settlement in force reversed, every stake returned');
+      inForce = [];
+      continue;
+    }
+    const c = e.data as unknown as CorrectionData;
+    const again = settledAsRecomputed(rules, stakes, c);
+    if (typeof again === 'string') return failedAt('settlements', `corrected after it settled: ${again}`, e);
+    after.push(
+      `corrected after it settled: the settlement in force reversed, ${again} settlements recomputed on the corrected coup`,
     );
+    inForce = c.settlements;
+  }
   return {
     name: 'settlements',
     status: 'pass',
-    detail: `${count} settlements recomputed with settleBet (${gameOf(rules)} game, tie ${rules.tiePays}:1, commission ${rules.commission})`,
+    detail:
+      `${count} settlements recomputed with settleBet (${gameOf(rules)} game, tie ${rules.tiePays}:1, commission ${rules.commission})` +
+      after.map((a) => `; ${a}`).join(''),
   };
 }

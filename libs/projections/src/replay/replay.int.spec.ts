@@ -8,6 +8,7 @@ import type { Actor, TableEvent } from '@coup/table';
 import { ReadModels } from '../read/read-models';
 import { ProjectionRunner } from '../runner/runner';
 import { sqliteRawReader } from '../runner/sqlite-store';
+import { COUPS } from '../testing/coups';
 import { TableDriver } from '../testing/driver';
 import { appendTable } from '../testing/store';
 import { type HandVerification, replayHand, verifyHand } from './replay';
@@ -362,5 +363,153 @@ describe('replay', () => {
     expect(last.view.players.map((p) => p.playerId)).toEqual(expect.arrayContaining(['p1']));
     // no unrevealed seed anywhere in the replay
     expect(JSON.stringify(r)).not.toContain(d.state.shoe!.seed!);
+  });
+});
+
+describe('a settled coup corrected or voided after it settled (issue 16)', () => {
+  const P2: Actor = { id: 'p2', role: 'player' };
+  const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
+  const stakes = [
+    { playerId: 'p1', spot: 'player' as const, amount: 1_000 },
+    { playerId: 'p2', spot: 'banker' as const, amount: 1_000 },
+  ];
+
+  /** A live table: round 1 (player natural 9 against 5+2) settled; then what `after` records. */
+  async function settled(tableId: string): Promise<TableDriver> {
+    const d = new TableDriver({ tableId, rules: { dealing: 'live' }, players: 2 });
+    await appendTable(store, tableId, d.open());
+    await appendTable(store, tableId, d.liveRound(COUPS.playerNatural, stakes));
+    return d;
+  }
+  const correct = (d: TableDriver, index: number, card: string, reason: string, roundNo = 1) =>
+    d.execute('CorrectCard', { roundNo, index, card, reason }, SUPER);
+
+  test('verify explains each correction and the void and still passes; the span ends at the last of them', async () => {
+    const d = await settled('C1');
+    await appendTable(store, 'C1', [
+      ...d.execute('BuyIn', { playerId: 'p3', amount: 5_000 }, ADMIN),
+      ...correct(d, 3, '4d', 'dealer typed 2d for 4d'),
+    ]);
+    await appendTable(store, 'C1', correct(d, 3, '3d', 'it was the three'));
+    await appendTable(store, 'C1', d.liveRound(COUPS.bankerNatural, stakes));
+    const voided = d.execute('VoidRound', { roundNo: 2, reason: 'shoe found short' }, SUPER);
+    await appendTable(store, 'C1', voided);
+    await runner.catchUp();
+
+    const one = await verifyHand(src(), 'C1', 1);
+    expect(statuses(one)).toEqual({
+      index: 'pass',
+      chain: 'pass',
+      coup: 'pass',
+      settlements: 'pass',
+      commitment: 'skipped',
+      shuffle: 'skipped',
+    });
+    const coup = one.checks.find((c) => c.name === 'coup')!.detail;
+    expect(coup).toBe(
+      '9d 5d Kd 2d: player 9-7, natural' +
+        '; card 3 corrected after it settled, 2d to 4d, by super-1 (dealer typed 2d for 4d): 9d 5d Kd 4d: tie 9-9, natural' +
+        '; card 3 corrected after it settled, 4d to 3d, by super-1 (it was the three): 9d 5d Kd 3d: player 9-8, natural',
+    );
+    expect(one.checks.find((c) => c.name === 'settlements')!.detail).toMatch(
+      /^2 settlements recomputed .*; corrected after it settled: the settlement in force reversed, 2 settlements recomputed on the corrected coup; corrected after it settled/,
+    );
+    const hand = readModels.hand('C1', 1)!;
+    expect(hand.amendments.map((a) => a.kind)).toEqual(['correction', 'correction']);
+    // opened, 2 bets, closed, 4 cards, resolved, the buy-in after it, 2 corrections
+    expect(hand.span.eventCount).toBe(1 + 2 + 1 + 4 + 1 + 1 + 2);
+
+    const two = await verifyHand(src(), 'C1', 2);
+    expect(two.ok).toBe(true);
+    expect(two.checks.find((c) => c.name === 'coup')!.detail).toBe(
+      '5d 9d 2d Kd: banker 7-9, natural; voided after it settled by super-1 (shoe found short)',
+    );
+    expect(two.checks.find((c) => c.name === 'settlements')!.detail).toMatch(
+      /; voided after it settled: the settlement in force reversed, every stake returned$/,
+    );
+    expect(readModels.hand('C1', 2)).toMatchObject({ status: 'voided', voidReason: 'shoe found short' });
+  });
+
+  test.each([
+    ['live', { dealing: 'live', commission: 'box', decks: 1, cutCard: 14 }],
+    ['rng', { decks: 1, cutCard: 14 }],
+  ])(
+    'every hand of a %s table whose settled coups are now and then corrected or voided verifies',
+    async (name, rules) => {
+      const tableId = `M${name}`;
+      const d = new TableDriver({
+        tableId,
+        rules,
+        players: 3,
+        seed: 9,
+        settledCorrectionRate: 0.4,
+        settledVoidRate: 0.2,
+      });
+      await appendTable(store, tableId, d.open());
+      for (let i = 0; i < 24; i++) await appendTable(store, tableId, d.playRound());
+      await runner.catchUp();
+      const hands = readModels.hands(tableId, { order: 'asc' }, { limit: 500 }).items;
+      expect(hands.filter((h) => h.amended).length).toBeGreaterThan(2);
+      for (const h of hands) {
+        const v = await verifyHand(src(), tableId, h.roundNo);
+        expect([h.roundNo, v.checks.filter((c) => c.status === 'fail')]).toEqual([h.roundNo, []]);
+      }
+    },
+  );
+
+  test('replay shows the coup as it settled, then each correction', async () => {
+    const d = await settled('C2');
+    await appendTable(store, 'C2', correct(d, 3, '4d', 'dealer typed 2d for 4d'));
+    await runner.catchUp();
+    const r = await replayHand({ store, readModels }, 'C2', 1);
+    const types = r.steps.map((s) => s.event.type);
+    expect(types.slice(-2)).toEqual(['CoupResolved', 'SettledCoupCorrected']);
+    const [resolved, corrected] = r.steps.slice(-2);
+    expect(resolved!.view.lastResult).toMatchObject({ outcome: 'player', bankerTotal: 7 });
+    expect(corrected!.view.lastResult).toMatchObject({ outcome: 'tie', bankerTotal: 9 });
+    expect(corrected!.event.data).toMatchObject({ reason: 'dealer typed 2d for 4d', by: 'super-1' });
+  });
+
+  type Forgery = (e: Extract<TableEvent, { type: 'SettledCoupCorrected' }>['data']) => object;
+  test.each<[string, Forgery, string, string]>([
+    [
+      'a new settlement paid more than settleBet pays',
+      (d) => ({
+        settlements: d.settlements.map((s) => (s.playerId === 'p2' ? { ...s, paid: s.paid + 500 } : s)),
+      }),
+      'settlements',
+      "p2's 1000 on banker",
+    ],
+    [
+      'a reversal of less than the settlement in force',
+      (d) => ({ reversed: d.reversed.map((s) => ({ ...s, paid: 0 })) }),
+      'settlements',
+      'reverses a settlement other than the one in force',
+    ],
+    [
+      'a result the corrected cards do not make',
+      () => ({ outcome: 'banker' }),
+      'coup',
+      'the engine resolves the cards 9d 5d Kd 4d to tie 9-9',
+    ],
+    [
+      'a card replaced that was not the one dealt there',
+      () => ({ oldCard: '7d' }),
+      'coup',
+      'the correction replaces card 3 as 7d, but it was 2d',
+    ],
+  ])('a tampered correction (%s), chained, fails verify naming it', async (_name, forge, check, words) => {
+    const d = await settled('F9');
+    const forged = correct(d, 3, '4d', 'dealer typed 2d for 4d').map((e): TableEvent =>
+      e.type === 'SettledCoupCorrected' ? ({ ...e, data: { ...e.data, ...forge(e.data) } } as TableEvent) : e,
+    );
+    await appendTable(store, 'F9', forged);
+    await runner.catchUp();
+    const v = await verifyHand(src(), 'F9', 1);
+    expect(v.ok).toBe(false);
+    expect(statuses(v)).toMatchObject({ index: 'pass', chain: 'pass', [check]: 'fail' });
+    const failed = v.checks.find((c) => c.name === check)!;
+    expect(failed.event).toMatchObject({ type: 'SettledCoupCorrected' });
+    expect(failed.detail).toContain(words);
   });
 });

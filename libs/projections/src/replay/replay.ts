@@ -11,9 +11,11 @@
  *   `chain`       every event's hash recomputed from its contents, each prevHash linking to the event before, the
  *                 first linking to the hash the index recorded, the last equal to the indexed head;
  *   `coup`        the coup re-resolved by the engine from the recorded cards (corrections applied) equals the
- *                 recorded result, and each card went where the engine says;
+ *                 recorded result, and each card went where the engine says; after it settled, each correction
+ *                 replaced the card then there and the corrected cards re-resolve to its recorded result;
  *   `settlements` each stake (folded from the hand's bets) settled with `settleBet` equals the recorded
- *                 settlement, none missing or extra; for a void, every stake returned;
+ *                 settlement, none missing or extra; for a void, every stake returned; after it settled, each
+ *                 correction or void reverses exactly the settlement in force, each new settlement recomputed;
  *   `commitment`  rng tables once the seed is revealed: sha256(seed) equals the commitment published at
  *                 ShoeStarted (and both shoe events' hashes check);
  *   `shuffle`     rng tables once revealed: `shuffleShoe(decks, seed)` has exactly the recorded cards at the
