@@ -367,7 +367,6 @@ describe('replay', () => {
 });
 
 describe('a settled coup corrected or voided after it settled (issue 16)', () => {
-  const P2: Actor = { id: 'p2', role: 'player' };
   const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
   const stakes = [
     { playerId: 'p1', spot: 'player' as const, amount: 1_000 },
