@@ -226,14 +226,19 @@ describe('a snapshot that does not match its stream', () => {
 });
 
 describe('decisions are linearizable across processes', () => {
+  /** Opens a table with p1 bought in and round 1 open for bets. */
+  async function bettingOpen(p: TableProcessor, id: string): Promise<void> {
+    await p.execute(id, cmd('OpenTable', { tableId: id, rules: { dealing: 'rng' } }));
+    await p.execute(id, cmd('BuyIn', { playerId: 'p1', amount: 100_000 }));
+    await p.execute(id, cmd('StartShoe', { seed: 'ef'.repeat(32) }, 'dealer'));
+    await p.execute(id, cmd('OpenBetting', {}, 'dealer'));
+  }
+
   it('given B loaded the table at round 1 and A opened round 2, when a bet on round 2 comes to B, then B decides it on the store as it is (accepted, not WRONG_ROUND)', async () => {
     const store = createEventStore({ kind: 'memory' });
     const a = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
     const b = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
-    await a.execute('X1', cmd('OpenTable', { tableId: 'X1', rules: { dealing: 'rng' } }));
-    await a.execute('X1', cmd('BuyIn', { playerId: 'p1', amount: 100_000 }));
-    await a.execute('X1', cmd('StartShoe', { seed: 'ef'.repeat(32) }, 'dealer'));
-    await a.execute('X1', cmd('OpenBetting', {}, 'dealer'));
+    await bettingOpen(a, 'X1');
     expect((await b.read('X1')).state.round?.roundNo).toBe(1);
     await a.execute('X1', cmd('CloseBetting', { roundNo: 1 }, 'dealer'));
     await a.execute('X1', cmd('Deal', { roundNo: 1 }, 'dealer'));
@@ -257,10 +262,7 @@ describe('decisions are linearizable across processes', () => {
     const base = createEventStore({ kind: 'memory' });
     const { store, reads } = counting(base);
     const p = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
-    await p.execute('X2', cmd('OpenTable', { tableId: 'X2', rules: { dealing: 'rng' } }));
-    await p.execute('X2', cmd('BuyIn', { playerId: 'p1', amount: 100_000 }));
-    await p.execute('X2', cmd('StartShoe', { seed: 'ef'.repeat(32) }, 'dealer'));
-    await p.execute('X2', cmd('OpenBetting', {}, 'dealer'));
+    await bettingOpen(p, 'X2');
     reads.clear();
     for (let i = 0; i < 20; i++)
       await p.execute('X2', cmd('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 100 }));
@@ -277,10 +279,7 @@ describe('decisions are linearizable across processes', () => {
     const store = createEventStore({ kind: 'memory' });
     const a = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
     const b = new TableProcessor(store, new Metrics(false), { snapshotEvery: 500 });
-    await a.execute('X3', cmd('OpenTable', { tableId: 'X3', rules: { dealing: 'rng' } }));
-    await a.execute('X3', cmd('BuyIn', { playerId: 'p1', amount: 100_000 }));
-    await a.execute('X3', cmd('StartShoe', { seed: 'ef'.repeat(32) }, 'dealer'));
-    await a.execute('X3', cmd('OpenBetting', {}, 'dealer'));
+    await bettingOpen(a, 'X3');
     await b.execute('X3', cmd('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'tie', amount: 100 }), 'warm');
     const bet = cmd('PlaceBet', { roundNo: 1, playerId: 'p1', spot: 'banker', amount: 200 });
     const first = await a.execute('X3', bet, 'k1', 'corr-a');
