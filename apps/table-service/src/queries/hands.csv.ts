@@ -102,37 +102,101 @@ function recordedLines(hand: HandRecord): AuditLine[] {
   ];
 }
 
-/** How the hand ended, at its last event: settlements, or the stakes a void returned. */
-function closingLines(hand: HandRecord): AuditLine[] {
-  return [
-    ...hand.settlements.map((s) => ({
-      position: hand.span.lastPosition,
-      at: hand.resolvedAt ?? '',
-      kind: 'settlement',
-      playerId: s.playerId,
-      spot: s.spot,
-      amount: s.paid,
-      card: null,
-      detail: `${s.result} stake ${s.amount} commission ${s.commission}${s.paytable ? ` paytable ${s.paytable}` : ''}`,
-      by: null,
-      role: null,
-    })),
-    ...(hand.returned ?? []).map((r) => ({
-      position: hand.span.lastPosition,
-      at: hand.resolvedAt ?? '',
-      kind: 'void-return',
-      playerId: r.playerId,
-      spot: null,
-      amount: r.amount,
-      card: null,
-      detail: hand.voidReason,
-      by: hand.voidedBy,
-      role: null,
-    })),
-  ];
+/** Settlements (or their reversal) as audit lines, at the event that made them, with who and why. */
+function settlementLines(
+  settlements: HandRecord['settlements'],
+  at: { position: number; at: string; by: string | null; role: string | null; reason?: string },
+  kind: 'settlement' | 'reversal',
+): AuditLine[] {
+  return settlements.map((s) => ({
+    position: at.position,
+    at: at.at,
+    kind,
+    playerId: s.playerId,
+    spot: s.spot,
+    amount: s.paid,
+    card: null,
+    detail:
+      `${s.result} stake ${s.amount} commission ${s.commission}${s.paytable ? ` paytable ${s.paytable}` : ''}` +
+      (at.reason === undefined ? '' : `: ${at.reason}`),
+    by: at.by,
+    role: at.role,
+  }));
 }
 
-/** One hand's audit trail: one line per bet, clear, card, correction, settlement or returned stake, in log order. */
+/** Stakes returned by a void as audit lines. */
+function returnLines(
+  returned: readonly { playerId: string; amount: number }[],
+  at: { position: number; at: string; by: string | null; role: string | null; reason: string | null },
+): AuditLine[] {
+  return returned.map((r) => ({
+    position: at.position,
+    at: at.at,
+    kind: 'void-return',
+    playerId: r.playerId,
+    spot: null,
+    amount: r.amount,
+    card: null,
+    detail: at.reason,
+    by: at.by,
+    role: at.role,
+  }));
+}
+
+/**
+ * How the hand ended: settlements, or the stakes a void returned, at its last event. A coup corrected or voided
+ * after it settled: its settlements as first made (at its CoupResolved), then each amendment at its own event
+ * (the settlement reversed, the card corrected and the new settlements, or the stakes returned), with who and why.
+ */
+function closingLines(hand: HandRecord): AuditLine[] {
+  const original = hand.original;
+  if (original === null) {
+    const at = hand.resolvedAt ?? '';
+    return [
+      ...settlementLines(
+        hand.settlements,
+        { position: hand.span.lastPosition, at, by: null, role: null },
+        'settlement',
+      ),
+      ...returnLines(hand.returned ?? [], {
+        position: hand.span.lastPosition,
+        at,
+        by: hand.voidedBy,
+        role: null,
+        reason: hand.voidReason,
+      }),
+    ];
+  }
+  const lines = settlementLines(original.settlements, { ...original, by: null, role: null }, 'settlement');
+  for (const a of hand.amendments) {
+    lines.push(...settlementLines(a.reversed, a, 'reversal'));
+    if (a.kind === 'void') {
+      lines.push(...returnLines(a.returned, a));
+      continue;
+    }
+    lines.push(
+      {
+        position: a.position,
+        at: a.at,
+        kind: 'correction',
+        playerId: null,
+        spot: null,
+        amount: null,
+        card: a.newCard,
+        detail: `card ${a.index}: ${a.oldCard} -> ${a.newCard} after the coup settled: ${a.reason}`,
+        by: a.by,
+        role: a.role,
+      },
+      ...settlementLines(a.settlements, a, 'settlement'),
+    );
+  }
+  return lines;
+}
+
+/**
+ * One hand's audit trail: one line per bet, clear, card, correction, settlement, reversal or returned stake, in
+ * log order.
+ */
 export function handAuditCsv(hand: HandRecord): string {
   const lines = [...recordedLines(hand), ...closingLines(hand)].sort((a, b) => a.position - b.position);
   return toCsv(AUDIT_COLUMNS, lines);
