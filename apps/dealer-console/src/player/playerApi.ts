@@ -65,15 +65,8 @@ async function errorOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, `HTTP_${res.status}`, res.statusText || 'the service refused the request');
 }
 
-/**
- * The player page's client. A command is retried once, with the same key, when no answer came back. With a socket
- * (`live`, made when the table is opened and again after `dispose`), bets, clears and rebets go over it first.
- */
-export function playerClient(
-  token: string,
-  fetchFn: Fetch = (i, init) => fetch(i, init),
-  live?: () => PlayerSocket,
-) {
+/** REST calls as a token: `once` (no retry) and `command` (retried once, with the same key, when no answer came back). */
+function restCalls(token: string, fetchFn: Fetch) {
   async function once<T>(method: string, path: string, body: unknown, key: string | undefined): Promise<T> {
     let res: Response;
     try {
@@ -93,8 +86,7 @@ export function playerClient(
     const text = await res.text();
     return (text ? JSON.parse(text) : null) as T;
   }
-  async function command<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const key = newKey();
+  async function command<T>(method: string, path: string, body?: unknown, key = newKey()): Promise<T> {
     try {
       return await once<T>(method, path, body, key);
     } catch (error) {
@@ -102,36 +94,86 @@ export function playerClient(
       throw error;
     }
   }
+  return { once, command };
+}
+
+/**
+ * A command over the socket: its ack's body, or the route's refusal thrown as an ApiError; `null` when the socket
+ * cannot carry it (the caller sends it over REST with the same key).
+ */
+async function overSocket<T>(
+  socket: PlayerSocket | null,
+  message: Record<string, unknown> & { readonly type: string; readonly key: string },
+): Promise<{ readonly value: T } | null> {
+  if (!socket) return null;
+  try {
+    const ack = await socket.command(message);
+    if (ack.status < 300) return { value: ack.body as T };
+    const error = (ack.body ?? {}) as { code?: unknown; message?: unknown };
+    throw new ApiError(ack.status, String(error.code ?? `HTTP_${ack.status}`), String(error.message ?? ''));
+  } catch (error) {
+    if (error instanceof SocketUnavailable) return null;
+    throw error;
+  }
+}
+
+type Send = <T>(
+  message: { readonly type: string } & Record<string, unknown>,
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<T>;
+
+/** Bet, clear and rebet: each a socket message and, should the socket not carry it, its REST route. */
+function bettingCalls(send: Send) {
+  const r = (tableId: string, roundNo: number) => `/tables/${encodeURIComponent(tableId)}/rounds/${roundNo}`;
+  return {
+    bet: (tableId: string, roundNo: number, playerId: string, spot: Spot, amount: number) =>
+      send<BetAnswer>(
+        { type: 'bet', tableId, roundNo, playerId, spot, amount },
+        'POST',
+        `${r(tableId, roundNo)}/bets`,
+        {
+          playerId,
+          spot,
+          amount,
+        },
+      ),
+    clear: (tableId: string, roundNo: number, playerId: string) =>
+      send<unknown>(
+        { type: 'clear', tableId, roundNo, playerId },
+        'DELETE',
+        `${r(tableId, roundNo)}/bets/${encodeURIComponent(playerId)}`,
+      ),
+    rebet: (tableId: string, roundNo: number, playerId: string) =>
+      send<unknown>({ type: 'rebet', tableId, roundNo, playerId }, 'POST', `${r(tableId, roundNo)}/rebet`, {
+        playerId,
+      }),
+  };
+}
+
+/**
+ * The player page's client. A command is retried once, with the same key, when no answer came back. With a socket
+ * (`live`, made when the table is opened and again after `dispose`), bets, clears and rebets go over it first.
+ */
+export function playerClient(
+  token: string,
+  fetchFn: Fetch = (i, init) => fetch(i, init),
+  live?: () => PlayerSocket,
+) {
+  const { once, command } = restCalls(token, fetchFn);
   let socket: PlayerSocket | null = null;
   /** A bet, clear or rebet: over the socket when it can carry it (its ack is the route's answer), else over REST. */
-  async function betting<T>(
-    message: Record<string, unknown> & { readonly type: string },
+  const betting: Send = async <T>(
+    message: { readonly type: string } & Record<string, unknown>,
     method: string,
     path: string,
     body?: unknown,
-  ): Promise<T> {
+  ): Promise<T> => {
     const key = newKey();
-    if (socket) {
-      try {
-        const ack = await socket.command({ ...message, key });
-        if (ack.status < 300) return ack.body as T;
-        const error = (ack.body ?? {}) as { code?: unknown; message?: unknown };
-        throw new ApiError(
-          ack.status,
-          String(error.code ?? `HTTP_${ack.status}`),
-          String(error.message ?? ''),
-        );
-      } catch (error) {
-        if (!(error instanceof SocketUnavailable)) throw error;
-      }
-    }
-    try {
-      return await once<T>(method, path, body, key);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'NETWORK') return once<T>(method, path, body, key);
-      throw error;
-    }
-  }
+    const sent = await overSocket<T>(socket, { ...message, key });
+    return sent ? sent.value : command<T>(method, path, body, key);
+  };
   const t = (tableId: string) => `/tables/${encodeURIComponent(tableId)}`;
   const r = (tableId: string, roundNo: number) => `${t(tableId)}/rounds/${roundNo}`;
   const online = (tableId: string) => `/online/tables/${encodeURIComponent(tableId)}`;
@@ -150,28 +192,7 @@ export function playerClient(
     buyIn: (tableId: string, amount: number) =>
       command<unknown>('POST', `${online(tableId)}/buy-in`, { amount }),
     exit: (tableId: string) => command<{ paid?: number }>('POST', `${online(tableId)}/exit`),
-    bet: (tableId: string, roundNo: number, playerId: string, spot: Spot, amount: number) =>
-      betting<BetAnswer>(
-        { type: 'bet', tableId, roundNo, playerId, spot, amount },
-        'POST',
-        `${r(tableId, roundNo)}/bets`,
-        { playerId, spot, amount },
-      ),
-    clear: (tableId: string, roundNo: number, playerId: string) =>
-      betting<unknown>(
-        { type: 'clear', tableId, roundNo, playerId },
-        'DELETE',
-        `${r(tableId, roundNo)}/bets/${encodeURIComponent(playerId)}`,
-      ),
-    rebet: (tableId: string, roundNo: number, playerId: string) =>
-      betting<unknown>(
-        { type: 'rebet', tableId, roundNo, playerId },
-        'POST',
-        `${r(tableId, roundNo)}/rebet`,
-        {
-          playerId,
-        },
-      ),
+    ...bettingCalls(betting),
     deal: (tableId: string, roundNo: number) => command<DealAnswer>('POST', `${r(tableId, roundNo)}/deal`),
     ledger: (playerId: string, tableId: string) =>
       once<{ accounts: LedgerAccount[] }>(
