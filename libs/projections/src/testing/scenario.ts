@@ -3,7 +3,8 @@
  * projection in memory. `when` returns the event(s) just applied so the test can feed them again and check that
  * nothing changes (idempotence from the position).
  */
-import type { TableEvent } from '@coup/table';
+import type { Card } from '@coup/engine';
+import type { Actor, TableEvent } from '@coup/table';
 import {
   type AnyProjection,
   MemoryProjection,
@@ -15,7 +16,37 @@ import {
 import { type DriverOptions, TableDriver } from './driver';
 import { Recorder } from './events';
 
+const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
+const SUPERVISOR: Actor = { id: 'super-1', role: 'supervisor' };
+
+/** A supervisor's correction of card `index` of the coup of `roundNo` after it settled, with a reason. */
+export const correctSettled =
+  (index: number, card: string, reason: string, roundNo = 1) =>
+  (d: TableDriver): TableEvent[] =>
+    d.execute('CorrectCard', { roundNo, index, card, reason }, SUPERVISOR);
+
 export class Scenario<S extends PositionedState = PositionedState> {
+  /**
+   * A live table (`dealing: 'live'` and `rules`) whose round 1 settled the coup `cards`: p1 on player and p2 on
+   * banker, 1,000 each, both seated with 50,000. What a correction or void of the settled coup starts from.
+   */
+  static settledLive<S extends PositionedState>(
+    model: AnyProjection,
+    cards: readonly Card[],
+    rules: Record<string, unknown> = {},
+  ): Scenario<S> {
+    const full = { dealing: 'live', ...rules };
+    return new Scenario<S>(model, { players: 0, rules: full }).given((d) => [
+      ...d.execute('OpenTable', { tableId: 'T1', rules: full }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p2', amount: 50_000 }, ADMIN),
+      ...d.liveRound(cards, [
+        { playerId: 'p1', spot: 'player', amount: 1_000 },
+        { playerId: 'p2', spot: 'banker', amount: 1_000 },
+      ]),
+    ]);
+  }
+
   readonly driver: TableDriver;
   readonly projection: MemoryProjection<S>;
   private readonly recorder = new Recorder();

@@ -1,6 +1,6 @@
 import type { Actor, TableEvent, TableState } from '@coup/table';
 import { COUPS } from '../../testing/coups';
-import { Scenario } from '../../testing/scenario';
+import { Scenario, correctSettled } from '../../testing/scenario';
 import {
   HH_HANDS,
   HH_HAND_PLAYERS,
@@ -409,21 +409,8 @@ describe('hand history: side bets and game modes', () => {
 describe('hand history: the settled coup corrected or voided (issue 16)', () => {
   const WHY = { by: 'super-1', role: 'supervisor' } as const;
 
-  /** A live table whose round 1 settled the coup `cards`: p1 on player and p2 on banker, 1,000 each. */
-  function settled(cards: readonly string[] = COUPS.playerNatural): Scenario<HandHistoryState> {
-    const rules = { dealing: 'live' };
-    return new Scenario<HandHistoryState>(handHistoryProjection, { players: 0, rules }).given((d) => [
-      ...d.execute('OpenTable', { tableId: 'T1', rules }, ADMIN),
-      ...d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN),
-      ...d.execute('BuyIn', { playerId: 'p2', amount: 50_000 }, ADMIN),
-      ...d.liveRound(cards as never, [
-        { playerId: 'p1', spot: 'player', amount: 1_000 },
-        { playerId: 'p2', spot: 'banker', amount: 1_000 },
-      ]),
-    ]);
-  }
-  const correct = (index: number, card: string, reason: string) => (d: Scenario['driver']) =>
-    d.execute('CorrectCard', { roundNo: 1, index, card, reason }, SUPER);
+  const settled = () => Scenario.settledLive<HandHistoryState>(handHistoryProjection, COUPS.playerNatural);
+  const correct = correctSettled;
 
   test('given a settled coup, when a card is corrected, then the hand shows the corrected result, the original, and the correction with who and why; its span ends at the correction', () => {
     const s = settled();

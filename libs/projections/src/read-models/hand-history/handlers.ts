@@ -2,8 +2,8 @@
  * The hand history's fold, one handler per event type: each updates the step (the open hand, its span, the
  * shoe, the last stored state) and adds the rows it finishes. Events with no handler change only the table.
  */
-import { fullShoeCounts, isSideSpot, nextPosition } from '@coup/engine';
-import type { Card, Slot, TableEvent, TableState } from '@coup/table';
+import { type CoupResult, fullShoeCounts, isSideSpot, nextPosition } from '@coup/engine';
+import type { Card, Returned, Slot, TableEvent, TableState } from '@coup/table';
 import type { ProjectionEvent, Write } from '../kernel/types';
 import { EMPTY_LOG, appendBet } from './bet-log';
 import { type Ending, amendedRows, finish, json, openHandRow, shoeRow } from './rows';
@@ -45,6 +45,36 @@ function placesOf(cards: readonly Card[]): { to: 'player' | 'banker'; slot: Slot
     return next.to === 'complete' ? { to: 'banker', slot: 'banker3' } : { to: next.to, slot: next.slot };
   });
 }
+
+/** A coup's result as the hand records it. */
+const resultOf = (d: CoupResult) => ({
+  outcome: d.outcome,
+  natural: d.natural,
+  playerCards: [...d.playerCards],
+  bankerCards: [...d.bankerCards],
+  playerTotal: d.playerTotal,
+  bankerTotal: d.bankerTotal,
+});
+
+/** A hand voided, before its coup settled or after: no result, every stake returned, who and why. */
+const voidedEnding = (d: {
+  readonly at: string;
+  readonly reason: string;
+  readonly by: string;
+  readonly returned: readonly Returned[];
+}): Ending => ({
+  status: 'voided',
+  at: d.at,
+  outcome: null,
+  natural: null,
+  playerCards: null,
+  bankerCards: null,
+  playerTotal: null,
+  bankerTotal: null,
+  settlements: [],
+  commissionMode: null,
+  void: { reason: d.reason, by: d.by, returned: d.returned },
+});
 
 /** The open hand of `roundNo`, or null when the event is about another round (or none is open). */
 const handOf = (x: Step, roundNo: number): OpenHand | null =>
@@ -247,12 +277,7 @@ function coupResolved(x: Step, d: DataOf<'CoupResolved'>): void {
     const ending: Ending = {
       status: 'resolved',
       at: d.at,
-      outcome: d.outcome,
-      natural: d.natural,
-      playerCards: d.playerCards,
-      bankerCards: d.bankerCards,
-      playerTotal: d.playerTotal,
-      bankerTotal: d.bankerTotal,
+      ...resultOf(d),
       settlements: d.settlements,
       commissionMode: d.commissionMode,
       void: null,
@@ -267,12 +292,7 @@ function coupResolved(x: Step, d: DataOf<'CoupResolved'>): void {
       cards: hand.cards,
       ending,
       original: {
-        outcome: d.outcome,
-        natural: d.natural,
-        playerCards: [...d.playerCards],
-        bankerCards: [...d.bankerCards],
-        playerTotal: d.playerTotal,
-        bankerTotal: d.bankerTotal,
+        ...resultOf(d),
         settlements: [...d.settlements],
         at: d.at,
         by: d.by,
@@ -292,19 +312,7 @@ function coupResolved(x: Step, d: DataOf<'CoupResolved'>): void {
 function roundVoided(x: Step, d: DataOf<'RoundVoided'>): void {
   const hand = handOf(x, d.roundNo);
   if (hand === null) return;
-  const { writes } = finish(x.s, hand, x.handEnd ?? endAt(x.e, 1), {
-    status: 'voided',
-    at: d.at,
-    outcome: null,
-    natural: null,
-    playerCards: null,
-    bankerCards: null,
-    playerTotal: null,
-    bankerTotal: null,
-    settlements: [],
-    commissionMode: null,
-    void: { reason: d.reason, by: d.by, returned: d.returned },
-  });
+  const { writes } = finish(x.s, hand, x.handEnd ?? endAt(x.e, 1), voidedEnding(d));
   x.writes.push(...writes);
   x.hand = null;
   if (x.shoe !== null && x.shoe.shoeNo === hand.shoeNo) {
@@ -344,14 +352,7 @@ function settledCoupCorrected(x: Step, d: DataOf<'SettledCoupCorrected'>): void 
     ...placed[i],
     ...(i === d.index ? { card: d.newCard, correctedFrom: c.correctedFrom ?? d.oldCard } : {}),
   }));
-  const result = {
-    outcome: d.outcome,
-    natural: d.natural,
-    playerCards: [...d.playerCards],
-    bankerCards: [...d.bankerCards],
-    playerTotal: d.playerTotal,
-    bankerTotal: d.bankerTotal,
-  };
+  const result = resultOf(d);
   const ending: Ending = {
     ...settled.ending,
     ...result,
@@ -383,20 +384,7 @@ function settledCoupCorrected(x: Step, d: DataOf<'SettledCoupCorrected'>): void 
 function settledCoupVoided(x: Step, d: DataOf<'SettledCoupVoided'>): void {
   const settled = settledOf(x, d.roundNo);
   if (settled === null) return;
-  const ending: Ending = {
-    status: 'voided',
-    at: d.at,
-    outcome: null,
-    natural: null,
-    playerCards: null,
-    bankerCards: null,
-    playerTotal: null,
-    bankerTotal: null,
-    settlements: [],
-    commissionMode: null,
-    void: { reason: d.reason, by: d.by, returned: d.returned },
-  };
-  amend(x, settled, ending, {
+  amend(x, settled, voidedEnding(d), {
     kind: 'void',
     returned: [...d.returned],
     reversed: [...d.reversed],

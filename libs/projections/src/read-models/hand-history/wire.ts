@@ -48,14 +48,18 @@ export interface CorrectionEntry {
 
 export type Outcome = 'player' | 'banker' | 'tie';
 
-/** A coup's result and settlement as the dealer's cards settled it (before any correction of the settled coup). */
-export interface SettledResult {
+/** A coup's result: its outcome, cards and totals. */
+export interface CoupOutcome {
   readonly outcome: Outcome;
   readonly natural: boolean;
   readonly playerCards: Card[];
   readonly bankerCards: Card[];
   readonly playerTotal: number;
   readonly bankerTotal: number;
+}
+
+/** A coup's result and settlement as the dealer's cards settled it (before any correction of the settled coup). */
+export interface SettledResult extends CoupOutcome {
   readonly settlements: Settlement[];
   readonly at: string;
   /** Who dealt (or corrected) the card that completed the coup. */
@@ -78,17 +82,11 @@ interface AmendmentBase {
 }
 
 /** A card of the settled coup corrected: the coup resolved again from the corrected cards and settled anew. */
-export interface CorrectionAmendment extends AmendmentBase {
+export interface CorrectionAmendment extends AmendmentBase, CoupOutcome {
   readonly kind: 'correction';
   readonly index: number;
   readonly oldCard: Card;
   readonly newCard: Card;
-  readonly outcome: Outcome;
-  readonly natural: boolean;
-  readonly playerCards: Card[];
-  readonly bankerCards: Card[];
-  readonly playerTotal: number;
-  readonly bankerTotal: number;
   readonly settlements: Settlement[];
 }
 

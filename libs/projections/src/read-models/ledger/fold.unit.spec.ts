@@ -1,6 +1,7 @@
+import type { Card } from '@coup/engine';
 import type { Actor, TableEvent } from '@coup/table';
 import { COUPS } from '../../testing/coups';
-import { Scenario } from '../../testing/scenario';
+import { Scenario, correctSettled } from '../../testing/scenario';
 import { type LedgerState, PL_ACCOUNTS, PL_ENTRIES, ledgerProjection } from './fold';
 
 const ADMIN: Actor = { id: 'admin-1', role: 'admin' };
@@ -257,21 +258,9 @@ describe('player ledger: side bets and game modes', () => {
 });
 
 describe('player ledger: a settled coup corrected or voided (issue 16)', () => {
-  /** p1 on player and p2 on banker, 1,000 each, at a live table of `rules`: the coup `cards` settled. */
-  function settled(cards: readonly string[], rules: Record<string, unknown> = {}): Scenario<LedgerState> {
-    const full = { dealing: 'live', ...rules };
-    return new Scenario<LedgerState>(ledgerProjection, { players: 0, rules: full }).given((d) => [
-      ...d.execute('OpenTable', { tableId: 'T1', rules: full }, ADMIN),
-      ...d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN),
-      ...d.execute('BuyIn', { playerId: 'p2', amount: 50_000 }, ADMIN),
-      ...d.liveRound(cards as never, [
-        { playerId: 'p1', spot: 'player', amount: 1_000 },
-        { playerId: 'p2', spot: 'banker', amount: 1_000 },
-      ]),
-    ]);
-  }
-  const correct = (index: number, card: string, reason: string) => (d: Scenario['driver']) =>
-    d.execute('CorrectCard', { roundNo: 1, index, card, reason }, SUPER);
+  const settled = (cards: readonly Card[], rules: Record<string, unknown> = {}) =>
+    Scenario.settledLive<LedgerState>(ledgerProjection, cards, rules);
+  const correct = correctSettled;
 
   test('given a settled coup, when a card is corrected, then each settlement is reversed and the new one settled as entries of their own, with who and why; earlier entries stay', () => {
     const s = settled(COUPS.playerNatural);
