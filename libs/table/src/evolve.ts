@@ -15,7 +15,14 @@ import {
   initialState,
   seatOf,
 } from './state';
-import { type EventData, type SpotAmounts, type TableEvent, addStake, totalOf } from './vocabulary';
+import {
+  type EventData,
+  type SpotAmounts,
+  type TableEvent,
+  addStake,
+  stakedSpots,
+  totalOf,
+} from './vocabulary';
 
 /**
  * The state with one player updated (seated first if new; removed if `update` returns null). Copies the players
@@ -205,6 +212,7 @@ function bettingOpened(state: TableState, d: EventData<'BettingOpened'>): TableS
       cards: [],
       result: null,
       voided: null,
+      stakes: 0,
     },
   };
 }
@@ -350,12 +358,20 @@ const EVOLVERS: Evolvers = {
     };
   },
   BettingOpened: bettingOpened,
-  BetPlaced: (state, d) =>
-    withPlayer(state, d.playerId, (p) => {
+  BetPlaced: (state, d) => {
+    // a new (player, spot) stake when the spot total is the bet itself
+    const after =
+      d.spotTotal === d.amount ? withRound(state, (r) => ({ ...r, stakes: r.stakes + 1 })) : state;
+    return withPlayer(after, d.playerId, (p) => {
       return { ...p, chips: p.chips - d.amount, bets: addStake(p.bets ?? NO_BETS, d.spot, d.amount) };
-    }),
+    });
+  },
   BetsCleared: (state, d) =>
-    withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.returned, bets: null })),
+    withPlayer(
+      withRound(state, (r) => ({ ...r, stakes: Math.max(0, r.stakes - stakedSpots(d.bets).length) })),
+      d.playerId,
+      (p) => ({ ...p, chips: p.chips + d.returned, bets: null }),
+    ),
   BettingClosed: (state) => ({ ...withRound(state, (r) => ({ ...r, status: 'dealing' })), phase: 'dealing' }),
   CardDealt: cardDealt,
   CardCorrected: cardCorrected,

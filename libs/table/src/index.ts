@@ -125,6 +125,7 @@ export {
   type ShoeState,
   type TableState,
   betsOf,
+  roundOpen,
   totalOf,
   initialState,
   playerOf,

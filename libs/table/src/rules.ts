@@ -16,7 +16,7 @@ import {
   oneOf,
 } from './rule-fields';
 import { normalizeGame, normalizeSideBets } from './side-bet-rules';
-import type { DomainError, Limit, TableRules } from './vocabulary';
+import { type DomainError, type Limit, MAX_STAKES, type TableRules } from './vocabulary';
 
 export { MAX_LIMIT, chipUnit };
 
@@ -73,6 +73,7 @@ const RULE_KEYS: readonly (keyof TableRules)[] = [
   'sideBets',
   'correctionSeconds',
   'confirmResult',
+  'maxStakes',
 ];
 
 type Choices = Pick<TableRules, 'dealing' | 'shuffle' | 'dealtBy' | 'tiePays' | 'commission'>;
@@ -187,11 +188,11 @@ function invalidCombination(choices: Choices, seconds: number | null): Fail | nu
   return null;
 }
 
-type Optional = Pick<TableRules, 'game' | 'sideBets' | 'correctionSeconds' | 'confirmResult'>;
+type Optional = Pick<TableRules, 'game' | 'sideBets' | 'correctionSeconds' | 'confirmResult' | 'maxStakes'>;
 
 /**
  * The rules recorded only when not the default (so a table without them records exactly what it did before they
- * existed): `game`, `sideBets`, `correctionSeconds`, `confirmResult` (live tables only).
+ * existed): `game`, `sideBets`, `correctionSeconds`, `confirmResult` (live tables only), `maxStakes`.
  */
 function normalizeOptional(
   input: Record<string, unknown>,
@@ -217,6 +218,10 @@ function normalizeOptional(
   const sideBets = normalizeSideBets(input, { ...table, game: game.value });
   if (!sideBets.ok) return sideBets;
   const correctionSeconds = input['correctionSeconds'];
+  const maxStakes = input['maxStakes'];
+  if (maxStakes !== undefined && !isPositiveInt(maxStakes, MAX_STAKES)) {
+    return invalid('maxStakes', `must be an integer from 1 to ${MAX_STAKES} (stakes in a round)`, maxStakes);
+  }
   if (correctionSeconds !== undefined && !isPositiveInt(correctionSeconds, 600)) {
     return invalid(
       'correctionSeconds',
@@ -231,6 +236,7 @@ function normalizeOptional(
       ...(Object.keys(sideBets.value).length === 0 ? {} : { sideBets: sideBets.value }),
       ...(correctionSeconds === undefined ? {} : { correctionSeconds }),
       ...(confirm ? { confirmResult: true as const } : {}),
+      ...(maxStakes === undefined ? {} : { maxStakes }),
     },
   };
 }

@@ -18,7 +18,7 @@ import {
 export { totalOf };
 
 /** Bump when the state's shape changes (a snapshot of another version must be rebuilt from the events). */
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 
 /**
  * The table's phase:
@@ -100,6 +100,8 @@ export interface RoundState {
   readonly cards: readonly DealtCard[];
   readonly result: CoupSummary | null;
   readonly voided: { readonly reason: string; readonly by: string; readonly role: Role } | null;
+  /** Stakes on the layout, one per player and spot (bounded by the rule `maxStakes`: see `checkStakes`). */
+  readonly stakes: number;
 }
 
 /** The table's whole decision state. */

@@ -45,6 +45,7 @@ import {
   limitOf,
   offeredSpots,
   payoutRulesOf,
+  stakedSpots,
   tableView,
   totalOf,
 } from '../src';
@@ -147,6 +148,7 @@ const rulesArb: fc.Arbitrary<Record<string, unknown>> = fc
       sideBets,
       ...(r.correctionSeconds === undefined ? {} : { correctionSeconds: r.correctionSeconds }),
       ...(live && r.confirm ? { confirmResult: true } : {}),
+      ...(r.min === 500 && r.tiePays === 9 ? { maxStakes: 4 } : {}),
       ...(r.game === 'commission' ? { commission: r.commission } : {}),
       tiePays: r.tiePays,
       decks: r.decks,
@@ -715,6 +717,17 @@ class Ledger {
     }
     const onLayout = this.onLayout();
     check(stateLayout === onLayout, () => `state layout ${stateLayout} != events layout ${onLayout}`);
+    if (round && (round.status === 'betting' || round.status === 'dealing')) {
+      const entries = state.players.reduce((n, p) => n + (p.bets ? stakedSpots(p.bets).length : 0), 0);
+      check(
+        round.stakes === entries,
+        () => `round.stakes ${round.stakes} != ${entries} stakes on the layout`,
+      );
+      check(
+        round.stakes <= (this.rules?.maxStakes ?? 2000),
+        () => `round.stakes ${round.stakes} over maxStakes`,
+      );
+    }
     check(
       chips + onLayout + this.cashed + this.collected + this.house === this.bought,
       () =>
@@ -796,6 +809,7 @@ describe('table invariants over random command sequences', () => {
       'SPOT_NOT_OFFERED',
       'MAIN_BET_REQUIRED',
       'CORRECTION_WINDOW_CLOSED',
+      'ROUND_FULL',
     ]) {
       expect(stats[`refused ${code}`] ?? 0).toBeGreaterThan(0);
     }

@@ -297,3 +297,33 @@ describe('settlement by game mode, side bets in CoupResolved', () => {
     expect(offeredSpots(fold(events).rules!)).toContain('playerPair');
   });
 });
+
+describe('a round takes at most maxStakes stakes (a coup’s record must fit one append of the store)', () => {
+  const opened = continueHistory(liveReady({ maxStakes: 3 }), cmd('OpenBetting', {}));
+
+  it('counts one stake per player and spot: adding to a stake is not a new one', () => {
+    const two = continueHistory(opened, sideBet(1, 'p1', 'player', 100), sideBet(1, 'p1', 'tie', 100));
+    given(two)
+      .when(sideBet(1, 'p1', 'player', 100))
+      .thenMatch([{ type: 'BetPlaced', data: { spotTotal: 200 } }]);
+    given(two)
+      .when(sideBet(1, 'p2', 'banker', 100))
+      .thenMatch([{ type: 'BetPlaced' }]);
+    const full = continueHistory(two, sideBet(1, 'p2', 'banker', 100));
+    given(full)
+      .when(sideBet(1, 'p2', 'tie', 100))
+      .then('ROUND_FULL', { stakes: 3, max: 3 });
+    // a clear frees its stakes
+    const cleared = continueHistory(full, cmd('ClearBets', { roundNo: 1, playerId: 'p1' }, player('p1')));
+    expect(fold(cleared).round?.stakes).toBe(1);
+    given(cleared)
+      .when(sideBet(1, 'p2', 'tie', 100))
+      .thenMatch([{ type: 'BetPlaced' }]);
+  });
+
+  it('is 2,000 at most, and by default', () => {
+    expect(normalizeRules({ maxStakes: 2001 }).ok).toBe(false);
+    expect(normalizeRules({ maxStakes: 2000 }).ok).toBe(true);
+    expect(fold(opened).round?.stakes).toBe(0);
+  });
+});

@@ -44,6 +44,7 @@ export type DomainErrorCode =
   | 'PLAYERS_SEATED'
   | 'MAIN_BET_REQUIRED'
   | 'CORRECTION_WINDOW_CLOSED'
+  | 'ROUND_FULL'
   | 'CORRECTION_CONFLICT'
   | 'PERSONAL_TABLE';
 
@@ -81,6 +82,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   UNKNOWN_PLAYER: 404, // player not seated (never bought in, or cashed out)
   TABLE_EXISTS: 409,
   TABLE_CLOSED: 409,
+  ROUND_FULL: 409, // the round holds the most stakes a coup's record takes (the rule maxStakes, at most 2,000)
   CORRECTION_WINDOW_CLOSED: 409, // a settled coup corrected or voided after the next round's betting opened, or its correctionSeconds
   PLAYERS_SEATED: 409, // CloseTable while players hold chips or owe commission, without cashOutAll (details.players)
   WRONG_PHASE: 409,

@@ -78,7 +78,18 @@ export interface TableRules {
    * the last card itself. Recorded only when true (off by default).
    */
   readonly confirmResult?: true;
+  /**
+   * The most stakes (one per player and spot) a round takes, 1..{@link MAX_STAKES}; {@link MAX_STAKES} when
+   * absent. Bounds a coup's settlement (and its correction, which holds two) within one append of the store.
+   */
+  readonly maxStakes?: number;
 }
+
+/**
+ * A round's stakes at most: a settlement is about 200 bytes at most, so a corrected coup's event (the reversed and
+ * the new settlement) stays well within EventStoreDB's 1 MiB append.
+ */
+export const MAX_STAKES = 2000;
 
 /** A side bet as a table offers it: the catalogue's paytable by name, and its limits in cents. */
 export interface SideBetRule extends Limit {

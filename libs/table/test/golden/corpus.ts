@@ -73,6 +73,7 @@ const VARIANTS: readonly { tableId: string; rules: Record<string, unknown>; pers
     tableId: 'T3',
     rules: {
       decks: 6,
+      maxStakes: 2,
       chips: [50, 100, 1000],
       limits: {
         player: { min: 50, max: 20_000 },
@@ -208,7 +209,8 @@ function typeFor(step: Step, state: TableState, variant: (typeof VARIANTS)[numbe
     case 'ready':
       if (r1 < 60) return 'EndShoe';
       // the coup just settled, corrected (live) or voided before the next betting opens
-      if (state.round?.status === 'resolved' && r1 < 160) return live && r1 < 130 ? 'CorrectCard' : 'VoidRound';
+      if (state.round?.status === 'resolved' && r1 < 160)
+        return live && r1 < 130 ? 'CorrectCard' : 'VoidRound';
       return r1 < 200 ? 'BuyIn' : 'OpenBetting';
     case 'betting':
       if (r1 < 420) return 'PlaceBet';

@@ -2,7 +2,15 @@
 import { type OpenCtx, type Refusal, refuse } from '../../kernel';
 import { chipUnit } from '../../rules';
 import { playerOf } from '../../state';
-import { type Spot, type SpotAmounts, amountOn, limitOf, stakedSpots, totalOf } from '../../vocabulary';
+import {
+  MAX_STAKES,
+  type Spot,
+  type SpotAmounts,
+  amountOn,
+  limitOf,
+  stakedSpots,
+  totalOf,
+} from '../../vocabulary';
 
 /** Every staked spot offered at this table, and every amount made of its chips. */
 function checkSpotsAndChips(
@@ -46,6 +54,15 @@ export function checkStakes(
   const spots = stakedSpots(add);
   const offeredAndChips = checkSpotsAndChips(rules, add, spots);
   if (offeredAndChips) return offeredAndChips;
+  const max = rules.maxStakes ?? MAX_STAKES;
+  const fresh = spots.filter((spot) => amountOn(current, spot) === 0).length;
+  const onLayout = ctx.state.round?.stakes ?? 0;
+  if (onLayout + fresh > max) {
+    return refuse('ROUND_FULL', `This round holds the most stakes a coup settles at once (${max})`, {
+      stakes: onLayout,
+      max,
+    });
+  }
   const after = (spot: Spot): number => amountOn(current, spot) + amountOn(add, spot);
   if (spots.some((spot) => !isMainSpot(spot)) && after('player') + after('banker') + after('tie') === 0) {
     return refuse(
