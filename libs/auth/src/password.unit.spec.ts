@@ -18,7 +18,9 @@ describe('staff passwords (scrypt)', () => {
     const hash = await hashPassword('correct horse battery');
     expect(hash).toMatch(/^scrypt\$15\$8\$3\$[\w-]{22}\$[\w-]{43}$/);
     expect(await verifyPassword('correct horse battery', hash)).toBe(true);
-  });
+    // two hashes at the production cost (about 0.1 s of CPU each with 96 MiB), which a loaded machine can stretch
+    // far past jest's default 5 s: the time is compute, not a wait on anything
+  }, 60_000);
 
   it('is scrypt itself: the stored key is scrypt(password, salt) with the stored parameters', async () => {
     const hash = await hashPassword('correct horse battery', CHEAP);
