@@ -5,7 +5,7 @@ import type { TableSession } from './table-session';
 
 const DAY_MS = 86_400_000;
 /** Keys written to the index per write while it is filled from the stream (a turn of the event loop after each). */
-const FILL_CHUNK = 1_000;
+const FILL_CHUNK = 500;
 /** Events read per turn of the event loop while the index is filled (a week of a busy table is millions). */
 const FILL_EVENTS_PER_TURN = 2_000;
 /** Keys older than the retention are pruned this often... */
