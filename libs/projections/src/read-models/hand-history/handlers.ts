@@ -2,12 +2,20 @@
  * The hand history's fold, one handler per event type: each updates the step (the open hand, its span, the
  * shoe, the last stored state) and adds the rows it finishes. Events with no handler change only the table.
  */
-import { type CoupResult, fullShoeCounts, isSideSpot, nextPosition } from '@coup/engine';
-import type { Card, Returned, Slot, TableEvent, TableState } from '@coup/table';
+import { isSideSpot } from '@coup/engine';
+import type { TableEvent, TableState } from '@coup/table';
 import type { ProjectionEvent, Write } from '../kernel/types';
 import { EMPTY_LOG, appendBet } from './bet-log';
-import { type Ending, amendedRows, finish, json, openHandRow, shoeRow } from './rows';
+import { type Ending, finish, json, openHandRow, shoeRow } from './rows';
 import { HH_HANDS, HH_HAND_STATES, SNAPSHOT_EVERY } from './schema';
+import {
+  placesOf,
+  resultOf,
+  settledCoupCorrected,
+  settledCoupVoided,
+  settledHand,
+  voidedEnding,
+} from './settled';
 import {
   type HandHistoryState,
   type OpenHand,
@@ -17,7 +25,7 @@ import {
   endAt,
   handWith,
 } from './state';
-import type { Amendment, BetEntry, CardEntry, CorrectionEntry } from './wire';
+import type { BetEntry, CardEntry, CorrectionEntry } from './wire';
 
 /** One event's step: what it starts from and what the handler changes. */
 export interface Step {
@@ -33,48 +41,8 @@ export interface Step {
   readonly writes: Write[];
 }
 
-type DataOf<K extends TableEvent['type']> = Extract<TableEvent, { type: K }>['data'];
+export type DataOf<K extends TableEvent['type']> = Extract<TableEvent, { type: K }>['data'];
 type Handlers = { readonly [K in TableEvent['type']]?: (x: Step, d: DataOf<K>) => void };
-
-const ONE_DECK = fullShoeCounts(1);
-
-/** Where each card of a coup goes, from the sequence (a correction may move a third card). */
-function placesOf(cards: readonly Card[]): { to: 'player' | 'banker'; slot: Slot }[] {
-  return cards.map((_, i) => {
-    const next = nextPosition({ cards: cards.slice(0, i), remaining: ONE_DECK });
-    return next.to === 'complete' ? { to: 'banker', slot: 'banker3' } : { to: next.to, slot: next.slot };
-  });
-}
-
-/** A coup's result as the hand records it. */
-const resultOf = (d: CoupResult) => ({
-  outcome: d.outcome,
-  natural: d.natural,
-  playerCards: [...d.playerCards],
-  bankerCards: [...d.bankerCards],
-  playerTotal: d.playerTotal,
-  bankerTotal: d.bankerTotal,
-});
-
-/** A hand voided, before its coup settled or after: no result, every stake returned, who and why. */
-const voidedEnding = (d: {
-  readonly at: string;
-  readonly reason: string;
-  readonly by: string;
-  readonly returned: readonly Returned[];
-}): Ending => ({
-  status: 'voided',
-  at: d.at,
-  outcome: null,
-  natural: null,
-  playerCards: null,
-  bankerCards: null,
-  playerTotal: null,
-  bankerTotal: null,
-  settlements: [],
-  commissionMode: null,
-  void: { reason: d.reason, by: d.by, returned: d.returned },
-});
 
 /** The open hand of `roundNo`, or null when the event is about another round (or none is open). */
 const handOf = (x: Step, roundNo: number): OpenHand | null =>
@@ -284,23 +252,7 @@ function coupResolved(x: Step, d: DataOf<'CoupResolved'>): void {
     };
     const { writes, stakes } = finish(x.s, hand, x.handEnd ?? endAt(x.e, 1), ending);
     x.writes.push(...writes);
-    x.settled = {
-      roundNo: hand.roundNo,
-      shoeNo: hand.shoeNo,
-      firstRevision: hand.firstRevision,
-      stakes: [...stakes],
-      cards: hand.cards,
-      ending,
-      original: {
-        ...resultOf(d),
-        settlements: [...d.settlements],
-        at: d.at,
-        by: d.by,
-        position: x.e.position,
-      },
-      amendments: [],
-      shoe: null,
-    };
+    x.settled = settledHand(hand, d, ending, stakes, x.e.position);
     x.hand = null;
   }
   if (x.shoe !== null && x.shoe.shoeNo === d.shoeNo) {
@@ -319,93 +271,6 @@ function roundVoided(x: Step, d: DataOf<'RoundVoided'>): void {
     x.shoe = { ...x.shoe, voids: x.shoe.voids + 1 };
     x.writes.push(shoeRow(x.s.tableId, x.shoe));
   }
-}
-
-/**
- * The settled coup `roundNo` amended by the event being folded: its state and rows follow, its span now ends at
- * this event (the events since its coup resolved included).
- */
-function amend(x: Step, settled: SettledHand, ending: Ending, amendment: Amendment, cards = settled.cards) {
-  const next: SettledHand = {
-    ...settled,
-    cards,
-    ending,
-    amendments: [...settled.amendments, amendment],
-  };
-  x.settled = next;
-  const end = endAt(x.e, x.e.revision - settled.firstRevision + 1);
-  x.writes.push(...amendedRows(x.s.tableId, next, end));
-}
-
-const settledOf = (x: Step, roundNo: number): SettledHand | null =>
-  x.settled !== null && x.settled.roundNo === roundNo && x.settled.ending.status === 'resolved'
-    ? x.settled
-    : null;
-
-function settledCoupCorrected(x: Step, d: DataOf<'SettledCoupCorrected'>): void {
-  const settled = settledOf(x, d.roundNo);
-  if (settled === null) return;
-  const corrected = settled.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
-  const placed = placesOf(corrected);
-  const cards = settled.cards.map((c, i) => ({
-    ...c,
-    ...placed[i],
-    ...(i === d.index ? { card: d.newCard, correctedFrom: c.correctedFrom ?? d.oldCard } : {}),
-  }));
-  const result = resultOf(d);
-  const ending: Ending = {
-    ...settled.ending,
-    ...result,
-    settlements: d.settlements,
-    commissionMode: d.commissionMode,
-  };
-  amend(
-    x,
-    settled,
-    ending,
-    {
-      kind: 'correction',
-      index: d.index,
-      oldCard: d.oldCard,
-      newCard: d.newCard,
-      ...result,
-      settlements: [...d.settlements],
-      reversed: [...d.reversed],
-      reason: d.reason,
-      at: d.at,
-      by: d.by,
-      role: d.role,
-      position: x.e.position,
-    },
-    cards,
-  );
-}
-
-function settledCoupVoided(x: Step, d: DataOf<'SettledCoupVoided'>): void {
-  const settled = settledOf(x, d.roundNo);
-  if (settled === null) return;
-  amend(x, settled, voidedEnding(d), {
-    kind: 'void',
-    returned: [...d.returned],
-    reversed: [...d.reversed],
-    reason: d.reason,
-    at: d.at,
-    by: d.by,
-    role: d.role,
-    position: x.e.position,
-  });
-  // the coup no longer counts in its shoe: a void instead
-  const shoe =
-    x.shoe !== null && x.shoe.shoeNo === settled.shoeNo
-      ? x.shoe
-      : settled.shoe !== null && settled.shoe.shoeNo === settled.shoeNo
-        ? settled.shoe
-        : null;
-  if (shoe === null) return;
-  const counted = { ...shoe, coups: Math.max(0, shoe.coups - 1), voids: shoe.voids + 1 };
-  if (shoe === x.shoe) x.shoe = counted;
-  else if (x.settled !== null) x.settled = { ...x.settled, shoe: counted };
-  x.writes.push(shoeRow(x.s.tableId, counted));
 }
 
 /** The handler of each event type the hand history records. */
