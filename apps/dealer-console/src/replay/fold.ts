@@ -16,6 +16,7 @@ import {
   type TableState,
   type TableView,
   evolve,
+  stakedSpots,
   tableView,
 } from '@coup/table';
 import type { HandReplay, ReplayEvent } from '@coup/projections/wire';
@@ -86,6 +87,8 @@ function roundFromView(r: TableView['round']): RoundState | null {
     cards: r.cards.map((c) => ({ card: c.card, to: c.to, slot: c.slot })),
     result: r.result,
     voided: r.voided === null ? null : { ...r.voided, role: 'supervisor' },
+    // one stake per player and spot on the layout (the round's maxStakes counts them)
+    stakes: r.bets.players.reduce((n, p) => n + stakedSpots(p).length, 0),
   };
 }
 

@@ -1,6 +1,6 @@
 import { canonicalJson, foldReplay, recheckCoup, serializeSteps, stateFromView } from './fold';
 import { liveTable, play, replayOf } from './testing/fixture';
-import { tableView } from '@coup/table';
+import { evolve, initialState, tableView } from '@coup/table';
 
 describe('replay folded in the browser', () => {
   const events = liveTable();
@@ -145,8 +145,12 @@ describe('replay folded in the browser: rng shoes, voids, every-coup tables', ()
       })),
     ]);
     const replay = replayOf(sideBetEvents, 1);
-    for (const s of replay.steps)
+    for (const s of replay.steps) {
       expect(canonicalJson(tableView(stateFromView(s.view)))).toBe(canonicalJson(s.view));
+      // the stakes the round counts (its maxStakes rule) are the decider's own at that step
+      const folded = sideBetEvents.slice(0, s.event.revision + 1).reduce(evolve, initialState);
+      expect(stateFromView(s.view).round?.stakes).toBe(folded.round?.stakes);
+    }
     const folded = foldReplay(replay);
     expect(folded.steps.every((s) => s.matchesService)).toBe(true);
     expect(folded.steps.at(-1)?.view.round?.result?.settlements).toMatchObject([
