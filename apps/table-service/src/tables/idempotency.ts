@@ -129,7 +129,7 @@ const CHECKPOINT_EVERY_MS = 1_000;
 /** Recorded keys are held in memory this long, then written together in one transaction... */
 const WRITE_BEHIND_MS = 20;
 /** ...or as soon as this many are held. */
-const WRITE_BEHIND_MAX = 500;
+const WRITE_BEHIND_MAX = 100;
 
 /** Keys recorded for one table and not written yet, and the watermark they complete. */
 interface HeldKeys {

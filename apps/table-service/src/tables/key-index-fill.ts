@@ -5,9 +5,9 @@ import type { TableSession } from './table-session';
 
 const DAY_MS = 86_400_000;
 /** Keys written to the index per write while it is filled from the stream (a turn of the event loop after each). */
-const FILL_CHUNK = 500;
+const FILL_CHUNK = 100;
 /** Events read per turn of the event loop while the index is filled (a week of a busy table is millions). */
-const FILL_EVENTS_PER_TURN = 2_000;
+const FILL_EVENTS_PER_TURN = 500;
 /** Keys older than the retention are pruned this often... */
 const PRUNE_EVERY_MS = 3_600_000;
 /** ...this many per turn of the event loop (an hour of a busy floor's keys is hundreds of thousands). */
