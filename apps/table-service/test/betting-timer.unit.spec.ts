@@ -19,6 +19,7 @@ function round(roundNo: number, deadline: string | null): RoundState {
     cards: [],
     result: null,
     voided: null,
+    stakes: 0,
   };
 }
 
