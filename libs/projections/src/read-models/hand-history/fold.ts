@@ -81,7 +81,8 @@ function materializeHands(state: HandHistoryState): Write[] {
 export const handHistoryFold: ProjectionModel<HandHistoryState> = {
   name: 'hand-history',
   prefix: 'hh',
-  version: 2,
+  // 3: the decider's state holds the round's stakes (STATE_VERSION 2): its stored states are refolded
+  version: 3,
   description:
     'One record per coup: bets, cards, result, settlements, voids, corrections and voids after it settled, event span and chain hashes; shoes.',
   tables: handHistoryTables,

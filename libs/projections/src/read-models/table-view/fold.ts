@@ -172,7 +172,8 @@ export function tableViewRows(state: TableViewState): Write[] {
 export const tableViewProjection: ProjectionModel<TableViewState> = {
   name: 'table-view',
   prefix: 'tv',
-  version: 2,
+  // 3: the decider's state holds the round's stakes (STATE_VERSION 2): its stored states are refolded
+  version: 3,
   description: 'What the console shows now: phase, round, deadline, shoe, bets, players, cards and result.',
   tables,
   keyOf: byTable,
