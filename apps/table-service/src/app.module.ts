@@ -11,7 +11,7 @@ import { APP_FILTER, APP_GUARD, Reflector } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { QueriesModule } from './queries';
-import { ProjectionWorker, projectionWorkerAvailable } from './projection-worker';
+import { ProjectionWorker, projectionWorkerAvailable, workerStoreOf } from './projection-worker';
 import type { ServiceConfig } from './config/config';
 import { TokenVerifier, type ScryptParams } from '@coup/auth';
 import { AuthGuard, TOKEN_VERIFIER } from './common/auth';
@@ -153,19 +153,19 @@ function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metr
     minCommitIntervalMs: config.projectionCommitMs,
     // In this thread a commit holds the requests up: the library's 2,000-event cap, not COUP_PROJECTION_MAX_BATCH.
   });
-  const worker: Provider[] =
-    inWorker && eventsFile
-      ? [
-          {
-            provide: ProjectionWorker,
-            useFactory: () =>
-              new ProjectionWorker(eventsFile, readModelFile, {
-                minCommitIntervalMs: config.projectionCommitMs,
-                maxBatch: config.projectionMaxBatch,
-              }),
-          },
-        ]
-      : [];
+  const workerStore = inWorker ? workerStoreOf(config.eventStore) : null;
+  const worker: Provider[] = workerStore
+    ? [
+        {
+          provide: ProjectionWorker,
+          useFactory: () =>
+            new ProjectionWorker(workerStore, readModelFile, {
+              minCommitIntervalMs: config.projectionCommitMs,
+              maxBatch: config.projectionMaxBatch,
+            }),
+        },
+      ]
+    : [];
   return { queries, worker };
 }
 
@@ -174,10 +174,10 @@ export class AppModule {
   static register(config: ServiceConfig, overrides: AppOverrides = {}): DynamicModule {
     const handle = overrides.store ?? EventStoreHandle.open(config);
     const metrics = overrides.metrics ?? new Metrics();
-    // The read side folds in a worker thread when it can (built service, SQLite store), else in this thread.
+    // The read side folds in a worker thread when it can (built service, SQLite or EventStoreDB), else in this thread.
     const inWorker =
       config.projections === 'worker' &&
-      config.eventStore.kind === 'sqlite' &&
+      workerStoreOf(config.eventStore) !== null &&
       !overrides.store &&
       projectionWorkerAvailable();
     const { queries, worker } = readSide(config, handle, metrics, inWorker);

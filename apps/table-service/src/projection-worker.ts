@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { ServiceConfig } from './config/config';
 
 /** The compiled worker script; absent when the service runs from TypeScript sources (tests), which fold in process. */
 export const WORKER_SCRIPT = join(__dirname, 'projections.worker.js');
@@ -10,13 +11,29 @@ export function projectionWorkerAvailable(): boolean {
   return existsSync(WORKER_SCRIPT);
 }
 
-/** Runs the projection runner in a worker thread for the life of the app (SQLite store only). */
+/**
+ * The store the worker thread opens for itself: the SQLite file (read beside the service's writer, WAL) or the
+ * EventStoreDB connection string. It reads the events as stored (unrevealed seeds sealed), as the read side does
+ * in this thread, so it needs no seed key. Null for the memory store, which no other thread can see.
+ */
+export type WorkerStore =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'eventstoredb'; readonly connectionString: string };
+
+export function workerStoreOf(store: ServiceConfig['eventStore']): WorkerStore | null {
+  if (store.kind === 'sqlite') return { kind: 'sqlite', file: store.file };
+  if (store.kind === 'eventstoredb')
+    return { kind: 'eventstoredb', connectionString: store.connectionString };
+  return null;
+}
+
+/** Runs the projection runner in a worker thread for the life of the app, on a store connection of its own. */
 export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private worker: Worker | null = null;
   private readonly log = new Logger('projections');
 
   constructor(
-    private readonly eventsFile: string,
+    private readonly store: WorkerStore,
     private readonly readModelFile: string,
     private readonly batching: { readonly minCommitIntervalMs: number; readonly maxBatch: number },
   ) {}
@@ -24,7 +41,7 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
   onApplicationBootstrap(): void {
     const worker = new Worker(WORKER_SCRIPT, {
       workerData: {
-        eventsFile: this.eventsFile,
+        store: this.store,
         readModelFile: this.readModelFile,
         minCommitIntervalMs: this.batching.minCommitIntervalMs,
         maxBatch: this.batching.maxBatch,

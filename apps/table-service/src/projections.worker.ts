@@ -1,27 +1,31 @@
 /**
- * The projection runner in its own thread: it opens its own connection to the SQLite event store (seeing the
- * service's commits by polling, WAL lets it read while the service writes) and folds events into the read-model
- * file, so folding never competes with deciding bets on the service's event loop. Started by ProjectionWorker.
+ * The projection runner in its own thread: it opens its own connection to the event store (SQLite: the service's
+ * commits are seen by polling, WAL lets it read while the service writes; EventStoreDB: a client of its own,
+ * subscribed to $all) and folds events into the read-model file, so folding never competes with deciding bets on
+ * the service's event loop. Started by ProjectionWorker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEventStore } from '@coup/event-store';
 import { ProjectionRunner } from '@coup/projections';
+import type { WorkerStore } from './projection-worker';
 
 interface Data {
-  readonly eventsFile: string;
+  readonly store: WorkerStore;
   readonly readModelFile: string;
   readonly minCommitIntervalMs: number;
   readonly maxBatch: number;
 }
 
-const { eventsFile, readModelFile, minCommitIntervalMs, maxBatch } = workerData as Data;
-const store = createEventStore({ kind: 'sqlite', file: eventsFile });
+const data = workerData as Data;
+const store = createEventStore(data.store);
 const runner = new ProjectionRunner({
   store,
-  readModels: readModelFile,
-  minCommitIntervalMs,
-  maxBatch,
-  headPosition: () => store.headPosition(),
+  readModels: data.readModelFile,
+  minCommitIntervalMs: data.minCommitIntervalMs,
+  maxBatch: data.maxBatch,
+  // SQLite's positions count its events (lag = head - checkpoint); EventStoreDB's are byte offsets, so the runner
+  // counts the events after each checkpoint instead.
+  ...(data.store.kind === 'sqlite' ? { headPosition: () => store.headPosition() } : {}),
   logger: {
     info: () => undefined,
     warn: (msg) => parentPort?.postMessage({ type: 'log', level: 'warn', msg }),

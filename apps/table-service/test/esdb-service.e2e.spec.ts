@@ -46,13 +46,17 @@ const procs: ServiceProcess[] = [];
 const run = Math.random().toString(36).slice(2, 7);
 const tableIds = (label: string) => `${label}${run}`;
 
-async function service(dir?: string): Promise<{ proc: ServiceProcess; dir: string }> {
+async function service(
+  dir?: string,
+  env: Record<string, string> = {},
+): Promise<{ proc: ServiceProcess; dir: string }> {
   const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'coup-esdb-e2e-'));
   if (!dir) dirs.push(dataDir);
   const proc = await spawnService(dataDir, {
     COUP_EVENT_STORE: 'eventstoredb',
     EVENTSTORE_CONNECTION_STRING: esdb.connectionString,
     COUP_PROJECTIONS: 'off',
+    ...env,
   });
   procs.push(proc);
   return { proc, dir: dataDir };
@@ -98,12 +102,13 @@ const bet = (base: string, tableId: string, roundNo: number, player: string, key
     key,
   );
 
-/** The first service process, shared by the cases (each on tables of its own); a second joins it in the last two. */
+/** The first service process, shared by the cases (each on tables of its own); a second joins it in two. */
 let a: { proc: ServiceProcess; dir: string };
 let b: { proc: ServiceProcess; dir: string };
 beforeAll(async () => {
   esdb = await esdbForTests();
-  a = await service();
+  // The read side in its worker thread (the last case checks it); the other processes keep none.
+  a = await service(undefined, { COUP_PROJECTIONS: 'worker' });
 });
 afterAll(async () => {
   for (const p of procs) await p.stop('SIGKILL');
@@ -203,4 +208,30 @@ it('a crash (SIGKILL) under keyed bets, then a restart: every retried key answer
   const stored = await events(tableId);
   expect(stored.ok).toBe(true);
   expect(stored.events.filter((e) => e.type === 'BetPlaced')).toHaveLength(keys.length);
+});
+
+it('COUP_PROJECTIONS=worker: the read models fold in the worker thread, on a store connection of its own; the request thread folds nothing', async () => {
+  const { proc } = a;
+  const tableId = tableIds('READ');
+  const roundNo = await openRound(proc.url, tableId, ['p1']);
+  expect((await bet(proc.url, tableId, roundNo, 'p1')).status).toBe(201);
+  const placed = (await events(tableId)).events.find((e) => e.type === 'BetPlaced')!;
+  type Status = { running: boolean; projections: { name: string; checkpoint: number; lag: number }[] };
+  const status = async () => (await call(proc.url, 'GET', '/api/projections')).body as Status;
+  const caughtUp = (s: Status) =>
+    s.projections.every((p) => p.lag === 0 && BigInt(p.checkpoint) >= placed.globalPosition);
+  const deadline = Date.now() + 20_000;
+  let now = await status();
+  while (!caughtUp(now) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    now = await status();
+  }
+  // The request thread’s runner (which answers this status from the shared read-model file) never started.
+  expect(now.running).toBe(false);
+  expect(now.projections.filter((p) => !caughtUp({ ...now, projections: [p] }))).toEqual([]);
+  const ledger = await call(proc.url, 'GET', '/api/players/p1/ledger');
+  expect(ledger.body.accounts.find((a: { tableId: string }) => a.tableId === tableId)).toMatchObject({
+    bets: 1,
+    staked: 1000,
+  });
 });
