@@ -37,14 +37,14 @@ async function commit(
   events: readonly ProposedEvent[],
   timeoutMs: number,
 ): Promise<CommitResult> {
-  ctx.faults.beforeAppend?.(stream);
+  await ctx.faults.beforeAppend?.(stream);
   const fault = ctx.faults.take(stream);
   if (fault === 'hang') return { kind: 'hang' };
   if (fault === 'timeout-before-write') return { kind: 'timeout' };
   if (fault === 'unavailable-before-write') return { kind: 'unavailable' };
   const delay = ctx.faults.commitDelayMs;
   if (delay > 0 && delay >= timeoutMs) {
-    setTimeout(() => ctx.log.append(stream, expected, events), delay).unref();
+    ctx.faults.landLater(() => ctx.log.append(stream, expected, events), delay);
     await sleep(timeoutMs);
     return { kind: 'timeout' };
   }
@@ -143,9 +143,11 @@ export function appendHandler(ctx: NodeContext) {
         return;
       }
       const refused = admit(ctx, pending, request.getProposedMessage()!);
-      if (refused?.error === 'event')
+      if (!refused) return;
+      ctx.refused({ stream: streamName(options?.getStreamIdentifier()), limit: refused.error });
+      if (refused.error === 'event')
         answer(rpcErrors.maxAppendEventSize(refused.id, refused.size, ctx.options.maxAppendEventSize));
-      else if (refused) answer(rpcErrors.maxAppendSize(ctx.options.maxAppendSize));
+      else answer(rpcErrors.maxAppendSize(ctx.options.maxAppendSize));
     });
     call.on('end', () => {
       if (answered || !options) return answer(options ? null : rpcErrors.badRequest('no options'));
@@ -257,6 +259,7 @@ export function batchAppendHandler(ctx: NodeContext) {
         const refused = admit(ctx, batch, message);
         if (!refused) continue;
         pending.delete(id);
+        ctx.refused({ stream: batch.stream, limit: refused.error });
         const response = batchResponse(correlation, batch.stream);
         response.setError(
           refused.error === 'event'

@@ -47,6 +47,12 @@ export interface ServedCall {
   readonly requiresLeader: boolean;
 }
 
+/** An append the node refused for its size (`MaximumAppendSizeExceeded`, or KurrentDB's per-event limit). */
+export interface AppendRefusal {
+  readonly stream: string;
+  readonly limit: 'append' | 'event';
+}
+
 export interface NodeContext {
   readonly log: StandinLog;
   readonly options: ResolvedOptions;
@@ -57,6 +63,7 @@ export interface NodeContext {
   /** Reads see records before this position (a follower that has not replicated the rest). */
   visibleEnd(): bigint;
   served(call: ServedCall): void;
+  refused(refusal: AppendRefusal): void;
 }
 
 export function requiresLeader(metadata: GrpcJs.Metadata): boolean {

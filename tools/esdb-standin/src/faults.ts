@@ -22,10 +22,37 @@ export class Faults {
   private appendFaults: { fault: AppendFault; stream: string | null }[] = [];
   /** Reads and subscriptions are accepted and never answered. */
   hangReads = false;
-  /** Called with the stream before each append is checked: the test's chance to write first, as another client. */
-  beforeAppend: ((stream: string) => void) | null = null;
+  /**
+   * Called with the stream before each append is checked: the test's chance to write first, as another client, or to
+   * act once the server has received an append. The append waits for a promise it returns (a commit held back).
+   */
+  beforeAppend: ((stream: string) => void | Promise<void>) | null = null;
+  /**
+   * Reads and subscriptions of the streams it accepts (`$all` for reads of and subscriptions to `$all`) end as a
+   * dropped connection ends them (UNAVAILABLE); other reads are answered.
+   */
+  dropReads: ((stream: string) => boolean) | null = null;
   /** Every commit takes this long; one longer than the write timeout is answered as a timeout and lands later. */
   commitDelayMs = 0;
+  /** The writes answered as timed out that have not landed yet. */
+  private readonly late = new Set<Promise<void>>();
+
+  /** Lands `write` in `ms` (a commit that missed its timeout), counted until it has. */
+  landLater(write: () => void, ms: number): void {
+    const landed = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        write();
+        resolve();
+      }, ms).unref(),
+    );
+    this.late.add(landed);
+    void landed.then(() => this.late.delete(landed));
+  }
+
+  /** Resolves once every write answered as timed out so far has landed. */
+  async lateWritesLanded(): Promise<void> {
+    while (this.late.size > 0) await Promise.all([...this.late]);
+  }
 
   /** The next `times` appends (to `stream`, or to any stream) meet `fault`. */
   failAppends(fault: AppendFault, options: { stream?: string; times?: number } = {}): void {
@@ -50,6 +77,7 @@ export class Faults {
     this.appendFaults = [];
     this.hangReads = false;
     this.beforeAppend = null;
+    this.dropReads = null;
     this.commitDelayMs = 0;
   }
 }

@@ -11,6 +11,7 @@ import * as features from '@eventstore/db-client/generated/serverfeatures_pb';
 import { StreamsService } from '@eventstore/db-client/generated/streams_grpc_pb';
 import { appendHandler, batchAppendHandler } from './appends';
 import {
+  type AppendRefusal,
   DEFAULT_OPTIONS,
   type NodeContext,
   requiresLeader,
@@ -66,6 +67,8 @@ export class StandinNode {
   readonly faults = new Faults();
   /** Every RPC served, in order (tests read it to see what the client asked). */
   readonly served: ServedCall[] = [];
+  /** Every append refused for its size, in order. */
+  readonly refusedAppends: AppendRefusal[] = [];
   readonly instanceId = randomUUID();
   role: NodeRole = 'leader';
   /** A stale follower's reads see only records before this position. */
@@ -148,6 +151,7 @@ export class StandinNode {
       leaderEndpoint: () => ({ host: this.cluster.leader.host, port: this.cluster.leader.port }),
       visibleEnd: () => this.staleAt ?? this.cluster.log.endPosition,
       served: (call) => this.served.push(call),
+      refused: (refusal) => this.refusedAppends.push(refusal),
     };
   }
 

@@ -214,6 +214,9 @@ export function readHandler(ctx: NodeContext) {
     if (ctx.faults.hangReads) return;
     const subscription = options.getCountOptionCase() === Options.CountOptionCase.SUBSCRIPTION;
     const all = options.getStreamOptionCase() === Options.StreamOptionCase.ALL;
+    const stream = all ? '$all' : streamName(options.getStream()?.getStreamIdentifier());
+    if (ctx.faults.dropReads?.(stream))
+      return void call.emit('error', rpcErrors.unavailable('Connection dropped'));
     let run: Promise<unknown>;
     if (all && subscription) run = subscribe(ctx, call, options);
     else if (all) run = readAll(ctx, call, options, leaderOnly);
