@@ -23,7 +23,7 @@ import { OpsController } from './ops/ops.controller';
 import { MetricsEndpoint } from './ops/metrics-endpoint';
 import { EventStoreHandle } from './store/event-store.provider';
 import { LogFollowers } from './store/log-follower';
-import { startWhenStoreAnswers, type StoreStartup } from './store/store-startup';
+import { StartupProgress, startWhenStoreAnswers, type StoreStartup } from './store/store-startup';
 import { BettingTimer } from './tables/betting-timer';
 import { ExecuteTableCommandHandler } from './tables/commands';
 import { Clock, SeedSource } from './tables/edge-inputs';
@@ -56,6 +56,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(TableProcessor) private readonly tables: TableProcessor,
     @Inject(EventStoreHandle) private readonly store: EventStoreHandle,
     @Inject(LiveGateway) private readonly live: LiveGateway,
+    @Inject(StartupProgress) private readonly progress: StartupProgress,
   ) {}
 
   private startup: StoreStartup | null = null;
@@ -67,6 +68,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
    */
   async onApplicationBootstrap(): Promise<void> {
     this.startup = await startWhenStoreAnswers(() => this.start(), this.log);
+    this.progress.follow(this.startup);
   }
 
   /** Each step once; a catalog whose start failed part-way is stopped, to start afresh on the next attempt. */
@@ -222,6 +224,7 @@ export class AppModule {
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         ...worker,
+        StartupProgress,
         Lifecycle,
       ],
     };

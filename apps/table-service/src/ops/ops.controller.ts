@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { EventStoreHandle } from '../store/event-store.provider';
 import { LogFollowers } from '../store/log-follower';
+import { StartupProgress } from '../store/store-startup';
 import { ApiError } from '../common/api-error';
 import { Public } from '../common/auth';
 import { Metrics } from '../common/metrics';
@@ -16,18 +17,25 @@ export class OpsController {
     private readonly metrics: Metrics,
     private readonly endpoint: MetricsEndpoint,
     private readonly followers: LogFollowers,
+    private readonly startup: StartupProgress,
   ) {}
 
   @Get('health')
   @Public()
   @ApiOperation({
     summary:
-      'Liveness, store reachability and the followers of the log (live push, table list): 503 when the store does not answer (unavailable) or a follower has lost its subscription (degraded, naming it, since when and why)',
+      'Liveness, store reachability and the followers of the log (live push, table list): 503 when the store does not answer (unavailable), when the start-up reads (the table list, the open tables) have not finished after a store that was down at start (starting), or when a follower has lost its subscription (degraded, naming it, since when and why)',
   })
   async health(@Res() reply: FastifyReply) {
     const store = await this.probeStore();
     const followers = this.followers.statuses();
-    const status = !store.reachable ? 'unavailable' : followers.every((f) => f.up) ? 'ok' : 'degraded';
+    const status = !store.reachable
+      ? 'unavailable'
+      : !this.startup.started
+        ? 'starting'
+        : followers.every((f) => f.up)
+          ? 'ok'
+          : 'degraded';
     return reply.status(status === 'ok' ? 200 : 503).send({ status, store, followers });
   }
 

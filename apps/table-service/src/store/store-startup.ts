@@ -14,6 +14,20 @@ export interface StoreStartup {
   stop(): void;
 }
 
+/** Whether the start-up reads have run to their end, for `/health` (`starting` until then). */
+export class StartupProgress {
+  private startup: StoreStartup | null = null;
+
+  /** The start-up under way, once its first attempt has run. */
+  follow(startup: StoreStartup): void {
+    this.startup = startup;
+  }
+
+  get started(): boolean {
+    return this.startup?.started ?? false;
+  }
+}
+
 /**
  * Runs the start-up reads now; when the store does not answer (a server down at start), the process serves anyway
  * (`/health` says the store is unavailable) and `start` runs again after a backoff (the followers' schedule) until
