@@ -78,12 +78,13 @@ export async function startStack(env: Readonly<Record<string, string>> = {}): Pr
     for (let i = 0; i < 300; i++) {
       if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}:\n${output}`);
       try {
-        if ((await fetch(`${url}/health`)).ok) return;
+        if ((await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) })).ok) return;
       } catch {
         // not yet listening
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+    await kill('SIGKILL'); // never leave it running: an orphan holds its port and the test run's exit
     throw new Error(`service not healthy:\n${output}`);
   };
   const kill = async (signal: NodeJS.Signals) => {

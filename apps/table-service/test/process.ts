@@ -26,12 +26,13 @@ export interface ServiceProcess {
 
 /**
  * Runs the built service (`dist/main.js`) as its own process on a data folder, and waits until it is healthy (with
- * `waitHealthy: false`, only until it is spawned).
+ * `waitHealthy: false`, only until it is spawned). A service not healthy in time is killed, then the error (with
+ * its `pid`) thrown.
  */
 export async function spawnService(
   dataDir: string,
   env: Record<string, string> = {},
-  options: { waitHealthy?: boolean } = {},
+  options: { waitHealthy?: boolean; healthyWithinMs?: number } = {},
 ): Promise<ServiceProcess> {
   // A test that must know the port before the start (a redirect URL in the environment) passes PORT.
   const port = env['PORT'] ? Number(env['PORT']) : await freePort();
@@ -54,15 +55,20 @@ export async function spawnService(
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.healthyWithinMs ?? 30_000);
   while (options.waitHealthy !== false) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
     try {
-      if ((await fetch(`${url}/health`)).ok) break;
+      if ((await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) })).ok) break;
     } catch {
-      // not listening yet
+      // not listening yet (or not answering)
     }
-    if (Date.now() > deadline) throw new Error(`the service did not become healthy:\n${output}`);
+    if (Date.now() > deadline) {
+      // Never leave it running: an orphan holds its port and jest's exit.
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+      throw Object.assign(new Error(`the service did not become healthy:\n${output}`), { pid: child.pid });
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
