@@ -2,7 +2,9 @@
 // (tools/esdb-standin) by default, against a real EventStoreDB or KurrentDB when EVENTSTORE_CONNECTION_STRING is set
 // (`npm run test:eventstoredb` starts one with Docker), e.g.:
 //   EVENTSTORE_CONNECTION_STRING='esdb://localhost:2113?tls=false' npx jest src/eventstoredb.int.spec.ts
-// Nothing here is skipped: a stand-in that cannot start fails the suite.
+// Against the stand-in nothing here is skipped: a stand-in that cannot start fails the suite. Against a real server
+// the contract's six tampering cases are skipped (jest reports them so): they change a stored event behind the
+// server, which only the stand-in can; everything else runs against both.
 import { randomUUID } from 'node:crypto';
 import {
   EventStoreDBClient,
