@@ -2,4 +2,5 @@
 module.exports = require('../../jest.preset.js')(__dirname, {
   testEnvironment: 'jsdom',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx'],
+  setupFilesAfterEnv: ['<rootDir>/src/test-setup.ts'],
 });
