@@ -87,6 +87,16 @@ function amend(x: Step, settled: SettledHand, ending: Ending, amendment: Amendme
   x.writes.push(...amendedRows(x.s.tableId, next, end));
 }
 
+/** What every amendment records: the settlement it reversed, why, when, who, and its event's position. */
+const amendedBy = (x: Step, d: DataOf<'SettledCoupCorrected'> | DataOf<'SettledCoupVoided'>) => ({
+  reversed: [...d.reversed],
+  reason: d.reason,
+  at: d.at,
+  by: d.by,
+  role: d.role,
+  position: x.e.position,
+});
+
 const settledOf = (x: Step, roundNo: number): SettledHand | null =>
   x.settled !== null && x.settled.roundNo === roundNo && x.settled.ending.status === 'resolved'
     ? x.settled
@@ -120,12 +130,7 @@ export function settledCoupCorrected(x: Step, d: DataOf<'SettledCoupCorrected'>)
       newCard: d.newCard,
       ...result,
       settlements: [...d.settlements],
-      reversed: [...d.reversed],
-      reason: d.reason,
-      at: d.at,
-      by: d.by,
-      role: d.role,
-      position: x.e.position,
+      ...amendedBy(x, d),
     },
     cards,
   );
@@ -137,12 +142,7 @@ export function settledCoupVoided(x: Step, d: DataOf<'SettledCoupVoided'>): void
   amend(x, settled, voidedEnding(d), {
     kind: 'void',
     returned: [...d.returned],
-    reversed: [...d.reversed],
-    reason: d.reason,
-    at: d.at,
-    by: d.by,
-    role: d.role,
-    position: x.e.position,
+    ...amendedBy(x, d),
   });
   // the coup no longer counts in its shoe: a void instead
   const shoe =
