@@ -242,21 +242,18 @@ function cardCorrected(state: TableState, d: EventData<'CardCorrected'>): TableS
 /** Each player's chips moved by `delta` and box commission owed by `owed` (players not listed are kept). */
 function movePlayers(
   state: TableState,
-  delta: ReadonlyMap<string, number>,
-  owed: ReadonlyMap<string, number>,
+  delta: Map<string, number>,
+  owed: Map<string, number>,
 ): PlayerState[] {
-  return state.players.map((p) =>
-    delta.has(p.playerId) || owed.has(p.playerId)
-      ? {
-          ...p,
-          chips: p.chips + (delta.get(p.playerId) ?? 0),
-          commissionOwed: p.commissionOwed + (owed.get(p.playerId) ?? 0),
-        }
-      : p,
-  );
+  const moved = (p: PlayerState): PlayerState => ({
+    ...p,
+    chips: p.chips + (delta.get(p.playerId) ?? 0),
+    commissionOwed: p.commissionOwed + (owed.get(p.playerId) ?? 0),
+  });
+  return state.players.map((p) => (delta.has(p.playerId) || owed.has(p.playerId) ? moved(p) : p));
 }
 
-/** Sums `value` per player of `entries`, with `sign`, into `into`. */
+/** Sums `value` per player of `entries`, with `sign`, into `into` (and returns it). */
 function sumBy<T extends { readonly playerId: string }>(
   into: Map<string, number>,
   entries: readonly T[],
@@ -362,9 +359,11 @@ const EVOLVERS: Evolvers = {
     // a new (player, spot) stake when the spot total is the bet itself
     const after =
       d.spotTotal === d.amount ? withRound(state, (r) => ({ ...r, stakes: r.stakes + 1 })) : state;
-    return withPlayer(after, d.playerId, (p) => {
-      return { ...p, chips: p.chips - d.amount, bets: addStake(p.bets ?? NO_BETS, d.spot, d.amount) };
-    });
+    return withPlayer(after, d.playerId, (p) => ({
+      ...p,
+      chips: p.chips - d.amount,
+      bets: addStake(p.bets ?? NO_BETS, d.spot, d.amount),
+    }));
   },
   BetsCleared: (state, d) =>
     withPlayer(

@@ -36,6 +36,19 @@ function checkSpotsAndChips(
   return null;
 }
 
+/** The round's stakes (one per player and spot) past the table's `maxStakes` with these new spots: ROUND_FULL. */
+function roundFull(ctx: OpenCtx, current: SpotAmounts, spots: readonly Spot[]): Refusal | null {
+  const max = ctx.rules.maxStakes ?? MAX_STAKES;
+  const fresh = spots.filter((spot) => amountOn(current, spot) === 0).length;
+  const onLayout = ctx.state.round?.stakes ?? 0;
+  return onLayout + fresh > max
+    ? refuse('ROUND_FULL', `This round holds the most stakes a coup settles at once (${max})`, {
+        stakes: onLayout,
+        max,
+      })
+    : null;
+}
+
 const isMainSpot = (spot: Spot): boolean => spot === 'player' || spot === 'banker' || spot === 'tie';
 
 /**
@@ -54,15 +67,8 @@ export function checkStakes(
   const spots = stakedSpots(add);
   const offeredAndChips = checkSpotsAndChips(rules, add, spots);
   if (offeredAndChips) return offeredAndChips;
-  const max = rules.maxStakes ?? MAX_STAKES;
-  const fresh = spots.filter((spot) => amountOn(current, spot) === 0).length;
-  const onLayout = ctx.state.round?.stakes ?? 0;
-  if (onLayout + fresh > max) {
-    return refuse('ROUND_FULL', `This round holds the most stakes a coup settles at once (${max})`, {
-      stakes: onLayout,
-      max,
-    });
-  }
+  const full = roundFull(ctx, current, spots);
+  if (full) return full;
   const after = (spot: Spot): number => amountOn(current, spot) + amountOn(add, spot);
   if (spots.some((spot) => !isMainSpot(spot)) && after('player') + after('banker') + after('tie') === 0) {
     return refuse(
