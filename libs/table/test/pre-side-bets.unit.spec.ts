@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { type TableEvent, type TableState, evolve, initialState, roundOpen, stakedSpots } from '../src';
+import { type TableEvent, type TableState, evolve, initialState, stakedSpots } from '../src';
 
 /** The state as the code of 927d27d shaped it: version 1, no `round.stakes`. */
 function asOld(state: TableState): unknown {
@@ -20,7 +20,9 @@ function asOld(state: TableState): unknown {
 
 /** The stakes on the layout, counted from the players (what `round.stakes` must hold while the round is open). */
 function stakesOnLayout(state: TableState): number {
-  if (!roundOpen(state.round)) return state.round?.stakes ?? 0;
+  const round = state.round;
+  if (round === null) return 0;
+  if (round.status !== 'betting' && round.status !== 'dealing') return round.stakes;
   return state.players.reduce((n, p) => n + (p.bets ? stakedSpots(p.bets).length : 0), 0);
 }
 
