@@ -114,19 +114,25 @@ function shoeStarted(state: TableState, d: EventData<'ShoeStarted'>): TableState
   };
 }
 
-function coupResolved(state: TableState, d: EventData<'CoupResolved'>): TableState {
-  const summary: CoupSummary = {
-    roundNo: d.roundNo,
-    shoeNo: d.shoeNo,
-    playerCards: d.playerCards,
-    bankerCards: d.bankerCards,
-    playerTotal: d.playerTotal,
-    bankerTotal: d.bankerTotal,
-    outcome: d.outcome,
-    natural: d.natural,
+/** What a resolved (or corrected) coup showed and paid. */
+function summaryOf(d: EventData<'CoupResolved'> | EventData<'SettledCoupCorrected'>): CoupSummary {
+  const { roundNo, shoeNo, playerCards, bankerCards, playerTotal, bankerTotal, outcome, natural } = d;
+  return {
+    roundNo,
+    shoeNo,
+    playerCards,
+    bankerCards,
+    playerTotal,
+    bankerTotal,
+    outcome,
+    natural,
     settlements: d.settlements,
     at: d.at,
   };
+}
+
+function coupResolved(state: TableState, d: EventData<'CoupResolved'>): TableState {
+  const summary = summaryOf(d);
   // settlements are sorted by player id, like the players: walk both in one pass
   const players = state.players.slice();
   let i = 0;
@@ -280,18 +286,7 @@ function settledCoupCorrected(state: TableState, d: EventData<'SettledCoupCorrec
           -1,
         )
       : new Map<string, number>();
-  const summary: CoupSummary = {
-    roundNo: d.roundNo,
-    shoeNo: d.shoeNo,
-    playerCards: d.playerCards,
-    bankerCards: d.bankerCards,
-    playerTotal: d.playerTotal,
-    bankerTotal: d.bankerTotal,
-    outcome: d.outcome,
-    natural: d.natural,
-    settlements: d.settlements,
-    at: d.at,
-  };
+  const summary = summaryOf(d);
   const corrected = cardCorrected(state, { ...d, next: { to: 'complete' } });
   return {
     ...corrected,
