@@ -76,6 +76,23 @@ function applyEvent(seen: Seen, event: TableEvent, me: string | null): Seen {
       const back = event.data.returned.filter((r) => r.playerId === me).reduce((n, r) => n + r.amount, 0);
       return { ...seen, status: 'voided', mine: mine && { ...mine, chips: mine.chips + back } };
     }
+    case 'SettledCoupCorrected': {
+      // the reversed settlement taken back, the new one paid; the corrected card in place
+      const moved =
+        event.data.settlements.filter((s) => s.playerId === me).reduce((n, s) => n + s.paid, 0) -
+        event.data.reversed.filter((s) => s.playerId === me).reduce((n, s) => n + s.paid, 0);
+      return {
+        ...seen,
+        cards: seen.cards.map((c, i) => (i === event.data.index ? event.data.newCard : c)),
+        mine: mine && { ...mine, chips: mine.chips + moved },
+      };
+    }
+    case 'SettledCoupVoided': {
+      const moved =
+        event.data.returned.filter((r) => r.playerId === me).reduce((n, r) => n + r.amount, 0) -
+        event.data.reversed.filter((s) => s.playerId === me).reduce((n, s) => n + s.paid, 0);
+      return { ...seen, status: 'voided', mine: mine && { ...mine, chips: mine.chips + moved } };
+    }
     default:
       return me === null ? seen : { ...seen, mine: ownEvent(mine, event, me) };
   }
