@@ -8,3 +8,4 @@ export * from './runner';
 export * from './read';
 export * from './replay';
 export * as testing from './testing';
+export * from './sql';

@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { preparePrivateSqliteFile } from '@coup/event-store';
 import type { AnyProjection, TableDef } from '../read-models/kernel/types';
+import { createTableStatements } from '../sql/dialect';
 
 export type Db = Database.Database;
 
@@ -57,20 +58,9 @@ export function projectionTables(p: AnyProjection): TableDef[] {
   return [...p.tables, stateTableDef(p.prefix)];
 }
 
-/** CREATE TABLE and CREATE INDEX statements for a table, created under `name`; index names carry `tag`. */
+/** SQLite's CREATE TABLE and CREATE INDEX statements for a table, created under `name`; index names carry `tag`. */
 export function createTableSql(def: TableDef, name: string, tag: string): string[] {
-  const cols = def.columns.map((c) => `${q(c.name)} ${c.type}`).join(', ');
-  // WITHOUT ROWID (documented in the schema) keeps the rows in the primary key's b-tree: one b-tree insert per
-  // row instead of two (table and key index)
-  const sql = [
-    `CREATE TABLE IF NOT EXISTS ${q(name)} (${cols}, PRIMARY KEY (${def.primaryKey.map(q).join(', ')}))${def.withoutRowid ? ' WITHOUT ROWID' : ''}`,
-  ];
-  for (const idx of def.indexes ?? []) {
-    sql.push(
-      `CREATE INDEX IF NOT EXISTS ${q(`${def.name}_${idx.name}_${tag}`)} ON ${q(name)} (${idx.columns.map(q).join(', ')})`,
-    );
-  }
-  return sql;
+  return createTableStatements(def, name, tag, 'sqlite');
 }
 
 export function ensureCheckpointTable(db: Db): void {

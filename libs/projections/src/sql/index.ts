@@ -1,0 +1,2 @@
+export * from './dialect';
+export * from './reader';
