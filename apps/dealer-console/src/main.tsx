@@ -2,6 +2,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles.css';
+import { i18n, localeOf, type Language } from './i18n';
+
+document.documentElement.lang = localeOf(i18n.language as Language);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

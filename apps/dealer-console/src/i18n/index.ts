@@ -1,0 +1,75 @@
+/**
+ * Every screen's text comes from message catalogues through i18next: English and Simplified Chinese, one JSON
+ * file per screen (namespace) and language in `en/` and `zh/` (the keys of both must match: i18n.unit.spec.ts).
+ * The chosen language is kept in localStorage; times are shown in the casino's time zone (`formatTime`).
+ */
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import enCommon from './en/common.json';
+import zhCommon from './zh/common.json';
+
+export const LANGUAGES = ['en', 'zh'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Every catalogue: language -> namespace -> messages. A screen adds its namespace to both languages here. */
+export const CATALOGUES = {
+  en: { common: enCommon },
+  zh: { common: zhCommon },
+} as const;
+
+const STORAGE_KEY = 'coup.language';
+
+export function storedLanguage(): Language {
+  try {
+    const v = globalThis.localStorage?.getItem(STORAGE_KEY);
+    if (v === 'en' || v === 'zh') return v;
+  } catch {
+    // storage refused (private mode): English
+  }
+  return 'en';
+}
+
+/** The language's BCP 47 tag for the document and Intl. */
+export const localeOf = (lng: Language): string => (lng === 'zh' ? 'zh-CN' : 'en-GB');
+
+export const i18n: I18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  resources: CATALOGUES,
+  lng: storedLanguage(),
+  fallbackLng: 'en',
+  defaultNS: 'common',
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
+
+export function setLanguage(lng: Language): void {
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEY, lng);
+  } catch {
+    // not kept: the switch still applies to this page
+  }
+  if (typeof document !== 'undefined') document.documentElement.lang = localeOf(lng);
+  void i18n.changeLanguage(lng);
+}
+
+/**
+ * The casino's time zone (IANA) for every time on screen: set by the service in `<meta name="coup-time-zone">`
+ * when configured, else the browser's own.
+ */
+export function casinoTimeZone(): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const v = document.querySelector('meta[name="coup-time-zone"]')?.getAttribute('content');
+  return v !== null && v !== undefined && v !== '' ? v : undefined;
+}
+
+/** A recorded instant (ISO) as a date and time in the casino's time zone and the current language. */
+export function formatTime(iso: string, options: Intl.DateTimeFormatOptions = {}): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat(localeOf((i18n.language as Language) ?? 'en'), {
+    dateStyle: 'short',
+    timeStyle: 'medium',
+    timeZone: casinoTimeZone(),
+    ...options,
+  }).format(d);
+}
