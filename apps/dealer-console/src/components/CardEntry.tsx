@@ -5,6 +5,20 @@ import { isTyping, useShortcut } from '../shortcuts';
 
 /** Rank keys: a shoe reader's first character. `1` starts `10`. */
 const RANK_KEY = /^[AaTtJjQqKk1-9]$/;
+/** Every character a card's spelling may hold (ranks, `10`, suits). */
+const CARD_CHAR = /^[AaTtJjQqKk0-9CcDdHhSs]$/;
+
+/**
+ * Whether a key pressed in the field is the field's own shortcut, which is not typed: pressed out of habit while the
+ * field already has the focus (it takes it as soon as dealing starts), it would start the card with its letter.
+ */
+export function isOwnShortcut(
+  e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'altKey' | 'metaKey'>,
+  shortcut?: string,
+) {
+  if (!shortcut || e.ctrlKey || e.altKey || e.metaKey) return false;
+  return e.key.toLowerCase() === shortcut.toLowerCase() && !CARD_CHAR.test(e.key);
+}
 
 export interface CardEntryProps {
   /** The field's label, e.g. "Enter card". */
@@ -133,6 +147,7 @@ export function CardEntry(props: CardEntryProps) {
             e.preventDefault();
             submit();
           } else if (e.key === 'Escape') cancel();
+          else if (isOwnShortcut(e, shortcut)) e.preventDefault();
         }}
       />
       <CardEntryHelp id={`${id}-help`} text={text} error={error} showBurn={showBurn} />

@@ -79,6 +79,17 @@ describe('CardEntry', () => {
     expect(document.activeElement).toBe(input);
   });
 
+  it('never types its own shortcut letter into the field (pressed while the field already has the focus)', () => {
+    const { input } = setup({ shortcut: 'e', autoFocus: true });
+    expect(document.activeElement).toBe(input);
+    // fireEvent returns false when the key's default action (typing it) was prevented
+    expect(fireEvent.keyDown(input, { key: 'e' })).toBe(false);
+    expect(fireEvent.keyDown(input, { key: 'E', shiftKey: true })).toBe(false);
+    expect(input.value).toBe('');
+    // the letters of a card are typed as ever
+    expect(fireEvent.keyDown(input, { key: 'h' })).toBe(true);
+  });
+
   it('ignores its shortcut while another field is being typed in', () => {
     render(<input aria-label="other" />);
     const { input } = setup({ shortcut: 'e' });
