@@ -20,6 +20,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { track } from './children';
 import { signToken, type Role } from '@coup/auth';
 import type { Accepted, Command, SocketSpec } from './live-clients';
 
@@ -81,6 +82,7 @@ async function waitReady(child: ChildProcess, check: () => Promise<boolean>): Pr
     if (await check().catch(() => false)) return;
     await sleep(100);
   }
+  child.kill('SIGKILL');
   throw new Error('server never ready');
 }
 
@@ -100,10 +102,8 @@ async function startCoup(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'coup-bench-live-'));
   const port = await freePort();
   const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(
-    process.execPath,
-    [...FLAGS, ...nodeArgs, join(root, 'apps/table-service/dist/main.js')],
-    {
+  const child = track(
+    spawn(process.execPath, [...FLAGS, ...nodeArgs, join(root, 'apps/table-service/dist/main.js')], {
       env: {
         ...LIMITS,
         ...process.env,
@@ -115,7 +115,7 @@ async function startCoup(): Promise<Server> {
         LOG_LEVEL: 'error',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
-    },
+    }),
   );
   const http = `http://127.0.0.1:${port}`;
   await waitReady(child, async () => (await fetch(`${http}/health`)).ok);
@@ -131,13 +131,15 @@ async function startBare(frames: Record<string, string>): Promise<Server> {
   const file = join(mkdtempSync(join(tmpdir(), 'coup-bench-bare-')), 'frames.json');
   writeFileSync(file, JSON.stringify(frames));
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [...FLAGS, '--import', 'tsx', join(__dirname, 'bare-ws.ts'), String(port), file, String(COALESCE_MS)],
-    {
-      env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+  const child = track(
+    spawn(
+      process.execPath,
+      [...FLAGS, '--import', 'tsx', join(__dirname, 'bare-ws.ts'), String(port), file, String(COALESCE_MS)],
+      {
+        env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ),
   );
   let ready = false;
   child.stdout!.on('data', (d: Buffer) => (ready ||= d.toString().includes('ready')));

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { track } from './children';
 import autocannon from 'autocannon';
 import { paced } from './paced';
 import { signToken } from '@coup/auth';
@@ -60,6 +61,7 @@ async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  child.kill('SIGKILL');
   throw new Error(`${url} never answered`);
 }
 
@@ -90,21 +92,23 @@ async function startCoup(
   checkout = root,
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...NODE_ARGS, join(checkout, 'apps/table-service/dist/main.js')], {
-    env: {
-      ...BENCH_LIMITS,
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      COUP_DATA_DIR: dataDir,
-      COUP_JWT_SECRET: SECRET,
-      COUP_SEED_KEY: 'be'.repeat(32),
-      LOG_LEVEL: 'error',
-    },
-    // BENCH_SERVICE_STDOUT=<file>: the service's standard output (e.g. with BENCH_NODE_ARGS=--trace-gc) goes there.
-    stdio: ['ignore', SERVICE_STDOUT === null ? 'ignore' : openSync(SERVICE_STDOUT, 'a'), 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, [...NODE_ARGS, join(checkout, 'apps/table-service/dist/main.js')], {
+      env: {
+        ...BENCH_LIMITS,
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        COUP_DATA_DIR: dataDir,
+        COUP_JWT_SECRET: SECRET,
+        COUP_SEED_KEY: 'be'.repeat(32),
+        LOG_LEVEL: 'error',
+      },
+      // BENCH_SERVICE_STDOUT=<file>: the service's standard output (e.g. with BENCH_NODE_ARGS=--trace-gc) goes there.
+      stdio: ['ignore', SERVICE_STDOUT === null ? 'ignore' : openSync(SERVICE_STDOUT, 'a'), 'inherit'],
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(`${url}/health`, child);
   return { url, child };
@@ -122,17 +126,19 @@ const BARE_KINDS: readonly BareKind[] = (process.env['BENCH_BARE'] ?? 'stock,lea
 
 async function startBare(kind: BareKind): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [...SERVICE_FLAGS, '--import', 'tsx', join(__dirname, 'bare-service.ts'), String(port)],
-    {
-      env: {
-        ...process.env,
-        TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
-        BENCH_BARE_LEAN_BIND: kind === 'lean' ? '1' : '0',
+  const child = track(
+    spawn(
+      process.execPath,
+      [...SERVICE_FLAGS, '--import', 'tsx', join(__dirname, 'bare-service.ts'), String(port)],
+      {
+        env: {
+          ...process.env,
+          TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
+          BENCH_BARE_LEAN_BIND: kind === 'lean' ? '1' : '0',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
+    ),
   );
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(`${url}/bare`, child);
