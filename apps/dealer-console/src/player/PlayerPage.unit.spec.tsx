@@ -214,6 +214,59 @@ describe('PlayerPage', () => {
     }
   });
 
+  it("changes the balance, the history and the ledger only once the coup's cards are all shown", async () => {
+    // The first coup's winner (the fake's seeds are fixed): bet on it, so the settlement changes the balance.
+    const dry = await seated();
+    const at = await dry.api.open();
+    await dry.api.bet(at.tableId, at.view.roundNo, 'alice', 'tie', 100);
+    await dry.api.deal(at.tableId, at.view.roundNo);
+    const winner = dry.state().lastResult?.outcome ?? 'tie';
+    const name = ({ player: 'Player', banker: 'Banker', tie: 'Tie' } as const)[winner];
+
+    const fake = await seated();
+    renderPage(fake, { revealMs: 1000 });
+    fireEvent.click(await screen.findByRole('button', { name: '$5 chip' }));
+    fireEvent.click(field(name));
+    await waitFor(() => expect(totalBet()).toBe('Total bet: $5'));
+    await waitFor(() =>
+      expect(screen.getByTestId('ledger-summary').textContent).toContain('0 bet placements'),
+    );
+    const balance = () => screen.getByLabelText('balance').textContent;
+    expect(balance()).toContain('$995');
+    jest.useFakeTimers();
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'DEAL' }));
+      await waitFor(() => expect(fake.calls).toContain('deal'));
+      const coup = fake.state().lastResult;
+      const cards = (coup?.playerCards.length ?? 0) + (coup?.bankerCards.length ?? 0);
+      const after = fake.state().players[0]?.chips ?? 0;
+      expect(after).toBeGreaterThan(99_500); // the settlement paid the bet
+      // the answer and the table after it are in, the settled chips with them: none of it shows yet
+      for (let i = 0; i < cards; i++) {
+        await act(async () => {
+          await Promise.resolve();
+        });
+        expect(balance()).toContain('$995');
+        expect(screen.queryByTestId('history-1')).toBeNull();
+        expect(screen.getByTestId('ledger-summary').textContent).toContain('0 bet placements');
+        expect(field(name).textContent).toContain('$5'); // the stake stays on the layout while dealt
+        await act(async () => {
+          jest.advanceTimersByTime(1000);
+        });
+      }
+      // the last card is shown: the result, the balance, the history and the ledger follow
+      expect(screen.getByTestId('coup-result')).toBeTruthy();
+      expect(balance()).toContain(`$${(after / 100).toLocaleString('en-US')}`);
+    } finally {
+      jest.useRealTimers();
+    }
+    await screen.findByTestId('history-1');
+    await waitFor(() =>
+      expect(screen.getByTestId('ledger-summary').textContent).toContain('1 bet placement'),
+    );
+    expect(totalBet()).toBe('Total bet: $0');
+  });
+
   it('shows the banker commission where it is taken', async () => {
     const fake = await seated();
     // Deal banker bets until the banker wins (the fixed seeds make this deterministic).

@@ -29,6 +29,11 @@ export interface Shown {
   >;
   readonly count: number;
   readonly fresh: boolean;
+  /**
+   * The table as it was before this coup was dealt, shown while its cards are revealed: the view after the deal has
+   * the settlement in it already (chips paid, stakes gone), which must not show before the cards do.
+   */
+  readonly before?: TableView | null;
 }
 
 export interface Refusal {
@@ -55,11 +60,15 @@ const mineOf = (view: TableView | null, playerId: string): SpotAmounts => {
   return bets;
 };
 
+/** Whether a coup is being revealed: dealt now, and not all its cards shown yet. */
+const revealing = (shown: Shown | null): shown is Shown =>
+  shown !== null && shown.fresh && shown.count < dealingOrder(shown.coup).length;
+
 /** What the page derives from the view: the player's seat, chips and stakes, and whether bets are taken now. */
 function derive(view: TableView | null, playerId: string, shown: Shown | null) {
   const me = view?.players.find((p) => p.playerId === playerId) ?? null;
   const bets = mineOf(view, playerId);
-  const dealing = shown !== null && shown.count < dealingOrder(shown.coup).length;
+  const dealing = revealing(shown);
   const betting = view?.round?.status === 'betting' && me !== null;
   return {
     rules: view?.rules ?? null,
@@ -173,13 +182,19 @@ function useOpenTable(api: PlayerApi, opened: (answer: OpenAnswer) => void): str
   return loadError;
 }
 
-/** The deal, card by card, with the card sounds and the result's sound after the last card. */
+/**
+ * The deal, card by card, with the card sounds; after the last card, the result's sound and `onShown` (what follows
+ * the settlement: the history and the ledger are read again).
+ */
 function useReveal(
   shown: Shown | null,
   setShown: (update: (s: Shown | null) => Shown | null) => void,
   revealMs: number,
   sound: Sound,
+  onShown: () => void,
 ) {
+  const shownDone = useRef(onShown);
+  shownDone.current = onShown;
   useEffect(() => {
     if (!shown || !shown.fresh) return undefined;
     const order = dealingOrder(shown.coup);
@@ -191,6 +206,7 @@ function useReveal(
         const net = shown.coup.settlements.reduce((n, s) => n + settlementLine(s).net, 0);
         const pushed = shown.coup.settlements.every((s) => s.result === 'push');
         setTimeout(() => sound.play(pushed ? 'push' : net >= 0 ? 'win' : 'lose'), 120);
+        shownDone.current();
       }
     }, revealMs);
     return () => clearTimeout(timer);
@@ -206,7 +222,6 @@ interface ActionContext extends ReturnType<typeof useCommands> {
   readonly latest: RefObject<TableView | null>;
   readonly sound: Sound;
   readonly setShown: (shown: Shown | null) => void;
-  readonly refreshHistory: (tableId: string) => void;
 }
 
 /** Bets, clear, rebet and deal: ignored while the layout is locked, queued, and checked again against the latest view. */
@@ -249,11 +264,11 @@ function bettingActions(c: ActionContext) {
       c.enqueue(async () => {
         const at = now();
         if (!at || !canDeal(at.rules, at.bets)) return;
-        const answer = await c.run(
+        // The table after the deal (settled) comes in with the answer: the one before it shows until the cards do.
+        await c.run(
           () => c.api.deal(at.v.tableId ?? '', at.v.roundNo),
-          (coup) => c.setShown({ coup, count: 0, fresh: true }),
+          (coup) => c.setShown({ coup, count: 0, fresh: true, before: c.latest.current }),
         );
-        if (answer && c.tableId) c.refreshHistory(c.tableId);
       });
     },
   };
@@ -305,8 +320,12 @@ export function usePlayerTable({ api, playerId, loadHistory, revealMs, sound }: 
     [show, refreshHistory],
   );
   const loadError = useOpenTable(api, opened);
-  useReveal(shown, setShown, revealMs, sound);
-  const derived = derive(view, playerId, shown);
+  useReveal(shown, setShown, revealMs, sound, () => {
+    if (tableId) refreshHistory(tableId);
+  });
+  // While a coup's cards are revealed, the table as it was before the deal (see Shown.before).
+  const shownView = revealing(shown) && shown.before ? shown.before : view;
+  const derived = derive(shownView, playerId, shown);
   const c: ActionContext = {
     ...commands,
     api,
@@ -316,9 +335,19 @@ export function usePlayerTable({ api, playerId, loadHistory, revealMs, sound }: 
     latest,
     sound,
     setShown,
-    refreshHistory,
   };
   const actions: PlayerActions = { ...bettingActions(c), ...seatActions(c) };
   const { busy, refusal, notice } = commands;
-  return { tableId, view, shown, loadError, busy, refusal, notice, ...record, ...derived, actions };
+  return {
+    tableId,
+    view: shownView,
+    shown,
+    loadError,
+    busy,
+    refusal,
+    notice,
+    ...record,
+    ...derived,
+    actions,
+  };
 }
