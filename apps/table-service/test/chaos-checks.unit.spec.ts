@@ -12,8 +12,13 @@ const admin: Actor = { id: 'admin-1', role: 'admin' };
 const dealer: Actor = { id: 'dealer-1', role: 'dealer' };
 const player: Actor = { id: 'p1', role: 'player' };
 
-/** The events of an EZ table where p1 stakes banker and Dragon 7 and a three-card banker 7 is dealt. */
-function dragon7Coup(): TableEvent[] {
+const supervisor: Actor = { id: 'sup-1', role: 'supervisor' };
+
+/**
+ * The events of an EZ table where p1 stakes banker and Dragon 7 and a three-card banker 7 is dealt, then the
+ * `after` commands.
+ */
+function dragon7Coup(after: [string, Record<string, unknown>, Actor][] = []): TableEvent[] {
   const commands: [string, Record<string, unknown>, Actor][] = [
     [
       'OpenTable',
@@ -31,6 +36,7 @@ function dragon7Coup(): TableEvent[] {
       { roundNo: 1, card },
       dealer,
     ]),
+    ...after,
   ];
   let state = initialState;
   const events: TableEvent[] = [];
@@ -80,4 +86,64 @@ it.each([
   const journal = new Journal();
   foldMoney(recorded(tampered(change)), journal);
   expect(journal.violationSummary()['money-exact-in-events']?.examples.join()).toContain('p1 on dragon7');
+});
+
+describe('a coup corrected or voided after it settled', () => {
+  const correct: [string, Record<string, unknown>, Actor] = [
+    'CorrectCard',
+    { roundNo: 1, index: 5, card: '5d', reason: 'banker third card was 5d' },
+    supervisor,
+  ];
+  const voided: [string, Record<string, unknown>, Actor] = [
+    'VoidRound',
+    { roundNo: 1, reason: 'dealt from the wrong shoe' },
+    supervisor,
+  ];
+
+  it('a correction: the settlement reversed and settled anew on the corrected cards, chips and totals follow', () => {
+    const journal = new Journal();
+    const events = dragon7Coup([correct]);
+    expect(events.map((e) => e.type)).toContain('SettledCoupCorrected');
+    const { totals, accounts } = foldMoney(recorded(events), journal);
+    expect(journal.violationSummary()).toEqual({});
+    // Banker 8 beats player 5: banker wins even money (EZ), Dragon 7 loses.
+    expect(totals.handle).toEqual({ player: 0, banker: 1000, tie: 0, dragon7: 500 });
+    expect(totals.paidBySpot).toEqual({ player: 0, banker: 2000, tie: 0, dragon7: 0 });
+    expect(totals.coups).toBe(1);
+    expect(accounts.get('p1')?.chips).toBe(100_000 - 1500 + 2000);
+  });
+
+  it('a void: the settlement reversed and every stake returned; the coup no longer counts', () => {
+    const journal = new Journal();
+    const { totals, accounts } = foldMoney(recorded(dragon7Coup([voided])), journal);
+    expect(journal.violationSummary()).toEqual({});
+    expect(totals).toMatchObject({ coups: 0, voids: 1, paid: 0, commission: 0 });
+    expect(totals.handle).toEqual({ player: 0, banker: 0, tie: 0, dragon7: 0 });
+    expect(accounts.get('p1')).toMatchObject({ chips: 100_000, paid: 0, voidedReturned: 1500 });
+  });
+
+  it.each([
+    ['reverses other than what was settled', 'reversed'],
+    ['returns other than the stakes', 'returned'],
+  ])('a void that %s is a violation', (_, field) => {
+    const journal = new Journal();
+    const events = dragon7Coup([voided]).map((e) =>
+      e.type === 'SettledCoupVoided'
+        ? ({
+            ...e,
+            data: {
+              ...e.data,
+              [field]: (e.data[field as 'reversed'] as readonly { amount: number; paid?: number }[]).map(
+                (x) =>
+                  field === 'reversed'
+                    ? { ...x, paid: (x.paid ?? 0) + 100 }
+                    : { ...x, amount: x.amount - 25 },
+              ),
+            },
+          } as TableEvent)
+        : e,
+    );
+    foldMoney(recorded(events), journal);
+    expect(journal.violationSummary()['money-exact-in-events']?.examples.join()).toMatch(/SettledCoupVoided/);
+  });
 });

@@ -2,7 +2,7 @@
  * The invariants the chaos scenario checks at the end, from the raw events of the store (read-only) and what the
  * clients were told. Each violation is recorded in the journal under the invariant's name.
  */
-import { ALL_SPOTS, type SideSpot, type Spot, isSideSpot, settleBet } from '@coup/engine';
+import { ALL_SPOTS, type CoupResult, type SideSpot, type Spot, isSideSpot, settleBet } from '@coup/engine';
 import type { RecordedEvent } from '@coup/event-store';
 import {
   evolve,
@@ -11,6 +11,8 @@ import {
   replyFor,
   tableView,
   type Actor,
+  type Returned,
+  type Settlement,
   type TableCommand,
   type TableEvent,
   type TableRules,
@@ -109,6 +111,58 @@ export function foldMoney(
     layout = new Map();
     bettingRound = null;
   };
+  /** The coup just settled (its settlement as last recorded), which a supervisor may still correct or void. */
+  let last: { roundNo: number; settlements: readonly Settlement[]; stakes: Map<string, Spots> } | null = null;
+  /** Each settlement as the engine pays it on the coup's cards; chips and totals move by what it paid. */
+  const settle = (e: RecordedEvent, d: CoupResult & { settlements: readonly Settlement[] }) => {
+    const settled = new Map<string, Spots>();
+    for (const s of d.settlements) {
+      // Each stake settled as the engine pays it on the recorded cards, under the table's rules and paytable.
+      const want = rules && settleBet(s.spot, s.amount, d, payoutRulesOf(rules));
+      const paytable = isSideSpot(s.spot) ? rules?.sideBets?.[s.spot]?.paytable : undefined;
+      const got = { result: s.result, paid: s.paid, commission: s.commission, paytable: s.paytable };
+      if (!sameJson(got, { ...want, paytable }))
+        bad(
+          e,
+          `${s.playerId} on ${s.spot}: settled ${JSON.stringify(got)}, the engine pays ${JSON.stringify(want)}`,
+        );
+      const spots = settled.get(s.playerId) ?? noBets();
+      add(spots, s.spot, s.amount);
+      settled.set(s.playerId, spots);
+      move(s, 1);
+    }
+    return settled;
+  };
+  /** A settlement counted (1) or taken back (-1) in the player's chips and the table's totals. */
+  const move = (s: Settlement, sign: 1 | -1) => {
+    const a = account(s.playerId);
+    a.chips += sign * s.paid;
+    a.paid += sign * s.paid;
+    add(totals.handle, s.spot, sign * s.amount);
+    add(totals.paidBySpot, s.spot, sign * s.paid);
+    totals.paid += sign * s.paid;
+    totals.commission += sign * s.commission;
+  };
+  /** A settled coup's settlement reversed: it must be the one last recorded for that coup. Its stakes, or null. */
+  const reverse = (e: RecordedEvent, roundNo: number, reversed: readonly Settlement[]) => {
+    if (last === null || last.roundNo !== roundNo || !sameJson(reversed, last.settlements)) {
+      bad(e, `reversed ${JSON.stringify(reversed)}, the coup just settled is ${JSON.stringify(last)}`);
+      return null;
+    }
+    for (const s of reversed) move(s, -1);
+    return last.stakes;
+  };
+  /** Stakes returned by a void: into each player's chips. Per player, the total. */
+  const returnStakes = (list: readonly Returned[]) => {
+    const returned = new Map<string, number>();
+    for (const r of list) {
+      returned.set(r.playerId, (returned.get(r.playerId) ?? 0) + r.amount);
+      const a = account(r.playerId);
+      a.chips += r.amount;
+      a.voidedReturned += r.amount;
+    }
+    return returned;
+  };
   for (const e of events) {
     const ev = { type: e.type, data: e.data } as TableEvent;
     switch (ev.type) {
@@ -125,6 +179,7 @@ export function foldMoney(
         break;
       }
       case 'BettingOpened':
+        last = null;
         layout = new Map();
         bettingRound = ev.data.roundNo;
         break;
@@ -160,43 +215,42 @@ export function foldMoney(
         bettingRound = null;
         break;
       case 'CoupResolved': {
-        const d = ev.data;
-        const settled = new Map<string, Spots>();
-        for (const s of d.settlements) {
-          // Each stake settled as the engine pays it on the recorded cards, under the table's rules and paytable.
-          const want = rules && settleBet(s.spot, s.amount, d, payoutRulesOf(rules));
-          const paytable = isSideSpot(s.spot) ? rules?.sideBets?.[s.spot]?.paytable : undefined;
-          const got = { result: s.result, paid: s.paid, commission: s.commission, paytable: s.paytable };
-          if (!sameJson(got, { ...want, paytable }))
-            bad(
-              e,
-              `${s.playerId} on ${s.spot}: settled ${JSON.stringify(got)}, the engine pays ${JSON.stringify(want)}`,
-            );
-          const spots = settled.get(s.playerId) ?? noBets();
-          add(spots, s.spot, s.amount);
-          settled.set(s.playerId, spots);
-          const a = account(s.playerId);
-          a.chips += s.paid;
-          a.paid += s.paid;
-          add(totals.handle, s.spot, s.amount);
-          add(totals.paidBySpot, s.spot, s.paid);
-          totals.paid += s.paid;
-          totals.commission += s.commission;
-        }
-        endRound(e, settled, (s) => s, 'settled');
+        const settled = settle(e, ev.data);
+        endRound(e, settled, (x) => x, 'settled');
+        last = { roundNo: ev.data.roundNo, settlements: ev.data.settlements, stakes: settled };
         totals.coups++;
         break;
       }
-      case 'RoundVoided': {
+      case 'SettledCoupCorrected': {
         const d = ev.data;
-        const returned = new Map<string, number>();
-        for (const r of d.returned) {
-          returned.set(r.playerId, (returned.get(r.playerId) ?? 0) + r.amount);
-          const a = account(r.playerId);
-          a.chips += r.amount;
-          a.voidedReturned += r.amount;
-        }
-        endRound(e, returned, total, 'returned');
+        const before = reverse(e, d.roundNo, d.reversed);
+        if (before === null) break;
+        const settled = settle(e, d);
+        if (!sameJson(Object.fromEntries(settled), Object.fromEntries(before)))
+          bad(
+            e,
+            `settled anew ${JSON.stringify([...settled])}, the coup held ${JSON.stringify([...before])}`,
+          );
+        last = { roundNo: d.roundNo, settlements: d.settlements, stakes: settled };
+        j.count('coups.correctedAfterSettling');
+        break;
+      }
+      case 'SettledCoupVoided': {
+        const d = ev.data;
+        const before = reverse(e, d.roundNo, d.reversed);
+        if (before === null) break;
+        const returned = returnStakes(d.returned);
+        const stakes = new Map([...before].map(([p, x]) => [p, total(x)]));
+        if (!sameJson(Object.fromEntries(returned), Object.fromEntries(stakes)))
+          bad(e, `returned ${JSON.stringify([...returned])}, the coup held ${JSON.stringify([...stakes])}`);
+        last = null;
+        j.count('coups.voidedAfterSettling');
+        totals.coups--;
+        totals.voids++;
+        break;
+      }
+      case 'RoundVoided': {
+        endRound(e, returnStakes(ev.data.returned), total, 'returned');
         totals.voids++;
         break;
       }
@@ -231,6 +285,8 @@ const PRIMARY: Partial<Record<KeyRecord['type'], string>> = {
   Deal: 'CoupResolved',
   VoidRound: 'RoundVoided',
 };
+/** A void of the coup just settled records this instead. */
+const PRIMARY_SETTLED: Partial<Record<KeyRecord['type'], string>> = { VoidRound: 'SettledCoupVoided' };
 
 /** The fields of the primary event that must equal what the client sent. */
 function sentFields(rec: KeyRecord): Record<string, unknown> {
@@ -272,7 +328,7 @@ export function checkCommands(events: readonly RecordedEvent[], j: Journal): voi
     }
     const first = Number(list[0]!.streamRevision);
     const contiguous = list.every((e, i) => Number(e.streamRevision) === first + i);
-    const primary = list.filter((e) => e.type === PRIMARY[rec.type]);
+    const primary = list.filter((e) => e.type === PRIMARY[rec.type] || e.type === PRIMARY_SETTLED[rec.type]);
     const once =
       rec.type === 'Rebet' ? primary.length >= 1 && primary.length <= ALL_SPOTS.length : primary.length === 1;
     if (!contiguous || !once)

@@ -2,7 +2,7 @@
  * The chaos scenario of issue 14, shared by the CI test (../chaos.e2e.spec.ts) and `npm run chaos`
  * (tools/chaos/chaos.ts). Two service processes on one SQLite store (A folds the read models, B runs with
  * COUP_PROJECTIONS=off); players betting with Idempotency-Keys and retrying through either process; an admin
- * buying in and cashing out; a dealer opening, closing, dealing and now and then voiding rounds; WebSocket
+ * buying in and cashing out; a dealer opening, closing, dealing and now and then voiding rounds (open or just settled); WebSocket
  * watchers resuming with `fromRevision`; kill -9 of a random process every few seconds with a restart on the same
  * port and data folder; one SIGSTOP. Then the invariants (docs/reliability.md), from the raw events.
  * Every choice comes from a PRNG seeded with `seed`; timing varies from run to run, the invariants must not.
@@ -285,9 +285,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
               reason: 'chaos: a void',
             });
           else await command('CloseBetting', `/rounds/${round}/close`, round);
-        } else if (view.phase === 'dealing' && round !== null)
-          await command('Deal', `/rounds/${round}/deal`, round);
-        else await sleep(100);
+        } else if (view.phase === 'dealing' && round !== null) {
+          const dealt = await command('Deal', `/rounds/${round}/deal`, round);
+          // Now and then a supervisor voids the coup just settled (its settlement reversed, stakes returned); a
+          // player who cashed out since makes it refused (CORRECTION_CONFLICT).
+          if (dealt?.status === 201 && rng.chance(0.1))
+            await command('VoidRound', `/rounds/${round}/void`, round, 'supervisor', {
+              reason: 'chaos: a settled coup voided',
+            });
+        } else await sleep(100);
       }
     };
 
