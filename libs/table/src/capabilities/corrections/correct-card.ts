@@ -3,7 +3,7 @@
  * coup resolves. The whole corrected sequence is re-validated: a correction that completes the coup before the
  * last dealt card is refused (the supervisor voids the round); one that completes it exactly resolves it.
  */
-import { removeCard, resolveCoup } from '@coup/engine';
+import { resolveCoup } from '@coup/engine';
 import { nextFor } from '../../coup';
 import {
   type Command,
@@ -15,15 +15,14 @@ import {
   currentRound,
   describe,
   find,
-  handDealt,
   readCard,
   readReason,
   readRoundNo,
   refuse,
   resolution,
-  shoeIn,
 } from '../../kernel';
 import type { Card, NextPosition, TableEvent } from '../../vocabulary';
+import { completesEarly, liveOnly, replaceCard } from './card-check';
 import { correctSettledCard, settledOrPast, settledRound } from './settled-coup';
 
 type Data = {
@@ -73,43 +72,25 @@ export const correctCard: CommandSpec<'CorrectCard', Parsed, CoupReply | CardRep
       if (reason === null) return readReason(undefined, 'A correction of a settled coup') as Refusal;
       return correctSettledCard(ctx, settled, index, card, reason);
     }
-    if (ctx.rules.dealing !== 'live') {
-      return refuse('WRONG_DEALING_MODE', 'Cards are corrected on live tables only', {
-        dealing: ctx.rules.dealing,
-      });
-    }
+    const notLive = liveOnly(ctx);
+    if (notLive !== null) return notLive;
     const round = currentRound(ctx, roundNo, ['dealing']);
     if (round instanceof Refusal) return round;
-    const cards = round.cards.map((c) => c.card);
-    const oldCard = cards[index];
-    if (index >= cards.length || oldCard === undefined) {
-      return refuse('INVALID_INDEX', `Card ${index} has not been dealt (${cards.length} dealt)`, {
-        index,
-        cardsDealt: cards.length,
-      });
-    }
-    if (oldCard === card) {
-      return refuse('CORRECTION_CONFLICT', `Card ${index} is already ${card}`, { index, card });
-    }
-    const shoe = shoeIn(ctx);
-    if (shoe instanceof Refusal) return shoe;
-    const remaining = handDealt(shoe);
-    if (remaining instanceof Refusal) return remaining;
-    if (!removeCard({ ...remaining, [oldCard]: remaining[oldCard] + 1 }, card).ok) {
-      return refuse('CARD_NOT_IN_SHOE', `The shoe holds no more ${card}: check the card`, {
-        card,
-        decks: shoe.decks,
-      });
-    }
-    const corrected = cards.map((c, i) => (i === index ? card : c));
-    for (let i = 1; i < corrected.length; i++) {
-      if (nextFor(corrected.slice(0, i)).to === 'complete') {
-        return refuse(
-          'CORRECTION_CONFLICT',
-          `With ${card} as card ${index} the coup is complete after ${i} cards, but ${corrected.length} were dealt: void the round instead`,
-          { index, card, cardsNeeded: i, cardsDealt: corrected.length },
-        );
-      }
+    const replaced = replaceCard(
+      ctx,
+      round.cards.map((c) => c.card),
+      index,
+      card,
+    );
+    if (replaced instanceof Refusal) return replaced;
+    const { oldCard, corrected, shoe } = replaced;
+    const early = completesEarly(corrected);
+    if (early !== null) {
+      return refuse(
+        'CORRECTION_CONFLICT',
+        `With ${card} as card ${index} the coup is complete after ${early} cards, but ${corrected.length} were dealt: void the round instead`,
+        { index, card, cardsNeeded: early, cardsDealt: corrected.length },
+      );
     }
     const next = nextFor(corrected);
     const events: TableEvent[] = [

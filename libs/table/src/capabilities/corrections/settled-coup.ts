@@ -3,9 +3,10 @@
  * table's `correctionSeconds` pass: a mis-entered card put right, or the coup voided. Recorded as compensating
  * events that hold the reversed settlement and the new one; nothing recorded is changed.
  */
-import { removeCard, resolveCoup } from '@coup/engine';
+import { resolveCoup } from '@coup/engine';
 import { nextFor, settleRound } from '../../coup';
-import { type OpenCtx, Refusal, by, handDealt, refuse, shoeIn } from '../../kernel';
+import { type OpenCtx, Refusal, by, refuse } from '../../kernel';
+import { completesEarly, liveOnly, replaceCard } from './card-check';
 import type { RoundState } from '../../state';
 import {
   type Card,
@@ -83,34 +84,17 @@ function paidBy(settlements: readonly Settlement[]): Map<string, number> {
 
 /** The coup's cards with card `index` replaced, checked: live, dealt, in the shoe, using exactly the cards dealt. */
 function correctedCards(ctx: OpenCtx, round: RoundState, index: number, card: Card): Card[] | Refusal {
-  if (ctx.rules.dealing !== 'live') {
-    return refuse('WRONG_DEALING_MODE', 'Cards are corrected on live tables only', {
-      dealing: ctx.rules.dealing,
-    });
-  }
-  const cards = round.cards.map((c) => c.card);
-  const oldCard = cards[index];
-  if (oldCard === undefined) {
-    return refuse('INVALID_INDEX', `Card ${index} was not dealt (${cards.length} dealt)`, {
-      index,
-      cardsDealt: cards.length,
-    });
-  }
-  if (oldCard === card)
-    return refuse('CORRECTION_CONFLICT', `Card ${index} is already ${card}`, { index, card });
-  const shoe = shoeIn(ctx);
-  if (shoe instanceof Refusal) return shoe;
-  const remaining = handDealt(shoe);
-  if (remaining instanceof Refusal) return remaining;
-  if (!removeCard({ ...remaining, [oldCard]: remaining[oldCard] + 1 }, card).ok) {
-    return refuse('CARD_NOT_IN_SHOE', `The shoe holds no more ${card}: check the card`, {
-      card,
-      decks: shoe.decks,
-    });
-  }
-  const corrected = cards.map((c, i) => (i === index ? card : c));
-  const complete = corrected.findIndex((_, i) => i > 0 && nextFor(corrected.slice(0, i)).to === 'complete');
-  if (nextFor(corrected).to !== 'complete' || (complete > 0 && complete < corrected.length)) {
+  const notLive = liveOnly(ctx);
+  if (notLive !== null) return notLive;
+  const replaced = replaceCard(
+    ctx,
+    round.cards.map((c) => c.card),
+    index,
+    card,
+  );
+  if (replaced instanceof Refusal) return replaced;
+  const { corrected } = replaced;
+  if (nextFor(corrected).to !== 'complete' || completesEarly(corrected) !== null) {
     return refuse(
       'CORRECTION_CONFLICT',
       `With ${card} as card ${index} the coup would not use exactly the ${corrected.length} cards dealt: void it instead`,
