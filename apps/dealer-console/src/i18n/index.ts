@@ -7,14 +7,18 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import enCommon from './en/common.json';
 import zhCommon from './zh/common.json';
+import enCompliance from './en/compliance.json';
+import zhCompliance from './zh/compliance.json';
+import enAnalyst from './en/analyst.json';
+import zhAnalyst from './zh/analyst.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** Every catalogue: language -> namespace -> messages. A screen adds its namespace to both languages here. */
 export const CATALOGUES = {
-  en: { common: enCommon },
-  zh: { common: zhCommon },
+  en: { common: enCommon, compliance: enCompliance, analyst: enAnalyst },
+  zh: { common: zhCommon, compliance: zhCompliance, analyst: zhAnalyst },
 } as const;
 
 const STORAGE_KEY = 'coup.language';

@@ -1,0 +1,133 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import * as exportModule from '../export';
+import type { AnalystApi } from './api';
+import { AnalystDashboard } from './AnalystDashboard';
+import { parseAnalystRoute } from './route';
+import { BET_STATS, STATS } from './testing/fixtures';
+
+// jsdom has no canvas: the chart is drawn as what it was given (Chart.js itself is tested by its authors).
+jest.mock('react-chartjs-2', () => ({
+  Chart: (
+    props: { data: { labels: string[]; datasets: { label: string; data: unknown[] }[] } } & Record<
+      string,
+      unknown
+    >,
+  ) => <canvas role="img" aria-label={String(props['aria-label'])} data-chart={JSON.stringify(props.data)} />,
+}));
+
+function fakeApi(): AnalystApi {
+  return {
+    tables: jest.fn(async () => [{ tableId: 'T1', status: 'open', dealing: 'rng', openedAt: null }]),
+    stats: jest.fn(async () => STATS),
+    betStats: jest.fn(async () => BET_STATS),
+  } as AnalystApi;
+}
+
+const chartData = (panel: string) =>
+  JSON.parse(within(screen.getByTestId(panel)).getByRole('img').getAttribute('data-chart')!) as {
+    labels: string[];
+    datasets: { label: string; data: unknown[] }[];
+  };
+
+afterEach(() => {
+  window.location.hash = '';
+});
+
+describe('AnalystDashboard', () => {
+  it('reads the statistics of the selection and draws each chart from them', async () => {
+    const api = fakeApi();
+    render(
+      <AnalystDashboard
+        token="t"
+        role="analyst"
+        filter={parseAnalystRoute('#/analyst?table=T1&from=2026-11-28')!}
+        api={api}
+      />,
+    );
+    await screen.findByTestId('outcomes');
+    expect(api.stats).toHaveBeenCalledWith({ table: 'T1', from: '2026-11-28', to: '' });
+    expect(api.betStats).toHaveBeenCalledWith({ table: 'T1', from: '2026-11-28', to: '' });
+    expect(screen.getByTestId('totals').textContent).toBe(
+      '10 coups, 1 voided; handle $30, house win $10; hold 33.33% beside a theoretical edge of 1.24%.',
+    );
+    expect(chartData('outcomes').datasets[1]).toMatchObject({ label: 'Observed', data: [40, 50, 10] });
+    expect(chartData('days')).toMatchObject({ labels: ['2026-11-28', '2026-11-29'] });
+    expect(chartData('hold').labels).toEqual(['Player']);
+    // the flags are a table alone, shown open
+    const flags = within(screen.getByTestId('flags')).getByRole('table');
+    const cells = within(within(flags).getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells.map((c) => c.textContent)).toEqual([
+      'Tie',
+      '8-to-1',
+      'win 8:1',
+      '10',
+      '1',
+      '10.000%',
+      '10.000%',
+      '20.000%',
+      '9.516%',
+    ]);
+  });
+
+  it('charts the results of the bet chosen', async () => {
+    render(
+      <AnalystDashboard token="t" role="admin" filter={parseAnalystRoute('#/analyst')!} api={fakeApi()} />,
+    );
+    const choose = await screen.findByLabelText('Bet');
+    expect(chartData('bet-results').labels).toEqual(['win 1:1', 'push', 'lose']);
+    fireEvent.change(choose, { target: { value: 'tie:8-to-1' } });
+    expect(chartData('bet-results').labels).toEqual(['win 8:1', 'lose']);
+    expect(
+      screen.getByRole('heading', { name: 'Results of Tie (8-to-1) beside the exact odds' }),
+    ).toBeTruthy();
+  });
+
+  it('downloads each chart’s data as CSV: exactly its rows', async () => {
+    const save = jest.spyOn(exportModule, 'saveFile').mockImplementation(() => undefined);
+    render(
+      <AnalystDashboard
+        token="t"
+        role="analyst"
+        filter={parseAnalystRoute('#/analyst?table=T1')!}
+        api={fakeApi()}
+      />,
+    );
+    const panel = await screen.findByTestId('days');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Download the data (CSV)' }));
+    await waitFor(() => expect(save).toHaveBeenCalled());
+    expect(save).toHaveBeenCalledWith(
+      'days-T1.csv',
+      'day,coups,voids,handle,houseResult,holdPercent\r\n2026-11-28,4,1,1000,-500,33.333333\r\n2026-11-29,6,1,2000,1500,33.333333\r\n',
+    );
+    save.mockRestore();
+  });
+
+  it('puts the selection in the address, refusing days out of order', async () => {
+    render(
+      <AnalystDashboard token="t" role="analyst" filter={parseAnalystRoute('#/analyst')!} api={fakeApi()} />,
+    );
+    await screen.findByRole('option', { name: 'T1' });
+    fireEvent.change(screen.getByLabelText('Table'), { target: { value: 'T1' } });
+    fireEvent.change(screen.getByLabelText('First day (UTC)'), { target: { value: '2026-11-29' } });
+    fireEvent.change(screen.getByLabelText('Last day (UTC)'), { target: { value: '2026-11-28' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(screen.getByRole('alert').textContent).toBe('The first day must not be after the last.');
+    fireEvent.change(screen.getByLabelText('Last day (UTC)'), { target: { value: '2026-11-30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(window.location.hash).toBe('#/analyst?table=T1&from=2026-11-29&to=2026-11-30');
+  });
+
+  it('is refused to other roles', () => {
+    render(
+      <AnalystDashboard
+        token="t"
+        role="compliance"
+        filter={parseAnalystRoute('#/analyst')!}
+        api={fakeApi()}
+      />,
+    );
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The analyst dashboard is for the analyst and admin roles.',
+    );
+  });
+});

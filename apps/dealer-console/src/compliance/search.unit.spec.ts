@@ -1,0 +1,107 @@
+import { EMPTY_SEARCH, parseComplianceRoute, playerHash, searchHash } from './route';
+import { handsPath, isProblem, toSearch } from './search';
+import { gamingDayRange, zonedToIso } from './zoned';
+
+const LONDON = { cutover: '06:00', timeZone: 'Europe/London' };
+
+describe('casino local times', () => {
+  it('reads a wall time in the casino zone, either side of a clock change', () => {
+    expect(zonedToIso('2026-01-15T06:00', 'Europe/London')).toBe('2026-01-15T06:00:00.000Z');
+    expect(zonedToIso('2026-07-15T06:00', 'Europe/London')).toBe('2026-07-15T05:00:00.000Z');
+    expect(zonedToIso('2026-07-15T06:00', 'Asia/Macau')).toBe('2026-07-14T22:00:00.000Z');
+    expect(zonedToIso('2026-07-15T06:00', 'America/Los_Angeles')).toBe('2026-07-15T13:00:00.000Z');
+    // 01:30 does not exist in London on 29 March 2026 (clocks go 01:00 -> 02:00): read before the change
+    expect(zonedToIso('2026-03-29T01:30', 'Europe/London')).toBe('2026-03-29T01:30:00.000Z');
+  });
+
+  it('refuses what is not a time', () => {
+    for (const bad of ['', '2026-02-30T06:00', '2026-01-15', '2026-01-15T24:00', 'yesterday'])
+      expect(zonedToIso(bad, 'Europe/London')).toBeNull();
+  });
+
+  it('a gaming day runs from its cut-over to the next day’s, 23 or 25 hours across a clock change', () => {
+    expect(gamingDayRange('2026-01-15', '06:00', 'Europe/London')).toEqual({
+      from: '2026-01-15T06:00:00.000Z',
+      to: '2026-01-16T06:00:00.000Z',
+    });
+    const spring = gamingDayRange('2026-03-28', '06:00', 'Europe/London')!;
+    expect(Date.parse(spring.to) - Date.parse(spring.from)).toBe(23 * 3_600_000);
+    const autumn = gamingDayRange('2026-10-24', '06:00', 'Europe/London')!;
+    expect(Date.parse(autumn.to) - Date.parse(autumn.from)).toBe(25 * 3_600_000);
+    expect(gamingDayRange('15/01/2026', '06:00', 'Europe/London')).toBeNull();
+  });
+});
+
+describe('the search form', () => {
+  it('turns every field into the hands filter', () => {
+    const s = toSearch(
+      {
+        ...EMPTY_SEARCH,
+        table: 'T1',
+        shoe: '2',
+        player: 'alice',
+        outcome: 'void',
+        corrected: 'true',
+        day: '2026-01-15',
+      },
+      LONDON,
+    );
+    expect(s).toEqual({
+      tableId: 'T1',
+      filter: {
+        shoe: 2,
+        player: 'alice',
+        outcome: 'void',
+        corrected: true,
+        from: '2026-01-15T06:00:00.000Z',
+        to: '2026-01-16T06:00:00.000Z',
+      },
+    });
+    expect(handsPath(s as Exclude<typeof s, { field: string }>, 'c1', 20)).toBe(
+      '/tables/T1/hands?shoe=2&from=2026-01-15T06%3A00%3A00.000Z&to=2026-01-16T06%3A00%3A00.000Z&player=alice&outcome=void&corrected=true&cursor=c1&limit=20',
+    );
+  });
+
+  it('a time range is read in the casino zone; empty fields are left out', () => {
+    expect(toSearch({ ...EMPTY_SEARCH, table: 'T1', from: '2026-07-15T06:00' }, LONDON)).toEqual({
+      tableId: 'T1',
+      filter: { from: '2026-07-15T05:00:00.000Z' },
+    });
+    expect(toSearch({ ...EMPTY_SEARCH, table: 'T1' }, LONDON)).toEqual({ tableId: 'T1', filter: {} });
+  });
+
+  it.each([
+    [{ table: '' }, 'table', 'errors.table'],
+    [{ shoe: '0' }, 'shoe', 'errors.shoe'],
+    [{ shoe: '1.5' }, 'shoe', 'errors.shoe'],
+    [{ player: '-bob' }, 'player', 'errors.player'],
+    [{ outcome: 'dragon' }, 'outcome', 'errors.outcome'],
+    [{ day: '2026-13-01' }, 'day', 'errors.day'],
+    [{ day: '2026-01-15', from: '2026-01-15T06:00' }, 'day', 'errors.dayOrRange'],
+    [{ from: '2026-01-15' }, 'from', 'errors.time'],
+    [{ from: '2026-01-15T08:00', to: '2026-01-15T06:00' }, 'to', 'errors.range'],
+  ])('%j is refused: %s', (fields, field, message) => {
+    const s = toSearch({ ...EMPTY_SEARCH, table: 'T1', ...fields }, LONDON);
+    expect(isProblem(s) && { field: s.field, message: s.message }).toEqual({ field, message });
+  });
+});
+
+describe('compliance routes', () => {
+  it('keeps a search in the address and reads it back', () => {
+    const form = { ...EMPTY_SEARCH, table: 'T1', player: 'a+b@x', outcome: 'tie', from: '2026-01-15T06:00' };
+    const hash = searchHash(form);
+    expect(hash).toBe('#/compliance?table=T1&from=2026-01-15T06%3A00&player=a%2Bb%40x&outcome=tie');
+    expect(parseComplianceRoute(hash)).toEqual({ kind: 'search', form });
+    expect(parseComplianceRoute('#/compliance')).toEqual({ kind: 'search', form: EMPTY_SEARCH });
+    expect(searchHash(EMPTY_SEARCH)).toBe('#/compliance');
+  });
+
+  it('a player’s audit trail, its id encoded; other addresses are not compliance routes', () => {
+    expect(playerHash('a:b@c')).toBe('#/compliance/players/a%3Ab%40c');
+    expect(parseComplianceRoute(playerHash('a:b@c'))).toEqual({ kind: 'player', playerId: 'a:b@c' });
+    expect(parseComplianceRoute('#/compliance/players/%E0')).toBeNull();
+    expect(parseComplianceRoute('#/compliance/players/-x')).toBeNull();
+    expect(parseComplianceRoute('#/tables/T1')).toBeNull();
+    expect(parseComplianceRoute('#/compliancex')).toBeNull();
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * Wall-clock times in the casino's time zone as instants: what a compliance officer types ("2026-12-01 06:00",
+ * a gaming day) is the casino's local time, and the API filters on ISO instants.
+ */
+
+/** The zone's offset from UTC at `instant`, in ms (positive east of Greenwich). */
+function offsetAt(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return wall - (instant - (instant % 1000));
+}
+
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * `YYYY-MM-DDTHH:mm[:ss]` read in `timeZone` (IANA; none: the browser's own) as an ISO instant, or null when it is
+ * not such a time. A time the clocks skip (spring forward) is read with the offset before the change.
+ */
+export function zonedToIso(local: string, timeZone?: string): string | null {
+  const m = LOCAL.exec(local.trim());
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  const check = new Date(wall);
+  if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
+  if (timeZone === undefined) return new Date(y, mo - 1, d, h, mi, s).toISOString();
+  // The offset at the wall time taken as UTC, then at the instant it gives (the two differ across a change).
+  const first = wall - offsetAt(wall, timeZone);
+  return new Date(wall - offsetAt(first, timeZone)).toISOString();
+}
+
+/** The day after `YYYY-MM-DD`. */
+export function nextDay(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * A gaming day's instants: from its cut-over (`HH:mm` in the casino's zone) on `day` to the next day's, or null
+ * when `day` is not a date.
+ */
+export function gamingDayRange(
+  day: string,
+  cutover: string,
+  timeZone?: string,
+): { readonly from: string; readonly to: string } | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const from = zonedToIso(`${day}T${cutover}`, timeZone);
+  if (from === null) return null;
+  const to = zonedToIso(`${nextDay(day)}T${cutover}`, timeZone);
+  return to === null ? null : { from, to };
+}
