@@ -11,7 +11,10 @@ export * from './stats/wire';
 export * from './ledger/fold';
 export * from './ledger/wire';
 export * from './edge-monitor';
+export * from './analyst';
 
+import { analystProjection } from './analyst/fold';
+import type { GamingDayConfig } from './analyst/gaming-day-config';
 import { handHistoryProjection } from './hand-history';
 import type { AnyProjection } from './kernel/types';
 import { edgeMonitorProjection } from './edge-monitor/fold';
@@ -28,4 +31,10 @@ export const PROJECTIONS: readonly AnyProjection[] = [
   statsProjection,
   ledgerProjection,
   edgeMonitorProjection,
+  analystProjection(),
 ];
+
+/** Every projection, the analysts' model placing its facts by this gaming-day configuration. */
+export function projectionsFor(gamingDay: GamingDayConfig): readonly AnyProjection[] {
+  return PROJECTIONS.map((p) => (p.name === 'analyst' ? analystProjection(gamingDay) : p));
+}

@@ -1,0 +1,73 @@
+/**
+ * The analysts' model (`an_`): a star schema of facts (coups, bets with their settlement, cash movements,
+ * corrections and voids) and dimensions (tables with their rules, players, staff, shoes, gaming days, shifts,
+ * bet types with their exact edge and variance). Every fact row carries its gaming day, shift and local hour,
+ * placed by the configured gaming day (`analystProjection(config)`): the projection's version carries a digest
+ * of the configuration, so a read model folded under another one is rebuilt.
+ *
+ * A coup corrected or voided after it settled is rewritten in place (its coup and bet rows hold the result in
+ * force, with their status), and the amendment is a fact of its own. The fold's state (`an_state`) is internal.
+ */
+import type { TableEvent } from '@coup/table';
+import {
+  type Evolution,
+  type ProjectionEvent,
+  type ProjectionModel,
+  byTable,
+  once,
+  only,
+} from '../kernel/types';
+import { GamingClock } from './gaming-day';
+import {
+  type GamingDayConfig,
+  describeGamingDay,
+  gamingDayConfig,
+  gamingDayDigest,
+} from './gaming-day-config';
+import { HANDLERS, SILENT } from './handlers';
+import { factTables } from './schema-facts';
+import { dimTables } from './schema-dims';
+import { type AnalystState, Step } from './step';
+
+/** Bump when the tables or the fold change (the version is this x 2^24 + the configuration's digest). */
+export const ANALYST_FOLD_VERSION = 1;
+
+export const analystTables = [...factTables, ...dimTables];
+
+const ALL_TYPES = Object.keys(HANDLERS) as TableEvent['type'][];
+
+function evolveStep(clock: GamingClock, s: AnalystState, e: ProjectionEvent): Evolution<AnalystState> {
+  const type = e.event.type;
+  // own keys only: an unknown type (or one named like an Object property) changes nothing
+  if (!Object.hasOwn(HANDLERS, type) || SILENT.has(type)) return only(s);
+  const step = new Step(s, e, clock);
+  (HANDLERS[type] as (step: Step, d: unknown) => void)(step, e.event.data);
+  return step.writes.length === 0 && step.state === s ? only(s) : step.done();
+}
+
+/** The analysts' projection under a gaming-day configuration (default: 06:00 UTC, three shifts). */
+export function analystProjection(
+  config: GamingDayConfig = gamingDayConfig(),
+): ProjectionModel<AnalystState> {
+  const clock = new GamingClock(config);
+  return {
+    name: 'analyst',
+    prefix: 'an',
+    version: ANALYST_FOLD_VERSION * 2 ** 24 + gamingDayDigest(config),
+    description: `The analysts' star schema: facts (coups, bets with their settlement and exact edge, cash movements, corrections and voids) and dimensions (tables and their rules, players, staff, shoes, gaming days, shifts, bet types), each fact placed in its gaming day, shift and hour (here: gaming day from ${describeGamingDay(config)}). See docs/analyst-schema.md.`,
+    tables: analystTables,
+    handles: new Set(ALL_TYPES.filter((t) => !SILENT.has(t))),
+    keyOf: byTable,
+    initial: (tableId) => ({
+      position: 0,
+      tableId,
+      rules: null,
+      round: null,
+      settled: null,
+      dealerId: null,
+      shoe: null,
+      day: null,
+    }),
+    evolve: (state, e) => once(state, e, (s, ev) => evolveStep(clock, s, ev)),
+  };
+}
