@@ -10,8 +10,13 @@ describe('casino local times', () => {
     expect(zonedToIso('2026-07-15T06:00', 'Europe/London')).toBe('2026-07-15T05:00:00.000Z');
     expect(zonedToIso('2026-07-15T06:00', 'Asia/Macau')).toBe('2026-07-14T22:00:00.000Z');
     expect(zonedToIso('2026-07-15T06:00', 'America/Los_Angeles')).toBe('2026-07-15T13:00:00.000Z');
-    // 01:30 does not exist in London on 29 March 2026 (clocks go 01:00 -> 02:00): read before the change
-    expect(zonedToIso('2026-03-29T01:30', 'Europe/London')).toBe('2026-03-29T01:30:00.000Z');
+    // 01:30 does not exist in London on 29 March 2026 (01:00 GMT -> 02:00 BST): the moment the clocks jump past it
+    expect(zonedToIso('2026-03-29T01:30', 'Europe/London')).toBe('2026-03-29T01:00:00.000Z');
+    // 01:30 comes twice on 25 October 2026 (02:00 BST -> 01:00 GMT): the first time
+    expect(zonedToIso('2026-10-25T01:30', 'Europe/London')).toBe('2026-10-25T00:30:00.000Z');
+    expect(zonedToIso('2026-10-25T02:30', 'Europe/London')).toBe('2026-10-25T02:30:00.000Z');
+    // Lord Howe Island moves its clocks by half an hour
+    expect(zonedToIso('2026-10-04T02:15', 'Australia/Lord_Howe')).toBe('2026-10-03T15:30:00.000Z');
   });
 
   it('refuses what is not a time', () => {

@@ -21,10 +21,33 @@ function offsetAt(instant: number, timeZone: string): number {
 }
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
+const MINUTE = 60_000;
+const DAY = 86_400_000;
 
 /**
- * `YYYY-MM-DDTHH:mm[:ss]` read in `timeZone` (IANA; none: the browser's own) as an ISO instant, or null when it is
- * not such a time. A time the clocks skip (spring forward) is read with the offset before the change.
+ * The first instant at which the clock of `timeZone` reads `wall` (a local time as if UTC, in ms) or later: the
+ * wall time itself, its first occurrence when the clocks go back, the moment the clocks jump past it when they
+ * go forward (the service places gaming days so too).
+ */
+function firstInstantAt(wall: number, timeZone: string): number {
+  const before = offsetAt(wall - DAY, timeZone);
+  const after = offsetAt(wall + DAY, timeZone);
+  const valid = [wall - before, wall - after].filter((t) => offsetAt(t, timeZone) === wall - t);
+  if (valid.length > 0) return Math.min(...valid);
+  // Skipped: the change lies between the two readings; find the minute it happens.
+  let lo = wall - after;
+  let hi = wall - before;
+  while (hi - lo > MINUTE) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
+    if (offsetAt(mid, timeZone) === after) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * `YYYY-MM-DDTHH:mm[:ss]` read in `timeZone` (IANA; none: the browser's own) as an ISO instant (see
+ * {@link firstInstantAt}), or null when it is not such a time.
  */
 export function zonedToIso(local: string, timeZone?: string): string | null {
   const m = LOCAL.exec(local.trim());
@@ -41,9 +64,7 @@ export function zonedToIso(local: string, timeZone?: string): string | null {
   const check = new Date(wall);
   if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
   if (timeZone === undefined) return new Date(y, mo - 1, d, h, mi, s).toISOString();
-  // The offset at the wall time taken as UTC, then at the instant it gives (the two differ across a change).
-  const first = wall - offsetAt(wall, timeZone);
-  return new Date(wall - offsetAt(first, timeZone)).toISOString();
+  return new Date(firstInstantAt(wall, timeZone)).toISOString();
 }
 
 /** The day after `YYYY-MM-DD`. */
