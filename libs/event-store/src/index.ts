@@ -47,6 +47,18 @@ export {
   type SealErrorCode,
   SealKeys,
 } from './sealed';
+export {
+  appendSnapshot,
+  MAX_SNAPSHOT_PARTS,
+  readSnapshots,
+  type ReadSnapshot,
+  type Snapshot,
+  SNAPSHOT_PART_CHARS,
+  SNAPSHOT_PART_KEY,
+  snapshotEvents,
+  snapshotEventsSync,
+  type SnapshotWriteOptions,
+} from './snapshot-parts';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './memory';
 export { SQLITE_SCHEMA, SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
 export { EventStoreDbEventStore, type EventStoreDbConfig } from './eventstoredb';

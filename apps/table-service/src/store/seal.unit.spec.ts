@@ -12,7 +12,7 @@ import {
   type TableState,
 } from '@coup/table';
 import { loadConfig } from '../config/config';
-import { snapshotEvent } from '../tables/snapshots';
+import { snapshotEvent, snapshotOf } from '../tables/snapshots';
 import { EventStoreHandle } from './event-store.provider';
 import { SEED_FIELDS } from './seal';
 
@@ -76,10 +76,13 @@ describe('the seed fields the service seals', () => {
       ['OpenTable', { tableId: 'T1', rules: { dealing: 'rng' } }, admin],
       ['StartShoe', { seed }, dealer],
     );
+    // The state's text (compressed in the event) holds no seed: the seed is in the header, sealed.
+    expect(snapshotOf(state, 1n, 'f'.repeat(64)).body).not.toContain(seed);
     const snapshot = snapshotEvent(state, 1n, 'f'.repeat(64));
     const sealed = sealer.seal(snapshot);
     expect(JSON.stringify(sealed.data)).not.toContain(seed);
     expect(sealer.open(sealed).data).toEqual(JSON.parse(JSON.stringify(snapshot.data)));
+    expect((sealer.open(sealed).data as { seed: string }).seed).toBe(seed);
   });
 
   it('the table processor appends and reads through the sealing store; every other reader sees what is stored', async () => {

@@ -1,10 +1,11 @@
 /**
  * Snapshots written off the request path (ADR-25): the state's JSON text is made a slice per turn of the event
  * loop, and what is stored is what a one-piece encoding stores; such a snapshot is still trusted only when the
- * stream has its event with its hash, and a snapshot of the older shape (version 2) still loads.
+ * stream has its event with its hash, and snapshots of the older shapes (versions 2 and 3) still load. A snapshot in
+ * several parts (ADR-30) loads when whole and is discarded, counted, when a part is missing.
  */
 import fc from 'fast-check';
-import { createEventStore, type EventStore } from '@coup/event-store';
+import { createEventStore, type EventStore, snapshotEvents } from '@coup/event-store';
 import {
   evolve,
   initialState,
@@ -19,7 +20,8 @@ import {
   SNAPSHOT_SLICE,
   jsonInSlices,
   snapshotEvent,
-  snapshotEventInSlices,
+  snapshotInSlices,
+  snapshotOf,
   snapshotState,
   writeSnapshot,
 } from './snapshots';
@@ -88,15 +90,15 @@ describe('jsonInSlices', () => {
 describe('a snapshot written in slices', () => {
   const seed = 'ab'.repeat(32);
 
-  it('given a table of 600 players, then its event holds the state as one encoding does, the seed apart', async () => {
+  it('given a table of 600 players, then its snapshot holds the state as one encoding does, the seed apart', async () => {
     const store = createEventStore({ kind: 'memory' });
     const { state, head } = await busyTable(store, 'Z1', 600, seed);
-    const whole = snapshotEvent(state, head.revision, head.hash);
-    const sliced = await snapshotEventInSlices(state, head.revision, head.hash);
-    expect(sliced.data).toEqual(whole.data);
-    expect(sliced.data).toMatchObject({ seed, revision: String(head.revision), hash: head.hash });
-    expect((sliced.data as { stateJson: string }).stateJson).not.toContain(seed);
-    expect(snapshotState(sliced.data)).toEqual(state);
+    const whole = snapshotOf(state, head.revision, head.hash);
+    const sliced = await snapshotInSlices(state, head.revision, head.hash);
+    expect(sliced).toEqual(whole);
+    expect(sliced.header).toMatchObject({ seed, revision: String(head.revision), hash: head.hash });
+    expect(sliced.body).not.toContain(seed);
+    expect(snapshotState({ ...sliced.header, stateJson: sliced.body })).toEqual(state);
   });
 
   it('given one written by writeSnapshot, when the table loads, then it is used and equals the fold', async () => {
@@ -155,6 +157,39 @@ describe('a snapshot written in slices', () => {
     );
     const p = new TableProcessor(store, new Metrics(false), { snapshotEvery: 1_000_000 });
     expect(await p.read('Z4')).toEqual({ state: marked, revision: head.revision });
+    await p.shutdown();
+  });
+
+  it('given a snapshot of version 3 (one event, the state as JSON text) that matches its stream, then it is still used', async () => {
+    const store = createEventStore({ kind: 'memory' });
+    const { state, head } = await busyTable(store, 'Z5', 20, seed);
+    const marked = { ...state, players: state.players.slice(1) };
+    const { header, body } = snapshotOf(marked, head.revision, head.hash);
+    await store.appendToStream(snapshotStream('Z5'), [
+      {
+        ...snapshotEvent(marked, head.revision, head.hash),
+        data: { ...header, snapshotVersion: 3, stateJson: body },
+      },
+    ]);
+    const p = new TableProcessor(store, new Metrics(false), { snapshotEvery: 1_000_000 });
+    expect(await p.read('Z5')).toEqual({ state: marked, revision: head.revision });
+    await p.shutdown();
+  });
+
+  it('given a snapshot written in several parts, then it loads; given a newer one missing a part, then that one is discarded (counted) and the whole one used', async () => {
+    const store = createEventStore({ kind: 'memory' });
+    const { state, head } = await busyTable(store, 'Z6', 300, seed);
+    await writeSnapshot(store, 'Z6', state, head.revision, { partChars: 200 });
+    const parts = await snapshotEvents(await snapshotInSlices(state, head.revision, head.hash), {
+      partChars: 200,
+    });
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts.filter((_, i) => i !== 1))
+      await store.appendToStream(snapshotStream('Z6'), [part]);
+    const metrics = new Metrics(false);
+    const p = new TableProcessor(store, metrics, { snapshotEvery: 1_000_000 });
+    expect(await p.read('Z6')).toEqual({ state, revision: head.revision });
+    expect((await metrics.snapshotsDiscarded.get()).values[0]?.value).toBe(1);
     await p.shutdown();
   });
 });

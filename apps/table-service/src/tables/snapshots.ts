@@ -1,23 +1,35 @@
 import { STATE_VERSION, snapshotStream, tableStream, type TableState } from '@coup/table';
-import type { EventStore, NewEvent } from '@coup/event-store';
-import { uuidv7 } from './idempotency';
+import {
+  appendSnapshot,
+  type EventStore,
+  type NewEvent,
+  type ReadSnapshot,
+  readSnapshots,
+  type Snapshot,
+  snapshotEventsSync,
+  type SnapshotWriteOptions,
+} from '@coup/event-store';
 
 /**
- * Snapshots (ADR-7, ADR-14, ADR-25): a cache of a table's acknowledged state at a revision, with the hash of the
- * stream's event at that revision. Loading trusts one only when the stream still has that event with that hash;
+ * Snapshots (ADR-7, ADR-14, ADR-25, ADR-30): a cache of a table's acknowledged state at a revision, with the hash of
+ * the stream's event at that revision. Loading trusts one only when the stream still has that event with that hash;
  * otherwise it is discarded and logged, and an older one (or the whole stream) is folded instead.
  *
- * The state is stored as JSON text (`stateJson`), written a slice at a time between turns of the event loop, so a
- * busy table's snapshot (its whole state, a thousand players and more) never holds the request thread: the store
- * then encodes one string, not thousands of objects. The shoe's seed is kept apart (`seed`), sealed at rest
- * (store/seal.ts), and `stateJson` holds null in its place.
+ * The state is written as JSON text a slice at a time between turns of the event loop, so a busy table's snapshot
+ * (its whole state, a thousand players and more) never holds the request thread. The store's snapshot parts
+ * (`@coup/event-store` snapshot-parts) compress that text off the thread and split it into as many events as it
+ * needs, so a state of any size fits the 1 MiB an event or an EventStoreDB append may hold. The shoe's seed is kept
+ * apart in the header (`seed`, sealed at rest by store/seal.ts) and the text holds null in its place.
  */
 
 export const SNAPSHOT_TYPE = 'TableSnapshotTaken';
-/** Version of the snapshot's own shape (2: the state as an object, with the hash of the event it was taken at; 3: the state as JSON text, the seed apart). */
-export const SNAPSHOT_VERSION = 3;
+/**
+ * Version of the snapshot's own shape (2: the state as an object, with the hash of the event it was taken at; 3: the
+ * state as JSON text, the seed apart; 4: that text compressed in the store's snapshot parts).
+ */
+export const SNAPSHOT_VERSION = 4;
 /** Older snapshot versions still read. */
-const READABLE_VERSIONS: readonly unknown[] = [2, SNAPSHOT_VERSION];
+const READABLE_VERSIONS: readonly unknown[] = [2, 3, SNAPSHOT_VERSION];
 /** Array elements written per turn of the event loop while a state is turned into JSON text. */
 export const SNAPSHOT_SLICE = 250;
 /** Snapshots tried, newest first, before folding the whole stream. */
@@ -51,37 +63,46 @@ function withoutSeed(state: TableState): { readonly rest: TableState; readonly s
   return { rest: state.shoe ? { ...state, shoe: { ...state.shoe, seed: null } } : state, seed };
 }
 
-function eventOf(stateJson: string, seed: string | null, revision: bigint, hash: string): NewEvent {
+function snapshotWith(stateJson: string, seed: string | null, revision: bigint, hash: string): Snapshot {
   return {
-    id: uuidv7(),
     type: SNAPSHOT_TYPE,
-    data: {
+    header: {
       snapshotVersion: SNAPSHOT_VERSION,
       stateVersion: STATE_VERSION,
       revision: revision.toString(),
       hash,
       seed,
-      stateJson,
     },
+    body: stateJson,
     metadata: { schemaVersion: SNAPSHOT_VERSION },
   };
 }
 
-/** The snapshot event of a table's acknowledged state at `revision`, whose stream event has hash `hash`. */
-export function snapshotEvent(state: TableState, revision: bigint, hash: string): NewEvent {
+/** The snapshot of a table's acknowledged state at `revision`, whose stream event has hash `hash`. */
+export function snapshotOf(state: TableState, revision: bigint, hash: string): Snapshot {
   const { rest, seed } = withoutSeed(state);
-  return eventOf(JSON.stringify(rest), seed, revision, hash);
+  return snapshotWith(JSON.stringify(rest), seed, revision, hash);
 }
 
-/** The same event as `snapshotEvent`, its JSON text written SNAPSHOT_SLICE array elements per turn of the loop. */
-export async function snapshotEventInSlices(
+/** The same snapshot as `snapshotOf`, its JSON text written SNAPSHOT_SLICE array elements per turn of the loop. */
+export async function snapshotInSlices(
   state: TableState,
   revision: bigint,
   hash: string,
   pause: () => Promise<void> = nextTurn,
-): Promise<NewEvent> {
+): Promise<Snapshot> {
   const { rest, seed } = withoutSeed(state);
-  return eventOf(await jsonInSlices(rest, pause), seed, revision, hash);
+  return snapshotWith(await jsonInSlices(rest, pause), seed, revision, hash);
+}
+
+/**
+ * The snapshot as the one event that stores it, compressed on this thread: for tests and tools that write a
+ * snapshot by hand (a state too large for one event throws).
+ */
+export function snapshotEvent(state: TableState, revision: bigint, hash: string): NewEvent {
+  const [event, ...more] = snapshotEventsSync(snapshotOf(state, revision, hash));
+  if (!event || more.length > 0) throw new RangeError('this snapshot takes more than one event');
+  return event;
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -110,21 +131,28 @@ export async function jsonInSlices(value: unknown, pause: () => Promise<void>): 
   return `{${parts.join(',')}}`;
 }
 
-interface SnapshotData {
+/** A snapshot's fields: its header with its state (version 4: the store's body as `stateJson`), or its event's data. */
+export interface SnapshotData {
   readonly snapshotVersion?: unknown;
   readonly stateVersion?: unknown;
   readonly revision?: unknown;
   readonly hash?: unknown;
   /** Version 2. */
   readonly state?: unknown;
-  /** Version 3. */
+  /** Versions 3 and 4. */
   readonly stateJson?: unknown;
   readonly seed?: unknown;
 }
 
+/** A snapshot read back as its fields, or null when the store discarded it (its parts incomplete or broken). */
+export function snapshotData(read: ReadSnapshot): SnapshotData | null {
+  if (!read.ok) return null;
+  return read.body === null ? read.header : { ...read.header, stateJson: read.body };
+}
+
 /**
- * The state a snapshot's data holds (version 3: its JSON text with the seed put back; version 2: the object), as
- * stored (a seed read through the sealing store is opened, else sealed), or null when it holds none.
+ * The state a snapshot's fields hold (versions 3 and 4: its JSON text with the seed put back; version 2: the
+ * object), as stored (a seed read through the sealing store is opened, else sealed), or null when they hold none.
  */
 export function snapshotState(data: unknown): TableState | null {
   const d = (data ?? {}) as SnapshotData;
@@ -148,9 +176,9 @@ async function mismatch(store: EventStore, tableId: string, data: SnapshotData):
   if (data.stateVersion !== STATE_VERSION) return `state version ${String(data.stateVersion)}`;
   if (typeof data.revision !== 'string' || !/^\d{1,18}$/.test(data.revision)) return 'no revision';
   const hasState =
-    data.snapshotVersion === SNAPSHOT_VERSION
-      ? typeof data.stateJson === 'string'
-      : typeof data.state === 'object' && data.state !== null;
+    data.snapshotVersion === 2
+      ? typeof data.state === 'object' && data.state !== null
+      : typeof data.stateJson === 'string';
   if (typeof data.hash !== 'string' || !hasState) return 'no hash or state';
   const revision = BigInt(data.revision);
   for await (const e of store.readStream(tableStream(tableId), { fromRevision: revision, maxCount: 1 })) {
@@ -161,8 +189,8 @@ async function mismatch(store: EventStore, tableId: string, data: SnapshotData):
 }
 
 /**
- * The newest snapshot of the table that matches its stream, or null (fold from the start). Each one discarded is
- * reported through `discarded`.
+ * The newest snapshot of the table that matches its stream, or null (fold from the start). Each one discarded (its
+ * parts incomplete, mismatched or out of order, or not matching the stream) is reported through `discarded`.
  */
 export async function loadSnapshot(
   store: EventStore,
@@ -170,12 +198,12 @@ export async function loadSnapshot(
   discarded: (reason: string, snapshotRevision: unknown) => void,
 ): Promise<LoadedSnapshot | null> {
   try {
-    for await (const snap of store.readStream(snapshotStream(tableId), {
-      direction: 'backwards',
-      fromRevision: 'end',
-      maxCount: SNAPSHOTS_TRIED,
-    })) {
-      const data = snap.data as SnapshotData;
+    for await (const read of readSnapshots(store, snapshotStream(tableId), { tries: SNAPSHOTS_TRIED })) {
+      const data = snapshotData(read);
+      if (data === null) {
+        discarded(read.ok ? 'no state' : read.reason, read.header?.['revision']);
+        continue;
+      }
       const why = await mismatch(store, tableId, data);
       const state = why === null ? snapshotState(data) : null;
       if (state !== null) return { state, revision: BigInt(data.revision as string) };
@@ -191,19 +219,24 @@ export async function loadSnapshot(
 
 /**
  * Appends a snapshot of the table's acknowledged `state` at `revision`, with the hash of the stream's event there;
- * the state's JSON text is written a slice per turn of the event loop (the state is immutable meanwhile).
+ * the state's JSON text is written a slice per turn of the event loop (the state is immutable meanwhile), then
+ * compressed off the thread and appended in as many parts as it needs (`options.partChars` sets their size).
  */
 export async function writeSnapshot(
   store: EventStore,
   tableId: string,
   state: TableState,
   revision: bigint,
+  options: SnapshotWriteOptions = {},
 ): Promise<void> {
   let hash: string | null = null;
   for await (const e of store.readStream(tableStream(tableId), { fromRevision: revision, maxCount: 1 }))
     if (e.streamRevision === revision) hash = e.hash;
   if (hash === null) throw new Error(`the stream has no event ${revision}`);
-  await store.appendToStream(snapshotStream(tableId), [await snapshotEventInSlices(state, revision, hash)], {
-    expectedRevision: 'any',
-  });
+  await appendSnapshot(
+    store,
+    snapshotStream(tableId),
+    await snapshotInSlices(state, revision, hash),
+    options,
+  );
 }

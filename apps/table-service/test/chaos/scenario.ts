@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signToken } from '@coup/auth';
 import { GAME_MODES, SIDE_SPOTS, isSideSpot, sideBetRefusal } from '@coup/engine';
-import { createEventStore, type RecordedEvent } from '@coup/event-store';
+import { createEventStore, type ReadSnapshot, readSnapshots, type RecordedEvent } from '@coup/event-store';
 import type { Actor, TableCommandType } from '@coup/table';
-import { snapshotState } from '../../src/tables/snapshots';
+import { snapshotData, snapshotState } from '../../src/tables/snapshots';
 import { checkAgainstFold, checkCommands, foldMoney, viewAt, type AtRevision } from './checks';
 import { ChaosClient, request } from './http';
 import { Journal, type KeyRecord, type Violation } from './journal';
@@ -457,8 +457,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
     const store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite'), readonly: true });
     const events: RecordedEvent[] = [];
     for await (const e of store.readStream(`table-${TABLE}`)) events.push(e);
-    const snapshots: RecordedEvent[] = [];
-    for await (const e of store.readStream(`tablesnapshot-${TABLE}`)) snapshots.push(e);
+    const snapshots: ReadSnapshot[] = [];
+    for await (const snap of readSnapshots(store, `tablesnapshot-${TABLE}`)) snapshots.push(snap);
     const headPosition = Number((await store.headPosition()) ?? 0n);
     const head = events.length - 1;
     journal.count('events', events.length);
@@ -519,15 +519,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
     // Money: the events, then every other place it shows.
     const { accounts, totals } = foldMoney(events, journal);
     for (const s of snapshots) {
-      const data = s.data as { revision?: string };
-      const stored = snapshotState(s.data);
-      if (data.revision === undefined || stored === null) {
-        journal.violation('snapshot-exact', `snapshot ${s.streamRevision} has no revision or state`);
+      const data = snapshotData(s);
+      const stored = data && snapshotState(data);
+      if (typeof data?.revision !== 'string' || !stored) {
+        const why = s.ok ? 'has no revision or state' : `is discarded: ${s.reason}`;
+        journal.violation('snapshot-exact', `snapshot ${s.revision} ${why}`);
         continue;
       }
       claims.push({
         revision: Number(data.revision),
-        what: `snapshot ${s.streamRevision}`,
+        what: `snapshot ${s.revision}`,
         invariant: 'snapshot-exact',
         check: (state) => {
           const [kept, folded] = maskSealed(stored, state);

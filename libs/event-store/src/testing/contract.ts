@@ -11,6 +11,7 @@ import { canonicalJson, computeEventHash, GENESIS_HASH } from '../hash';
 import type { EventMetadata, EventStore, JsonValue, NewEvent, RecordedEvent } from '../types';
 import { UpcasterRegistry } from '../upcasting';
 import { MAX_EVENT_BYTES } from '../validation';
+import { runSnapshotContract } from './snapshot-contract';
 
 /** Raw stored fields a tamper hook overwrites: `data`/`metadata` are the stored JSON text. */
 export interface TamperPatch {
@@ -926,6 +927,8 @@ export function runEventStoreContract(
           { upcasters: registry() },
         ));
     });
+
+    runSnapshotContract(makeStore);
 
     describe('lifecycle', () => {
       it('after close, appends reject with STORE_CLOSED', async () => {
