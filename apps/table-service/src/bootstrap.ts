@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { typePathParameters } from './ops/openapi-params';
+import { finishDocument } from './ops/openapi-document';
 import { AppModule, type AppOverrides } from './app.module';
 import { LiveWsAdapter } from './live/live.adapter';
 import { LiveGateway } from './live/live.gateway';
@@ -121,13 +121,12 @@ function serveDocs(app: NestFastifyApplication, config: ServiceConfig): void {
   const doc = new DocumentBuilder()
     .setTitle('Coup table service')
     .setDescription(
-      'Event-sourced baccarat (Punto Banco) tables. Money is in integer cents; cards are rank+suit strings like "Ah", "Td". ' +
-        'Errors are { statusCode, code, message } with stable codes.',
+      'Event-sourced baccarat (Punto Banco) tables. Money is in integer cents; cards are rank+suit strings like "Ah", "Td".',
     )
     .setVersion('1')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => typePathParameters(SwaggerModule.createDocument(app, doc)), {
+  SwaggerModule.setup('docs', app, () => finishDocument(SwaggerModule.createDocument(app, doc)), {
     jsonDocumentUrl: 'docs/openapi.json',
     // The interactive page needs @fastify/static, whose ESM-only dependency Jest's module system cannot load:
     // in-process tests serve the JSON document only (the real process serves both).

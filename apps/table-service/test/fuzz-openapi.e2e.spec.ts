@@ -8,7 +8,8 @@
  * - never a 5xx, and every refusal in the error format ({ statusCode, code, message });
  * - a refused request writes no event (the store's rows before and after it);
  * - a request that is certainly invalid (by the oracle below, from the document's types, enums and descriptions)
- *   is refused: a 2xx there is a defect, even if a permissive handler would call it valid.
+ *   is refused: a 2xx there is a defect, even if a permissive handler would call it valid;
+ * - every refusal's status and code is one the document lists for the operation (or for any request).
  * Requests with values of unknown validity (free text, a body sent to a route that takes none) may succeed: they
  * are only held to the first two. The process answers /health throughout and at the end. Deterministic: fixed
  * values and fast-check samples with a fixed seed, fixed shuffle seeds, requests in a fixed order.
@@ -27,6 +28,7 @@ import { ReportsController } from '../src/queries/reports.controller';
 import { OnlineController } from '../src/tables/online.controller';
 import { TablesController } from '../src/tables/tables.controller';
 import { SeedSource } from '../src/tables/edge-inputs';
+import { ANY_REQUEST_CODES } from '../src/ops/error-catalogue';
 import { eventRowCounter } from './http-helpers';
 import { SECRET, startService, type Harness } from './harness';
 
@@ -48,6 +50,17 @@ interface Param {
 interface Operation {
   readonly parameters?: readonly Param[];
   readonly requestBody?: { readonly content: Record<string, { readonly schema: { readonly $ref: string } }> };
+  readonly responses: Record<
+    string,
+    { readonly content?: Record<string, { readonly schema?: ErrorSchema }> }
+  >;
+}
+/** An error answer's schema: the ErrorResponse narrowed to its status's codes. */
+interface ErrorSchema {
+  readonly allOf?: readonly [
+    unknown,
+    { readonly properties: { readonly code: { readonly enum: string[] } } },
+  ];
 }
 interface Property {
   readonly type?: string;
@@ -551,6 +564,16 @@ const ERROR_KEYS: ReadonlySet<string> = new Set([
 ]);
 const STABLE_CODE = /^(?!FST_)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 
+/** Whether the document lists this refusal for the operation `METHOD /path` (or for any request). */
+function documented(doc: OpenApi, op: string, status: number, code: string): boolean {
+  if ((ANY_REQUEST_CODES as readonly string[]).includes(code)) return true;
+  const [method, path] = op.split(' ');
+  const response = doc.paths[path!]?.[method!.toLowerCase()]?.responses[String(status)];
+  return (
+    response?.content?.['application/json']?.schema?.allOf?.[1].properties.code.enum.includes(code) ?? false
+  );
+}
+
 // --- the run --------------------------------------------------------------------------------------------------------
 
 /** Deterministic shuffle seeds (the cards dealt are the same on every run). */
@@ -695,6 +718,9 @@ it('no hostile request to any operation, as any caller, gets a 5xx, writes an ev
           )
             failures.push(`not the error format: ${where}`);
           if (after !== before) failures.push(`refused but wrote ${after - before} events: ${where}`);
+          // A dot segment resolves to another route: its answer is that route's.
+          if (!/^raw \w+=\.\.?$/.test(c.what) && !documented(doc, c.op, res.status, String(body.code)))
+            failures.push(`not documented for the operation: ${where}`);
         } else {
           counts.accepted++;
           if (c.op.endsWith('/bets') && c.what.startsWith('body.spot=')) acceptedSpots.add(c.what.slice(10));

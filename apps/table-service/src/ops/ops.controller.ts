@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Headers, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { EventStoreHandle } from '../store/event-store.provider';
 import { LogFollowers } from '../store/log-follower';
@@ -8,6 +8,7 @@ import { ApiError } from '../common/api-error';
 import { Public } from '../common/auth';
 import { Metrics } from '../common/metrics';
 import { MetricsEndpoint } from './metrics-endpoint';
+import { ApiRefusals } from './openapi-errors';
 
 @ApiTags('operations')
 @Controller()
@@ -25,6 +26,10 @@ export class OpsController {
   @ApiOperation({
     summary:
       'Liveness, store reachability and the followers of the log (live push, table list): 503 when the store does not answer (unavailable), when the start-up reads (the table list, the open tables) have not finished after a store that was down at start (starting), or when a follower has lost its subscription (degraded, naming it, since when and why)',
+  })
+  @ApiResponse({
+    status: 503,
+    description: '{ status: unavailable | starting | degraded, store, followers }',
   })
   async health(@Res() reply: FastifyReply) {
     const store = await this.probeStore();
@@ -57,6 +62,7 @@ export class OpsController {
     summary:
       'Prometheus metrics (with COUP_METRICS_TOKEN: Authorization: Bearer <that token>; with COUP_METRICS_PORT: on that port only)',
   })
+  @ApiRefusals('UNAUTHENTICATED', 'NOT_FOUND')
   metricsText(@Headers('authorization') authorization?: string) {
     if (!this.endpoint.onApiPort)
       throw new ApiError(404, 'NOT_FOUND', 'the metrics are served on their own port');

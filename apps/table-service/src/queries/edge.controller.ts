@@ -10,7 +10,6 @@ import {
   ApiParam,
   ApiProduces,
   ApiQuery,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -29,12 +28,7 @@ import { type Cell, toCsv, wantsCsv } from './csv';
 import { mayReadHands } from './hands.controller';
 import { optionalInt, positiveInt, queryOf, tableIdParam } from './params';
 import { QUERIES_STORE, type QueriesStore, queryError, sendCsv } from './shared';
-
-const BAD_QUERY = {
-  status: 400,
-  description:
-    'A malformed parameter: { statusCode, code: INVALID_QUERY | INVALID_CURSOR | INVALID_PARAMETER, message, details: { field } }',
-};
+import { ApiRefusals } from '../ops/openapi-errors';
 
 type BetLine = BetTypeStats & { scope: string; key: string };
 
@@ -108,7 +102,7 @@ export class EdgeController {
       "{ filter, confidence: 'wilson-95', overall: { bets: BetTypeStats[], total }, tables: [{ tableId, decks, game, tiePays, bets, total }], days: [{ day, bets, total }] }",
     schema: { type: 'object' },
   })
-  @ApiResponse(BAD_QUERY)
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
   betStats(
     @Query() query: unknown,
     @Req() request: FastifyRequest,
@@ -142,8 +136,7 @@ export class EdgeController {
       '{ tables: [{ tableId, shoeNo, roundNo, coupInShoe, cardsSeen, cardsLeft, computedAt, position, favourable: [...], values: [{ spot, paytable, ev, evExact, win, push, lose }] }] }',
     schema: { type: 'object' },
   })
-  @ApiResponse(BAD_QUERY)
-  @ApiResponse({ status: 403, description: 'FORBIDDEN: a table the token is not limited to' })
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   favourable(@Query() query: unknown, @CurrentPrincipal() principal: Principal): EdgeNowView {
     const q = queryOf(query, ['tableId']);
     const tableId = q['tableId'] === undefined ? undefined : tableIdParam(q['tableId']);
@@ -177,7 +170,7 @@ export class EdgeController {
       '{ filter, alerts: [{ tableId, roundNo, shoeNo, coupInShoe, cardsSeen, cardsLeft, spot, paytable, ev, evExact, winProbability, computedAt, openedAt, position, wagered, players }], nextCursor, totals, players }',
     schema: { type: 'object' },
   })
-  @ApiResponse(BAD_QUERY)
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
   report(
     @Query() query: unknown,
     @Req() request: FastifyRequest,
@@ -213,7 +206,7 @@ export class EdgeController {
       '{ tableId, roundNo, shoeNo, odds: { shoeNo, roundNo, coupInShoe, cardsSeen, cardsLeft, game, tiePays, remaining, bets: [{ spot, label, paytable, ev, evExact, houseEdge, favourable, probabilities, results }] } | null }',
     schema: { type: 'object' },
   })
-  @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
+  @ApiRefusals('INVALID_QUERY', 'UNKNOWN_HAND', 'HAND_EVENTS_MISSING', 'STORE_UNAVAILABLE')
   odds(
     @Param('tableId') tableId: string,
     @Param('roundNo') roundNo: string,

@@ -6,7 +6,6 @@ import {
   ApiParam,
   ApiProduces,
   ApiQuery,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +20,7 @@ import { handAuditCsv, handsCsv, replayCsv, roadsCsv, verifyCsv } from './hands.
 import { handsQueryOf } from './hands.query';
 import { queryOf, optionalInt, positiveInt, tableIdParam } from './params';
 import { QUERIES_STORE, type QueriesStore, queryError, sendCsv } from './shared';
+import { ApiRefusals } from '../ops/openapi-errors';
 
 /**
  * Staff and auditors read hand histories, replays and verifications; a player those of its own online table
@@ -33,11 +33,6 @@ export function mayReadHands(principal: Principal, tableId: string): void {
   }
 }
 
-const BAD_QUERY = {
-  status: 400,
-  description:
-    'A malformed parameter: { statusCode, code: INVALID_QUERY | INVALID_CURSOR | INVALID_PARAMETER, message, details: { field } }',
-};
 const CSV_NOTE =
   'With `Accept: text/csv` the answer is CSV (RFC 4180), the next page cursor in the `X-Next-Cursor` header.';
 
@@ -101,8 +96,7 @@ export class HandsController {
     description: '{ items: HandSummary[], nextCursor: string | null }',
     schema: { type: 'object' },
   })
-  @ApiResponse(BAD_QUERY)
-  @ApiResponse({ status: 404, description: 'UNKNOWN_TABLE' })
+  @ApiRefusals('INVALID_QUERY', 'UNKNOWN_TABLE', 'STORE_UNAVAILABLE')
   hands(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() principal: Principal,
@@ -134,8 +128,7 @@ export class HandsController {
   @ApiParam({ name: 'roundNo', type: Number })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ description: 'HandRecord', schema: { type: 'object' } })
-  @ApiResponse(BAD_QUERY)
-  @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
+  @ApiRefusals('INVALID_QUERY', 'UNKNOWN_HAND')
   hand(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() principal: Principal,
@@ -169,7 +162,7 @@ export class HandsController {
     description: '{ tableId, roundNo, shoeNo, status, before: TableView, steps: [{ event, view }] }',
     schema: { type: 'object' },
   })
-  @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
+  @ApiRefusals('INVALID_QUERY', 'UNKNOWN_HAND', 'HAND_EVENTS_MISSING', 'STORE_UNAVAILABLE')
   async replay(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() principal: Principal,
@@ -205,7 +198,7 @@ export class HandsController {
     description: '{ tableId, roundNo, shoeNo, ok, checks: [{ name, status, detail, event? }] }',
     schema: { type: 'object' },
   })
-  @ApiResponse({ status: 404, description: 'UNKNOWN_HAND' })
+  @ApiRefusals('INVALID_QUERY', 'UNKNOWN_HAND', 'HAND_EVENTS_MISSING', 'STORE_UNAVAILABLE')
   async verify(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() principal: Principal,
@@ -241,8 +234,7 @@ export class HandsController {
       'RoadsView: { shoeNo, outcomes, beadPlate, bigRoad, leadingTies, bigEyeBoy, smallRoad, cockroachPig, shoes }',
     schema: { type: 'object' },
   })
-  @ApiResponse(BAD_QUERY)
-  @ApiResponse({ status: 404, description: 'UNKNOWN_TABLE or UNKNOWN_SHOE' })
+  @ApiRefusals('INVALID_QUERY', 'UNKNOWN_TABLE', 'UNKNOWN_SHOE')
   roads(
     @Param('tableId') tableId: string,
     @Query() query: unknown,

@@ -6,7 +6,6 @@ import {
   ApiParam,
   ApiProduces,
   ApiQuery,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -18,6 +17,7 @@ import { ApiError } from '../common/api-error';
 import { type Cell, toCsv, wantsCsv } from './csv';
 import { optionalInt, playerIdParam, queryOf, tableIdParam } from './params';
 import { queryError, sendCsv } from './shared';
+import { ApiRefusals } from '../ops/openapi-errors';
 
 type StatsLine = StatsSummary & { scope: string; key: string };
 
@@ -101,7 +101,7 @@ export class ReportsController {
     description: '{ filter, overall: StatsSummary, tables: [...], days: [...], shoes: [...] }',
     schema: { type: 'object' },
   })
-  @ApiResponse({ status: 400, description: 'INVALID_QUERY naming the field' })
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
   stats(
     @Query() query: unknown,
     @Req() request: FastifyRequest,
@@ -139,8 +139,7 @@ export class ReportsController {
       '{ playerId, accounts: [{ tableId, firstAt, ...counters }], totals, entries: [...], nextCursor }',
     schema: { type: 'object' },
   })
-  @ApiResponse({ status: 400, description: 'INVALID_QUERY / INVALID_CURSOR / INVALID_PARAMETER' })
-  @ApiResponse({ status: 403, description: "FORBIDDEN: a player asking for another player's ledger" })
+  @ApiRefusals('INVALID_QUERY', 'FORBIDDEN')
   ledger(
     @Param('playerId') playerId: string,
     @Query() query: unknown,
@@ -170,6 +169,7 @@ export class ReportsController {
       '{ running, lastError, projections: [{ name, version, checkpoint, head, lag, lagIsLowerBound, updatedAt, rebuiltAt }] }',
     schema: { type: 'object' },
   })
+  @ApiRefusals('INVALID_QUERY')
   projections(@Query() query: unknown): Promise<unknown> {
     queryOf(query, []);
     return this.runner.status();

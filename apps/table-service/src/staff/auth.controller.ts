@@ -10,7 +10,7 @@ import { ValidBody } from '../tables/dto';
 import { SignInDto } from './staff.dto';
 import { OidcSignIn } from './oidc';
 import { StaffAccounts, type RequestOrigin, type SignedIn } from './staff-accounts';
-import { StaffRefusals } from './staff.controller';
+import { ApiRefusals } from '../ops/openapi-errors';
 
 /** The limit on sign-in attempts per client address (COUP_SIGN_INS_PER_IP_PER_MINUTE), with its per-minute window. */
 export const SIGN_IN_LIMIT = Symbol('SIGN_IN_LIMIT');
@@ -53,7 +53,7 @@ export class AuthController {
       '(COUP_STAFF_LOCKOUT_ATTEMPTS, for COUP_STAFF_LOCKOUT_MINUTES); each is recorded. An unknown user name and ' +
       'a wrong password get the same answer.',
   })
-  @StaffRefusals(
+  @ApiRefusals(
     'VALIDATION_FAILED',
     'INVALID_CREDENTIALS',
     'ACCOUNT_DISABLED',
@@ -71,7 +71,7 @@ export class AuthController {
   @Roles(...STAFF)
   @ApiBearerAuth()
   @ApiOperation({ summary: "Sign out: every token of the caller's account issued before ends" })
-  @StaffRefusals('NOT_A_SIGN_IN')
+  @ApiRefusals('NOT_A_SIGN_IN')
   async signOut(@CurrentPrincipal() p: Caller): Promise<void> {
     await this.accounts.signOut(p, p.correlationId ? { correlationId: p.correlationId } : {});
   }
@@ -82,7 +82,7 @@ export class AuthController {
     summary: "Single sign-on: redirects to the casino's identity provider (authorization code with PKCE)",
   })
   @ApiResponse({ status: 302, description: "To the provider's authorization endpoint" })
-  @StaffRefusals('SSO_NOT_CONFIGURED', 'SSO_UNAVAILABLE')
+  @ApiRefusals('SSO_NOT_CONFIGURED', 'SSO_UNAVAILABLE')
   async start(@Res() reply: FastifyReply): Promise<void> {
     const { location, cookie } = await this.sso().start();
     await reply.code(302).header('set-cookie', cookie).header('location', location).send();
@@ -97,13 +97,14 @@ export class AuthController {
       'COUP_OIDC_ROLES_CLAIM, and redirects to COUP_OIDC_AFTER_SIGN_IN_URL with #token=...; with ' +
       '`Accept: application/json` it answers what a sign-in answers instead.',
   })
-  @StaffRefusals(
+  @ApiRefusals(
     'SSO_NOT_CONFIGURED',
     'SSO_UNAVAILABLE',
     'SSO_NO_FLOW',
     'SSO_FAILED',
     'NO_STAFF_ROLE',
     'ACCOUNT_DISABLED',
+    'STORE_UNAVAILABLE',
   )
   async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const oidc = this.sso();

@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import type { Caller } from '../common/request-context';
 import { ValidBody } from '../tables/dto';
-import { refusalResponses } from '../tables/api-refusals';
+import { ApiRefusals } from '../ops/openapi-errors';
 import {
   CreateStaffDto,
   DisableStaffDto,
@@ -14,29 +14,6 @@ import {
   StaffTablesDto,
 } from './staff.dto';
 import { StaffAccounts, type AccountView } from './staff-accounts';
-
-/** The codes the edge answers itself (validation, parameters, sign-in limits and single sign-on). */
-const EDGE_STATUS = {
-  VALIDATION_FAILED: 400,
-  INVALID_PARAMETER: 400,
-  NOT_A_SIGN_IN: 409,
-  RATE_LIMITED: 429,
-  SSO_NOT_CONFIGURED: 404,
-  SSO_UNAVAILABLE: 502,
-  SSO_NO_FLOW: 400,
-  SSO_FAILED: 401,
-} as const;
-
-/** `@ApiResponse` per status, naming the codes of that status a staff route can answer. */
-export function StaffRefusals(
-  ...codes: readonly (staff.StaffErrorCode | keyof typeof EDGE_STATUS)[]
-): MethodDecorator {
-  return refusalResponses(codes, (code) =>
-    code in EDGE_STATUS
-      ? EDGE_STATUS[code as keyof typeof EDGE_STATUS]
-      : staff.STAFF_ERROR_STATUS[code as staff.StaffErrorCode],
-  );
-}
 
 /** A user name in a path: a local account's or a single-sign-on identity's (400 INVALID_PARAMETER otherwise). */
 function username(value: string): string {
@@ -68,7 +45,7 @@ export class StaffController {
   @ApiOperation({
     summary: 'Make a staff account with a password, its roles and (for dealers and supervisors) its tables',
   })
-  @StaffRefusals('VALIDATION_FAILED', 'ACCOUNT_EXISTS', 'INVALID_ROLES', 'INVALID_TABLES')
+  @ApiRefusals('VALIDATION_FAILED', 'ACCOUNT_EXISTS', 'INVALID_ROLES', 'INVALID_TABLES')
   async create(@ValidBody() body: CreateStaffDto, @CurrentPrincipal() p: Caller): Promise<AccountView> {
     return this.accounts.change(
       {
@@ -86,7 +63,7 @@ export class StaffController {
   @Get(':username')
   @Roles('admin')
   @ApiOperation({ summary: 'One staff account' })
-  @StaffRefusals('INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
+  @ApiRefusals('INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
   get(@Param('username') name: string): Promise<AccountView> {
     return this.accounts.get(username(name));
   }
@@ -97,7 +74,7 @@ export class StaffController {
     summary:
       "Change an account's roles (its earlier tokens end); the last enabled admin keeps the admin role",
   })
-  @StaffRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'LAST_ADMIN')
+  @ApiRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'LAST_ADMIN')
   roles(
     @Param('username') name: string,
     @ValidBody() body: StaffRolesDto,
@@ -113,7 +90,7 @@ export class StaffController {
   @Put(':username/tables')
   @Roles('admin')
   @ApiOperation({ summary: 'Change the tables an account may run ([]: every table); its earlier tokens end' })
-  @StaffRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
+  @ApiRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
   tables(
     @Param('username') name: string,
     @ValidBody() body: StaffTablesDto,
@@ -132,7 +109,7 @@ export class StaffController {
   @ApiOperation({
     summary: 'Disable an account, with a reason: it cannot sign in and its tokens stop working',
   })
-  @StaffRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'LAST_ADMIN', 'INVALID_REASON')
+  @ApiRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'LAST_ADMIN', 'INVALID_REASON')
   disable(
     @Param('username') name: string,
     @ValidBody() body: DisableStaffDto,
@@ -149,7 +126,7 @@ export class StaffController {
   @HttpCode(200)
   @Roles('admin')
   @ApiOperation({ summary: 'Enable a disabled account' })
-  @StaffRefusals('INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
+  @ApiRefusals('INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
   enable(@Param('username') name: string, @CurrentPrincipal() p: Caller): Promise<AccountView> {
     return this.accounts.change({ type: 'EnableAccount', username: username(name) }, p.id, origin(p));
   }
@@ -158,7 +135,7 @@ export class StaffController {
   @HttpCode(200)
   @Roles('admin')
   @ApiOperation({ summary: "Reset an account's password: lifts a lock, ends its earlier tokens" })
-  @StaffRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'NOT_A_PASSWORD_ACCOUNT')
+  @ApiRefusals('VALIDATION_FAILED', 'INVALID_PARAMETER', 'UNKNOWN_ACCOUNT', 'NOT_A_PASSWORD_ACCOUNT')
   async password(
     @Param('username') name: string,
     @ValidBody() body: StaffPasswordDto,

@@ -8,6 +8,7 @@ import { IdempotencyKey } from '../common/idempotency-key';
 import type { Caller } from '../common/request-context';
 import { AmountDto, ValidBody } from './dto';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency';
+import { ApiRefusals, ApiSends } from '../ops/openapi-errors';
 import { cashier, checkOnlinePlayer, checkOwnTable, croupier, exitRefusal, openedTableView } from './online';
 import { TableCommands } from './table-commands';
 import { TableProcessor } from './table-processor';
@@ -38,6 +39,8 @@ export class OnlineController {
   @ApiOperation({
     summary: "Open (or resume) the caller's personal online table; betting is open when it answers",
   })
+  @ApiSends(['OpenTable', 'OpenBetting'])
+  @ApiRefusals('INVALID_PARAMETER')
   async open(@CurrentPrincipal() p: Caller) {
     const tableId = onlineTableId(p.id);
     checkOnlinePlayer(p.id);
@@ -74,6 +77,7 @@ export class OnlineController {
   @HttpCode(200)
   @Roles('player')
   @ApiOperation({ summary: 'Buy chips on your online table (cents)' })
+  @ApiSends('BuyIn')
   async buyIn(
     @Param('tableId') tableId: string,
     @ValidBody() body: AmountDto,
@@ -97,6 +101,7 @@ export class OnlineController {
   @ApiOperation({
     summary: 'Leave the game: cash out, refused while a coup is incomplete (bets on the layout)',
   })
+  @ApiSends('CashOut', { UNKNOWN_PLAYER: 'NOT_SEATED', BETS_IN_PLAY: 'COUP_INCOMPLETE' })
   async exit(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,

@@ -18,7 +18,8 @@ import {
   ValidBody,
   VoidDto,
 } from './dto';
-import { ApiRefusals, CONFIRM_REFUSALS, CORRECT_REFUSALS, VOID_REFUSALS } from './api-refusals';
+import { ApiRefusals, ApiSends } from '../ops/openapi-errors';
+import { TABLE_READ_CODES } from '../ops/error-catalogue';
 import { TableCatalog } from './table-catalog';
 import { TableProcessor } from './table-processor';
 
@@ -60,13 +61,7 @@ export class TablesController {
     summary:
       'Open a table with its rules: game mode (commission, no-commission, ez) and the side bets it offers',
   })
-  @ApiRefusals(
-    'VALIDATION_FAILED',
-    'INVALID_RULES',
-    'INVALID_TABLE_ID',
-    'TABLE_EXISTS',
-    'IDEMPOTENCY_KEY_REUSED',
-  )
+  @ApiSends('OpenTable')
   create(@ValidBody() body: CreateTableDto, @CurrentPrincipal() p: Caller, @IdempotencyKey() key?: string) {
     // Refused here before the table is loaded; the decider normalizes the rules as sent (normalized rules are not
     // input: they carry the commission rule, which a non-commission game refuses).
@@ -85,6 +80,7 @@ export class TablesController {
   @Get(':tableId')
   @Roles(...READERS)
   @ApiOperation({ summary: 'The table as it stands now (a player sees only its own bets and chips)' })
+  @ApiRefusals('UNKNOWN_TABLE', ...TABLE_READ_CODES)
   async view(@Param('tableId') tableId: string, @CurrentPrincipal() p: Caller) {
     const { state, revision } = await this.tables.read(checkId('tableId', tableId));
     const view = tableView(state, { id: p.id, role: p.role });
@@ -101,14 +97,7 @@ export class TablesController {
       'Refused with 409 PLAYERS_SEATED while players hold chips, unless cashOutAll=true: every player is then cashed out first (box commission collected), each recorded.',
   })
   @ApiQuery({ name: 'cashOutAll', required: false, enum: ['true', 'false'] })
-  @ApiRefusals(
-    'INVALID_COMMAND',
-    'FORBIDDEN',
-    'UNKNOWN_TABLE',
-    'TABLE_CLOSED',
-    'WRONG_PHASE',
-    'PLAYERS_SEATED',
-  )
+  @ApiSends('CloseTable')
   close(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,
@@ -130,6 +119,7 @@ export class TablesController {
   @HttpCode(200)
   @Roles('admin')
   @ApiOperation({ summary: 'Seat a player and change cash into chips' })
+  @ApiSends('BuyIn')
   buyIn(
     @Param('tableId') tableId: string,
     @Param('playerId') playerId: string,
@@ -144,6 +134,7 @@ export class TablesController {
   @HttpCode(200)
   @Roles('admin')
   @ApiOperation({ summary: 'Cash a player out: commission owed is collected from the chips first' })
+  @ApiSends('CashOut')
   cashOut(
     @Param('tableId') tableId: string,
     @Param('playerId') playerId: string,
@@ -159,6 +150,7 @@ export class TablesController {
     summary:
       'Start a new shoe (rng: shuffled from a fresh seed, commitment published; live: the turned first card)',
   })
+  @ApiSends('StartShoe')
   async startShoe(
     @Param('tableId') tableId: string,
     @ValidBody() body: StartShoeDto,
@@ -178,6 +170,7 @@ export class TablesController {
   @Post(':tableId/rounds')
   @Roles(...DEALERS)
   @ApiOperation({ summary: 'Open betting for the next round' })
+  @ApiSends('OpenBetting')
   async openRound(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() p: Caller,
@@ -189,24 +182,7 @@ export class TablesController {
   @Post(':tableId/rounds/:roundNo/bets')
   @Roles(...BETTORS)
   @ApiOperation({ summary: 'Place a bet on player, banker, tie or a side bet the table offers' })
-  @ApiRefusals(
-    'VALIDATION_FAILED',
-    'INVALID_PARAMETER',
-    'SPOT_NOT_OFFERED',
-    'MAIN_BET_REQUIRED',
-    'BET_LIMIT',
-    'INVALID_AMOUNT',
-    'PLAYER_AND_BANKER',
-    'FORBIDDEN',
-    'PERSONAL_TABLE',
-    'UNKNOWN_TABLE',
-    'UNKNOWN_PLAYER',
-    'TABLE_CLOSED',
-    'WRONG_ROUND',
-    'BETTING_CLOSED',
-    'INSUFFICIENT_CHIPS',
-    'IDEMPOTENCY_KEY_REUSED',
-  )
+  @ApiSends('PlaceBet')
   bet(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -226,6 +202,7 @@ export class TablesController {
   @Delete(':tableId/rounds/:roundNo/bets/:playerId')
   @Roles(...BETTORS)
   @ApiOperation({ summary: "Clear a player's bets of this round" })
+  @ApiSends('ClearBets')
   clear(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -247,22 +224,7 @@ export class TablesController {
   @ApiOperation({
     summary: "Repeat the player's bets of its last round, side bets included (all or nothing)",
   })
-  @ApiRefusals(
-    'VALIDATION_FAILED',
-    'INVALID_PARAMETER',
-    'BET_LIMIT',
-    'PLAYER_AND_BANKER',
-    'FORBIDDEN',
-    'PERSONAL_TABLE',
-    'UNKNOWN_TABLE',
-    'UNKNOWN_PLAYER',
-    'NO_PREVIOUS_BETS',
-    'TABLE_CLOSED',
-    'WRONG_ROUND',
-    'BETTING_CLOSED',
-    'INSUFFICIENT_CHIPS',
-    'IDEMPOTENCY_KEY_REUSED',
-  )
+  @ApiSends('Rebet')
   rebet(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -277,6 +239,7 @@ export class TablesController {
   @HttpCode(200)
   @Roles(...DEALERS)
   @ApiOperation({ summary: 'No more bets' })
+  @ApiSends('CloseBetting')
   closeBetting(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -292,6 +255,7 @@ export class TablesController {
   @ApiOperation({
     summary: 'rng tables: deal the whole coup and settle every bet (a player deals on its own online table)',
   })
+  @ApiSends('Deal')
   async deal(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -309,7 +273,7 @@ export class TablesController {
     summary: 'Live tables with the rule confirmResult: settle the coup, complete and shown',
     description: 'Until then a mis-entered card is corrected as before the coup resolved.',
   })
-  @ApiRefusals(...CONFIRM_REFUSALS)
+  @ApiSends('ConfirmResult')
   confirm(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -325,6 +289,7 @@ export class TablesController {
   @ApiOperation({
     summary: 'Live tables: one dealt card; the answer says where the next goes, or the result',
   })
+  @ApiSends('DealCard')
   card(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -342,7 +307,7 @@ export class TablesController {
     description:
       'Before the coup resolves; or, with a reason, the coup just settled, until the next betting opens (or the table rule correctionSeconds): its settlement is reversed and the coup settled anew (409 CORRECTION_WINDOW_CLOSED after).',
   })
-  @ApiRefusals(...CORRECT_REFUSALS)
+  @ApiSends('CorrectCard')
   correct(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
@@ -375,7 +340,7 @@ export class TablesController {
     description:
       'Also the coup just settled, until the next betting opens (or the table rule correctionSeconds): its settlement is reversed and every stake returned.',
   })
-  @ApiRefusals(...VOID_REFUSALS)
+  @ApiSends('VoidRound')
   void(
     @Param('tableId') tableId: string,
     @Param('roundNo') round: string,
