@@ -185,7 +185,7 @@ async function verifyTimes(
   tableId: string,
   round: number,
 ): Promise<{ ms: number; ok: boolean; checks: string }> {
-  const readModels = new ReadModels(file);
+  const readModels = ReadModels.sqlite(file);
   const raw = sqliteRawReader(eventsFile);
   const times: number[] = [];
   let last;
@@ -196,7 +196,7 @@ async function verifyTimes(
       if (i >= 5) times.push(performance.now() - t);
     }
   } finally {
-    readModels.close();
+    await readModels.close();
   }
   return {
     ms: median(times),
@@ -301,9 +301,9 @@ async function main(): Promise<void> {
   }
   const bareS = median(bare);
 
-  const readModels = new ReadModels(lastFile);
-  const bigHands = readModels.hands('BIG', { order: 'desc' }, { limit: 1 }).items[0]?.roundNo ?? 0;
-  readModels.close();
+  const readModels = ReadModels.sqlite(lastFile);
+  const bigHands = (await readModels.hands('BIG', { order: 'desc' }, { limit: 1 })).items[0]?.roundNo ?? 0;
+  await readModels.close();
   const smallV = await verifyTimes(store, lastFile, 'SMALL', 50);
   const bigV = await verifyTimes(store, lastFile, 'BIG', Math.floor(bigHands / 2));
   await store.close();

@@ -75,7 +75,7 @@ export async function caughtUpReadModels(
   });
   const { events } = await runner.catchUp();
   if (events > 0) io.stderr.write(`read models caught up with ${events} new events\n`);
-  const readModels = new ReadModels(runner.db);
+  const readModels = ReadModels.sqlite(runner.db);
   return { readModels, close: () => runner.close() };
 }
 

@@ -20,11 +20,20 @@ interface Verified {
 }
 
 /** The finished (resolved or voided) rounds of the table in the range, in order. */
-function finishedRounds(read: ReadModels, tableId: string, from?: number, to?: number): number[] {
+async function finishedRounds(
+  read: ReadModels,
+  tableId: string,
+  from?: number,
+  to?: number,
+): Promise<number[]> {
   const rounds: number[] = [];
   let cursor: string | undefined;
   do {
-    const page = read.hands(tableId, { roundFrom: from, roundTo: to, order: 'asc' }, { cursor, limit: 500 });
+    const page = await read.hands(
+      tableId,
+      { roundFrom: from, roundTo: to, order: 'asc' },
+      { cursor, limit: 500 },
+    );
     rounds.push(
       ...page.items.filter((h) => h.status === 'resolved' || h.status === 'voided').map((h) => h.roundNo),
     );
@@ -114,11 +123,11 @@ export const verify: Command = {
       const models = await caughtUpReadModels(side, io);
       try {
         const read = models.readModels;
-        if (read.table(tableId) === null) {
+        if ((await read.table(tableId)) === null) {
           io.stderr.write(`coup verify: no table ${tableId} in the read models\n`);
           return EXIT.failure;
         }
-        const rounds = finishedRounds(read, tableId, options.from, options.to);
+        const rounds = await finishedRounds(read, tableId, options.from, options.to);
         const verified = await verifyRounds(side, read, tableId, rounds, io);
         const { results, failed, counts } = verified;
         const head = await side.store.streamHead(tableStream(tableId));

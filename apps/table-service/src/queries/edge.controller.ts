@@ -27,7 +27,7 @@ import { ApiError } from '../common/api-error';
 import { type Cell, toCsv, wantsCsv } from './csv';
 import { mayReadHands } from './hands.controller';
 import { optionalInt, positiveInt, queryOf, tableIdParam } from './params';
-import { QUERIES_STORE, type QueriesStore, queryError, sendCsv } from './shared';
+import { QUERIES_STORE, type QueriesStore, queryErrorAsync, sendCsv } from './shared';
 import { ApiRefusals } from '../ops/openapi-errors';
 
 type BetLine = BetTypeStats & { scope: string; key: string };
@@ -103,14 +103,14 @@ export class EdgeController {
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
-  betStats(
+  async betStats(
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): unknown {
+  ): Promise<unknown> {
     const q = queryOf(query, ['tableId', 'from', 'to']);
     if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
-    const stats = queryError(() =>
+    const stats = await queryErrorAsync(() =>
       this.read.betStats({ tableId: q['tableId'], from: q['from'], to: q['to'] }),
     );
     if (!wantsCsv(request.headers.accept)) return stats;
@@ -137,16 +137,13 @@ export class EdgeController {
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
-  favourable(@Query() query: unknown, @CurrentPrincipal() principal: Principal): EdgeNowView {
+  async favourable(@Query() query: unknown, @CurrentPrincipal() principal: Principal): Promise<EdgeNowView> {
     const q = queryOf(query, ['tableId']);
     const tableId = q['tableId'] === undefined ? undefined : tableIdParam(q['tableId']);
     if (!mayUseTable(principal, tableId)) {
       throw new ApiError(403, 'FORBIDDEN', `this token is limited to tables ${principal.tables?.join(', ')}`);
     }
-    return visible(
-      principal,
-      queryError(() => this.read.edgeNow(tableId)),
-    );
+    return visible(principal, await queryErrorAsync(() => this.read.edgeNow(tableId)));
   }
 
   @Get('edge/report')
@@ -171,15 +168,15 @@ export class EdgeController {
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
-  report(
+  async report(
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): unknown {
+  ): Promise<unknown> {
     const q = queryOf(query, ['tableId', 'from', 'to', 'spot', 'cursor', 'limit']);
     if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
     const limit = optionalInt(q, 'limit');
-    const report = queryError(() =>
+    const report = await queryErrorAsync(() =>
       this.read.edgeReport(
         { tableId: q['tableId'], from: q['from'], to: q['to'], spot: q['spot'] },
         { cursor: q['cursor'], limit },

@@ -19,7 +19,7 @@ import { wantsCsv } from './csv';
 import { handAuditCsv, handsCsv, replayCsv, roadsCsv, verifyCsv } from './hands.csv';
 import { handsQueryOf } from './hands.query';
 import { queryOf, optionalInt, positiveInt, tableIdParam } from './params';
-import { QUERIES_STORE, type QueriesStore, queryError, sendCsv } from './shared';
+import { QUERIES_STORE, type QueriesStore, queryError, queryErrorAsync, sendCsv } from './shared';
 import { ApiRefusals } from '../ops/openapi-errors';
 
 /**
@@ -45,8 +45,8 @@ export class HandsController {
     @Inject(QUERIES_STORE) private readonly source: QueriesStore,
   ) {}
 
-  private known(tableId: string): void {
-    if (this.read.table(tableId) === null)
+  private async known(tableId: string): Promise<void> {
+    if ((await this.read.table(tableId)) === null)
       throw new ApiError(404, 'UNKNOWN_TABLE', `no table ${tableId} in the read models`);
   }
 
@@ -55,9 +55,9 @@ export class HandsController {
    * COUP_PROJECTION_COMMIT_MS) is known: its hand history is empty so far, not missing.
    */
   private async knownOrRecorded(tableId: string): Promise<void> {
-    if (this.read.table(tableId) !== null) return;
+    if ((await this.read.table(tableId)) !== null) return;
     if ((await this.source.store.streamHead(tableStream(tableId))) !== null) return;
-    this.known(tableId);
+    await this.known(tableId);
   }
 
   @Get(':tableId/hands')
@@ -97,7 +97,7 @@ export class HandsController {
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'UNKNOWN_TABLE', 'STORE_UNAVAILABLE')
-  hands(
+  async hands(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() principal: Principal,
     @Query() query: unknown,
@@ -109,11 +109,11 @@ export class HandsController {
     // The whole query is checked before access: a malformed one is a 400 whoever asks.
     queryError(() => this.read.checkHandsQuery(filter, page));
     mayReadHands(principal, tableId);
-    const result = queryError(() => this.read.hands(tableId, filter, page));
-    const answer = () =>
-      wantsCsv(request.headers.accept) ? sendCsv(reply, handsCsv(result.items), result.nextCursor) : result;
-    if (result.items.length > 0 || page.cursor !== undefined) return Promise.resolve(answer());
-    return this.knownOrRecorded(tableId).then(answer);
+    const result = await queryErrorAsync(() => this.read.hands(tableId, filter, page));
+    if (result.items.length === 0 && page.cursor === undefined) await this.knownOrRecorded(tableId);
+    return wantsCsv(request.headers.accept)
+      ? sendCsv(reply, handsCsv(result.items), result.nextCursor)
+      : result;
   }
 
   @Get(':tableId/hands/:roundNo')
@@ -129,19 +129,19 @@ export class HandsController {
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ description: 'HandRecord', schema: { type: 'object' } })
   @ApiRefusals('INVALID_QUERY', 'UNKNOWN_HAND')
-  hand(
+  async hand(
     @Param('tableId') tableId: string,
     @CurrentPrincipal() principal: Principal,
     @Param('roundNo') roundNo: string,
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): unknown {
+  ): Promise<unknown> {
     tableIdParam(tableId);
     const round = positiveInt(roundNo, 'roundNo');
     queryOf(query, []);
     mayReadHands(principal, tableId);
-    const hand = this.read.hand(tableId, round);
+    const hand = await this.read.hand(tableId, round);
     if (!hand) throw new ApiError(404, 'UNKNOWN_HAND', `no hand ${round} at table ${tableId}`);
     if (!wantsCsv(request.headers.accept)) return hand;
     return sendCsv(reply, handAuditCsv(hand));
@@ -235,18 +235,18 @@ export class HandsController {
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'UNKNOWN_TABLE', 'UNKNOWN_SHOE')
-  roads(
+  async roads(
     @Param('tableId') tableId: string,
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): unknown {
+  ): Promise<unknown> {
     tableIdParam(tableId);
     const q = queryOf(query, ['shoe']);
     const shoe = optionalInt(q, 'shoe');
-    const roads = queryError(() => this.read.roads(tableId, shoe));
+    const roads = await queryErrorAsync(() => this.read.roads(tableId, shoe));
     if (!roads) {
-      this.known(tableId);
+      await this.known(tableId);
       throw new ApiError(
         404,
         'UNKNOWN_SHOE',

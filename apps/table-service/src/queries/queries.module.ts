@@ -25,8 +25,13 @@ import { QUERIES_STORE, QueriesStore } from './shared';
 export interface QueriesModuleOptions {
   /** The event store (projections follow its $all; replay/verify read hands from it). */
   readonly store: EventStore;
-  /** The read-model SQLite file, e.g. `<COUP_DATA_DIR>/read-models.sqlite`. */
+  /** The read-model SQLite file the runner folds into, e.g. `<COUP_DATA_DIR>/read-models.sqlite`. */
   readonly readModelFile: string;
+  /**
+   * Where the queries read: a `postgres://` URL (read models another process keeps), or omitted: the runner's
+   * SQLite file, on its connection.
+   */
+  readonly readFrom?: string;
   /** Run the projection runner in this process (default true). */
   readonly follow?: boolean;
   /**
@@ -46,11 +51,15 @@ export interface QueriesModuleOptions {
 
 const OPTIONS = Symbol('QUERIES_OPTIONS');
 
-/** Starts the projection runner with the module and stops it (committing its batch) before the store closes. */
+/**
+ * Starts the projection runner with the module and stops it (committing its batch) before the store closes; closes
+ * the queries' connection (a PostgreSQL pool) with it.
+ */
 @Injectable()
 class ProjectionsLifecycle implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(ProjectionRunner) private readonly runner: ProjectionRunner,
+    @Inject(ReadModels) private readonly read: ReadModels,
     @Inject(OPTIONS) private readonly options: QueriesModuleOptions,
   ) {}
 
@@ -59,6 +68,7 @@ class ProjectionsLifecycle implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    await this.read.close();
     await this.runner.close();
   }
 }
@@ -112,7 +122,13 @@ export class QueriesModule {
         {
           provide: ReadModels,
           inject: [ProjectionRunner],
-          useFactory: (runner: ProjectionRunner) => new ReadModels(runner.db),
+          useFactory: (runner: ProjectionRunner) => {
+            if (options.readFrom === undefined) return ReadModels.sqlite(runner.db);
+            const log = new Logger('read-models');
+            return ReadModels.open(options.readFrom, {
+              onPoolError: (error) => log.warn({ msg: 'read-model connection lost', error: error.message }),
+            });
+          },
         },
         ProjectionsLifecycle,
       ],

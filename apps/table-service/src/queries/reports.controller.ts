@@ -16,7 +16,7 @@ import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
 import { type Cell, toCsv, wantsCsv } from './csv';
 import { optionalInt, playerIdParam, queryOf, tableIdParam } from './params';
-import { queryError, sendCsv } from './shared';
+import { queryErrorAsync, sendCsv } from './shared';
 import { ApiRefusals } from '../ops/openapi-errors';
 
 type StatsLine = StatsSummary & { scope: string; key: string };
@@ -102,14 +102,16 @@ export class ReportsController {
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
-  stats(
+  async stats(
     @Query() query: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): unknown {
+  ): Promise<unknown> {
     const q = queryOf(query, ['tableId', 'from', 'to']);
     if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
-    const stats = queryError(() => this.read.stats({ tableId: q['tableId'], from: q['from'], to: q['to'] }));
+    const stats = await queryErrorAsync(() =>
+      this.read.stats({ tableId: q['tableId'], from: q['from'], to: q['to'] }),
+    );
     if (!wantsCsv(request.headers.accept)) return stats;
     const lines: StatsLine[] = [
       { scope: 'overall', key: '', ...stats.overall },
@@ -140,13 +142,13 @@ export class ReportsController {
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'FORBIDDEN')
-  ledger(
+  async ledger(
     @Param('playerId') playerId: string,
     @Query() query: unknown,
     @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): unknown {
+  ): Promise<unknown> {
     playerIdParam(playerId);
     const q = queryOf(query, ['tableId', 'cursor', 'limit']);
     if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
@@ -154,7 +156,7 @@ export class ReportsController {
     if (principal.role === 'player' && principal.id !== playerId) {
       throw new ApiError(403, 'FORBIDDEN', 'a player may read only its own ledger');
     }
-    const ledger = queryError(() =>
+    const ledger = await queryErrorAsync(() =>
       this.read.ledger(playerId, { tableId: q['tableId'], cursor: q['cursor'], limit }),
     );
     if (!wantsCsv(request.headers.accept)) return ledger;

@@ -37,7 +37,8 @@ export function queryError<T>(run: () => T): T {
   }
 }
 
-async function queryErrorAsync<T>(run: () => Promise<T>): Promise<T> {
+/** An asynchronous read-model query, with its QueryError as a 400 naming the field. */
+export async function queryErrorAsync<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {

@@ -1,8 +1,10 @@
 /**
  * What every read model's queries share: the error they throw on a bad parameter (a stable code and the field),
- * the parameter checks, cursors, and reading JSON columns.
+ * the parameter checks, cursors, reading JSON columns, and the little that differs between SQLite and PostgreSQL
+ * (whether a table exists, byte-order sorting of text).
  */
-import type { Db } from '../runner/db';
+import { ident } from '../sql/dialect';
+import type { SqlReader } from '../sql/reader';
 
 export type QueryErrorCode = 'INVALID_QUERY' | 'INVALID_CURSOR';
 
@@ -76,7 +78,19 @@ export const cards = (v: unknown): string[] => (typeof v === 'string' && v.lengt
 export const parse = <T>(v: unknown, fallback: T): T =>
   typeof v === 'string' ? (JSON.parse(v) as T) : fallback;
 
-/** Whether the read-model file has this table (a projection not created yet has none). */
-export function hasTable(db: Db, name: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+/** Whether the read models have this table (a projection not created yet has none). */
+export async function hasTable(sql: SqlReader, name: string): Promise<boolean> {
+  const row =
+    sql.dialect === 'sqlite'
+      ? await sql.get(`SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?`, [name])
+      : await sql.get(`SELECT 1 AS found WHERE to_regclass(?) IS NOT NULL`, [ident(name)]);
+  return row !== undefined;
+}
+
+/**
+ * A text column to sort by, in byte order in both dialects: SQLite's default; PostgreSQL sorts by the database's
+ * collation (often a language's, where 'online-1' comes before 'T1'), so its sort names the "C" collation.
+ */
+export function byteOrder(sql: SqlReader, column: string): string {
+  return sql.dialect === 'postgres' ? `${column} COLLATE "C"` : column;
 }

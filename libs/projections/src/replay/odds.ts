@@ -12,9 +12,9 @@ import { type HandOdds, type HandSource, ReplayError } from './types';
  * first event (one bounded `readStream`), and values the bets on the cards not seen by then.
  */
 export async function oddsBeforeHand(src: HandSource, tableId: string, roundNo: number): Promise<HandOdds> {
-  const { hand, start } = indexed(src, tableId, roundNo);
+  const { hand, start } = await indexed(src, tableId, roundNo);
   const rules = (start as TableState).rules;
-  const shoe = src.readModels.shoe(tableId, hand.shoeNo);
+  const shoe = await src.readModels.shoe(tableId, hand.shoeNo);
   if (rules === null || shoe === null) return { tableId, roundNo, shoeNo: hand.shoeNo, odds: null };
   const count = Math.max(1, hand.span.firstRevision - shoe.startedRevision + 1);
   const events = await readSpan(src.store, streamOf(tableId), shoe.startedRevision, count);

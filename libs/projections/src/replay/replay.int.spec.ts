@@ -29,7 +29,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'coup-replay-'));
   store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
   runner = new ProjectionRunner({ store, readModels: join(dir, 'rm.sqlite') });
-  readModels = new ReadModels(runner.db);
+  readModels = ReadModels.sqlite(runner.db);
 });
 afterEach(async () => {
   await runner.close();
@@ -95,7 +95,7 @@ describe('verify', () => {
     await appendTable(store, 'L1', d.open());
     for (let i = 0; i < 4; i++) await appendTable(store, 'L1', d.playRound({ void: i === 1 }));
     await runner.catchUp();
-    expect(readModels.hand('L1', 1)!.corrections).toHaveLength(1);
+    expect((await readModels.hand('L1', 1))!.corrections).toHaveLength(1);
     for (let round = 1; round <= 4; round++) {
       const v = await verifyHand(src(), 'L1', round);
       expect(v.ok).toBe(true);
@@ -110,7 +110,7 @@ describe('verify', () => {
 
   test('editing one byte of a stored event (raw UPDATE) makes verify fail and name the event', async () => {
     await rngTable(4);
-    const hand = readModels.hand('R1', 2)!;
+    const hand = (await readModels.hand('R1', 2))!;
     const bet = hand.bets.find((b) => b.kind === 'bet')!;
     // one digit of the bet amount, in the stored JSON
     raw(
@@ -130,7 +130,7 @@ describe('verify', () => {
 
   test('an event rewritten with a recomputed hash breaks the next link; a rewritten head is caught by the index', async () => {
     await rngTable(3);
-    const hand = readModels.hand('R1', 1)!;
+    const hand = (await readModels.hand('R1', 1))!;
     const db = new Database(join(dir, 'events.sqlite'));
     const rewrite = (position: number) => {
       const row = db.prepare('SELECT * FROM events WHERE global_position = ?').get(position) as Record<
@@ -159,7 +159,7 @@ describe('verify', () => {
       status: 'fail',
       event: { position: hand.span.firstPosition + 2 },
     });
-    const h2 = readModels.hand('R1', 2)!;
+    const h2 = (await readModels.hand('R1', 2))!;
     rewrite(h2.span.lastPosition);
     db.close();
     v = await verifyHand(src(), 'R1', 2);
@@ -172,7 +172,7 @@ describe('verify', () => {
 
   test('with the stored bytes, even a changed whitespace byte fails; from the port alone, only a change of content', async () => {
     await rngTable(2);
-    const hand = readModels.hand('R1', 1)!;
+    const hand = (await readModels.hand('R1', 1))!;
     const bet = hand.bets[0]!;
     raw(
       `UPDATE events SET data = replace(data, '"spot":"', '"spot": "') WHERE global_position = ?`,
@@ -195,7 +195,7 @@ describe('verify', () => {
 
   test('without the stored bytes (any store), a changed content is still caught and named', async () => {
     await rngTable(2);
-    const hand = readModels.hand('R1', 2)!;
+    const hand = (await readModels.hand('R1', 2))!;
     const card = hand.cards[0]!;
     raw(
       `UPDATE events SET data = replace(data, '"card":"${card.card}"', '"card":"${card.card === 'Ah' ? 'As' : 'Ah'}"') WHERE global_position = ?`,
@@ -211,7 +211,7 @@ describe('verify', () => {
 
   test('a tampered revealed seed is named on the shoe event', async () => {
     await rngTable(2);
-    const shoe = readModels.shoe('R1', 1)!;
+    const shoe = (await readModels.shoe('R1', 1))!;
     raw(
       `UPDATE events SET data = replace(data, '"seed":"', '"seed":"0') WHERE global_position = ?`,
       shoe.endedPosition,
@@ -321,7 +321,7 @@ describe('verify', () => {
       },
       close: store.close.bind(store),
     };
-    const hand = readModels.hand('R1', 5)!;
+    const hand = (await readModels.hand('R1', 5))!;
     const rawReads: [number, number][] = [];
     const rawReader = sqliteRawReader(join(dir, 'events.sqlite'));
     const counting = (stream: string, from: number, count: number) => {
@@ -350,7 +350,7 @@ describe('verify', () => {
 describe('replay', () => {
   test('the hand step by step: each event and the table after it, from the state before the hand', async () => {
     const d = await rngTable(3, false);
-    const hand = readModels.hand('R1', 2)!;
+    const hand = (await readModels.hand('R1', 2))!;
     const r = await replayHand({ store, readModels }, 'R1', 2);
     expect(r.steps).toHaveLength(hand.span.eventCount);
     expect(r.before).toMatchObject({ roundNo: 1, phase: 'ready' });
@@ -413,7 +413,7 @@ describe('a settled coup corrected or voided after it settled (issue 16)', () =>
     expect(one.checks.find((c) => c.name === 'settlements')!.detail).toMatch(
       /^2 settlements recomputed .*; corrected after it settled: the settlement in force reversed, 2 settlements recomputed on the corrected coup; corrected after it settled/,
     );
-    const hand = readModels.hand('C1', 1)!;
+    const hand = (await readModels.hand('C1', 1))!;
     expect(hand.amendments.map((a) => a.kind)).toEqual(['correction', 'correction']);
     // opened, 2 bets, closed, 4 cards, resolved, the buy-in after it, 2 corrections
     expect(hand.span.eventCount).toBe(1 + 2 + 1 + 4 + 1 + 1 + 2);
@@ -426,7 +426,10 @@ describe('a settled coup corrected or voided after it settled (issue 16)', () =>
     expect(two.checks.find((c) => c.name === 'settlements')!.detail).toMatch(
       /; voided after it settled: the settlement in force reversed, every stake returned$/,
     );
-    expect(readModels.hand('C1', 2)).toMatchObject({ status: 'voided', voidReason: 'shoe found short' });
+    expect(await readModels.hand('C1', 2)).toMatchObject({
+      status: 'voided',
+      voidReason: 'shoe found short',
+    });
   });
 
   test.each([
@@ -447,7 +450,7 @@ describe('a settled coup corrected or voided after it settled (issue 16)', () =>
       await appendTable(store, tableId, d.open());
       for (let i = 0; i < 24; i++) await appendTable(store, tableId, d.playRound());
       await runner.catchUp();
-      const hands = readModels.hands(tableId, { order: 'asc' }, { limit: 500 }).items;
+      const hands = (await readModels.hands(tableId, { order: 'asc' }, { limit: 500 })).items;
       expect(hands.filter((h) => h.amended).length).toBeGreaterThan(2);
       for (const h of hands) {
         const v = await verifyHand(src(), tableId, h.roundNo);

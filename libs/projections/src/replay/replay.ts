@@ -54,7 +54,7 @@ function shown(e: RecordedEvent): ReplayEvent {
  * back), reading only the events from there to the hand's last.
  */
 export async function replayHand(src: HandSource, tableId: string, roundNo: number): Promise<HandReplay> {
-  const { hand, start } = indexed(src, tableId, roundNo);
+  const { hand, start } = await indexed(src, tableId, roundNo);
   const from = hand.replayFrom.revision;
   const count = hand.span.lastRevision - from + 1;
   const events = await readSpan(src.store, streamOf(tableId), from, count);

@@ -29,7 +29,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'coup-side-bets-'));
   store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
   runner = new ProjectionRunner({ store, readModels: join(dir, 'rm.sqlite') });
-  readModels = new ReadModels(runner.db);
+  readModels = ReadModels.sqlite(runner.db);
 });
 afterEach(async () => {
   await runner.close();
@@ -83,7 +83,7 @@ describe('verify with side bets', () => {
           true,
           expect.objectContaining({ settlements: 'pass', commitment: 'pass', shuffle: 'pass' }),
         ]);
-        sideSettlements += readModels.hand('S1', round)!.settlements.filter((s) => s.paytable).length;
+        sideSettlements += (await readModels.hand('S1', round))!.settlements.filter((s) => s.paytable).length;
       }
       expect(sideSettlements).toBeGreaterThan(3);
     },

@@ -21,13 +21,13 @@ export async function readSpan(
 }
 
 /** The hand's index record and the stored state its replay starts from. */
-export function indexed(
+export async function indexed(
   src: HandSource,
   tableId: string,
   roundNo: number,
-): { hand: HandRecord; start: TableState } {
-  const hand = src.readModels.hand(tableId, roundNo);
-  const start = hand ? src.readModels.stateBefore(tableId, hand.replayFrom.roundNo) : null;
+): Promise<{ hand: HandRecord; start: TableState }> {
+  const hand = await src.readModels.hand(tableId, roundNo);
+  const start = hand ? await src.readModels.stateBefore(tableId, hand.replayFrom.roundNo) : null;
   if (!hand || !start)
     throw new ReplayError('UNKNOWN_HAND', `No hand ${roundNo} at table ${tableId} in the hand history`);
   return { hand, start };

@@ -25,8 +25,8 @@ export async function verifyHand(
   tableId: string,
   roundNo: number,
 ): Promise<HandVerification> {
-  const { hand, start: before } = indexed(src, tableId, roundNo);
-  const shoe = src.readModels.shoe(tableId, hand.shoeNo);
+  const { hand, start: before } = await indexed(src, tableId, roundNo);
+  const shoe = await src.readModels.shoe(tableId, hand.shoeNo);
   const stream = streamOf(tableId);
   const { firstRevision, eventCount } = hand.span;
   const read = await tryRead(src.store, stream, firstRevision, eventCount);

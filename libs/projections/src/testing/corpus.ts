@@ -20,7 +20,6 @@ import {
   tableStream,
 } from '@coup/table';
 import { PROJECTIONS } from '../read-models';
-import { ReadModels } from '../read';
 import { type Db, ensureProjection, projectionTables } from '../runner/db';
 import { ProjectionEngine } from '../runner/engine';
 import { type DriverOptions, TableDriver } from './driver';
@@ -339,62 +338,5 @@ export function dumpHashes(db: Db): Record<string, { rows: number; sha256: strin
       out[def.name] = { rows: rows.length, sha256: hash.digest('hex') };
     }
   }
-  return out;
-}
-
-/**
- * What the queries answer about the corpus (every table: the hands list in both orders and pages, every hand,
- * its stored state, every shoe and road; stats overall, per table and for a day range; every player's ledger in
- * pages), hashed per query kind.
- */
-export function queryHashes(db: Db, tableIds: readonly string[]): Record<string, string> {
-  const rm = new ReadModels(db);
-  const parts: Record<string, unknown[]> = {
-    table: [],
-    hands: [],
-    hand: [],
-    shoe: [],
-    roads: [],
-    stats: [],
-    ledger: [],
-    betStats: [],
-    edge: [],
-  };
-  const push = (k: string, ...v: unknown[]) => (parts[k] as unknown[]).push(...v);
-  const players = new Set<string>();
-  for (const t of tableIds) {
-    push('table', rm.table(t));
-    const asc = rm.hands(t, { order: 'asc' }, { limit: 500 });
-    push('hands', asc, rm.hands(t, { outcome: 'banker', player: 'p1' }, { limit: 7 }));
-    const page = rm.hands(t, {}, { limit: 5 });
-    push('hands', page, rm.hands(t, {}, { limit: 5, cursor: page.nextCursor ?? undefined }));
-    push('hands', rm.hands(t, { outcome: 'void' }), rm.hands(t, { shoe: 2, roundFrom: 3, roundTo: 40 }));
-    push('hands', rm.hands(t, { from: '2025-01-02', to: '2025-01-03T00:00:00Z' }));
-    let maxShoe = 0;
-    for (const h of asc.items) {
-      push('hand', rm.hand(t, h.roundNo), rm.stateBefore(t, h.roundNo));
-      for (const p of h.players) players.add(p);
-      maxShoe = Math.max(maxShoe, h.shoeNo);
-    }
-    for (let s = 1; s <= maxShoe; s++) push('shoe', rm.shoe(t, s));
-    push('roads', rm.roads(t));
-    for (let s = 1; s <= maxShoe; s += 3) push('roads', rm.roads(t, s));
-    push('stats', rm.stats({ tableId: t }));
-    push('betStats', rm.betStats({ tableId: t }));
-    push('edge', rm.edgeNow(t), rm.edgeReport({ tableId: t }, { limit: 500 }));
-  }
-  push('stats', rm.stats(), rm.stats({ from: '2025-01-02', to: '2025-01-02' }));
-  push('betStats', rm.betStats(), rm.betStats({ from: '2025-01-02', to: '2025-01-02' }));
-  const report = rm.edgeReport({}, { limit: 3 });
-  push('edge', rm.edgeNow(), report, rm.edgeReport({}, { limit: 3, cursor: report.nextCursor ?? undefined }));
-  push('edge', rm.edgeReport({ spot: 'dragon7', from: '2025-01-02' }));
-  for (const p of [...players].sort()) {
-    const first = rm.ledger(p, { limit: 20 });
-    push('ledger', first, rm.ledger(p, { limit: 500, cursor: first.nextCursor ?? undefined }));
-    push('ledger', rm.ledger(p, { tableId: tableIds[0] as string }));
-  }
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parts))
-    out[k] = createHash('sha256').update(JSON.stringify(v)).digest('hex');
   return out;
 }

@@ -133,20 +133,20 @@ export interface ReadSide {
 }
 
 /** Folds the events as the runner does (batches, a restart) into a fresh file, and reads every table back. */
-export function readSideOf(events: readonly RecordedEvent[]): ReadSide {
+export async function readSideOf(events: readonly RecordedEvent[]): Promise<ReadSide> {
   const dir = mkdtempSync(join(tmpdir(), 'coup-pre-side-bets-'));
   try {
     const db = openReadModelDb(join(dir, 'rm.sqlite'));
     foldCorpus(db, events, 1_000);
-    const rm = new ReadModels(db);
+    const rm = ReadModels.sqlite(db);
     const tableIds = [...new Set(events.map((e) => e.streamName.slice('table-'.length)))].sort();
-    const answers: Record<string, unknown> = { stats: rm.stats() };
+    const answers: Record<string, unknown> = { stats: await rm.stats() };
     for (const t of tableIds) {
-      answers[`stats/${t}`] = rm.stats({ tableId: t });
-      answers[`roads/${t}`] = rm.roads(t);
-      answers[`hands/${t}`] = rm.hands(t, { order: 'asc' }, { limit: 500 });
+      answers[`stats/${t}`] = await rm.stats({ tableId: t });
+      answers[`roads/${t}`] = await rm.roads(t);
+      answers[`hands/${t}`] = await rm.hands(t, { order: 'asc' }, { limit: 500 });
     }
-    for (const p of ['p1', 'p2', 'p3', 'p4']) answers[`ledger/${p}`] = rm.ledger(p, { limit: 500 });
+    for (const p of ['p1', 'p2', 'p3', 'p4']) answers[`ledger/${p}`] = await rm.ledger(p, { limit: 500 });
     const rows = dumpSqlite(db, PROJECTIONS);
     db.close();
     return { rows, answers: JSON.parse(JSON.stringify(answers)) as Record<string, unknown> };

@@ -18,7 +18,10 @@ interface Fixture extends ReadSide {
 
 const fixture = JSON.parse(gunzipSync(readFileSync(FIXTURE)).toString('utf8')) as Fixture;
 const events = eventsFromJson(fixture.events);
-const now = readSideOf(events);
+let now: ReadSide;
+beforeAll(async () => {
+  now = await readSideOf(events);
+});
 
 /** The reason of each RoundVoided, by its position (the void-return entries it made give it since). */
 const voidReasons = new Map(

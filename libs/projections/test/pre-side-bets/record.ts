@@ -27,7 +27,7 @@ function canonical(value: unknown): string {
   );
 }
 
-test('records the history and what the read models and the decider made of it', () => {
+test('records the history and what the read models and the decider made of it', async () => {
   const events = recordHistory();
   const decider: Record<string, { final: TableState; digest: string; events: number }> = {};
   const states = new Map<string, { state: TableState; hash: ReturnType<typeof createHash>; n: number }>();
@@ -40,6 +40,6 @@ test('records the history and what the read models and the decider made of it', 
     states.set(t, s);
   }
   for (const [t, s] of states) decider[t] = { final: s.state, digest: s.hash.digest('hex'), events: s.n };
-  const fixture = { commit: '927d27d', events: eventsToJson(events), ...readSideOf(events), decider };
+  const fixture = { commit: '927d27d', events: eventsToJson(events), ...(await readSideOf(events)), decider };
   writeFileSync(FIXTURE, gzipSync(JSON.stringify(fixture), { level: 9 }));
 });

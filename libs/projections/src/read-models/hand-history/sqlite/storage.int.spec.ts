@@ -44,10 +44,11 @@ function open(name: string, projections: readonly AnyProjection[]): Db {
 }
 
 /** What the query API answers about a table's hands: the list and every hand's record, as JSON text. */
-function api(db: Db, tableId: string): string {
-  const rm = new ReadModels(db);
-  const list = rm.hands(tableId, {}, { limit: 500 });
-  const records = list.items.map((h) => rm.hand(tableId, h.roundNo));
+async function api(db: Db, tableId: string): Promise<string> {
+  const rm = ReadModels.sqlite(db);
+  const list = await rm.hands(tableId, {}, { limit: 500 });
+  const records = [];
+  for (const h of list.items) records.push(await rm.hand(tableId, h.roundNo));
   return JSON.stringify({ list, records });
 }
 
@@ -122,7 +123,7 @@ describe('hand history storage: an open hand with many bets', () => {
       at = Math.min(at + n, parts.length);
       await split.catchUp(store);
       await whole.catchUp(store);
-      expect(api(split.db, 'T1')).toBe(api(whole.db, 'T1'));
+      expect(await api(split.db, 'T1')).toBe(await api(whole.db, 'T1'));
       const hand = storedHand(split.db)!;
       if (at > LIMIT + 64) {
         spilled += 1;
@@ -148,7 +149,7 @@ describe('hand history storage: an open hand with many bets', () => {
     ]);
     await split.catchUp(store);
     await whole.catchUp(store);
-    expect(api(split.db, 'T1')).toBe(api(whole.db, 'T1'));
+    expect(await api(split.db, 'T1')).toBe(await api(whole.db, 'T1'));
     expect(openBetRows(split.db)).toBe(0);
     expect(storedHand(split.db)).toBeNull();
     // the stored tables themselves: the same as whole rows once no hand is open
@@ -194,13 +195,13 @@ describe('hand history storage: an open hand with many bets', () => {
     const old = new Db2(open('rm.sqlite', WITH_WHOLE), WITH_WHOLE);
     await old.catchUp(store);
     expect(storedHand(old.db)!.betLog.chunks.length).toBeGreaterThan(INLINE_CHUNKS);
-    const before = api(old.db, 'T1');
+    const before = await api(old.db, 'T1');
     const file = old.db.name;
     old.db.close();
 
     const db = openReadModelDb(file);
     for (const p of PROJECTIONS) ensureProjection(db, p); // as the runner does: creates hh_open_bets
-    expect(api(db, 'T1')).toBe(before);
+    expect(await api(db, 'T1')).toBe(before);
     const engine = new ProjectionEngine({ db, projections: PROJECTIONS });
     await appendTable(store, 'T1', bets(d, LIMIT + 200, 10));
     const events = await all(store);

@@ -1,26 +1,28 @@
 /** The roads query: a shoe's road (every-coup tables: the day road holding it), or the latest. */
-import { type Raw, checkInt, parse } from '../../../read/query-kit';
-import type { Db } from '../../../runner/db';
-import { RD_ROADS } from '../fold';
-import type { RoadsView } from '../wire';
+import { type Raw, checkInt, parse } from '../../read/query-kit';
+import type { SqlReader } from '../../sql/reader';
+import { RD_ROADS } from './fold';
+import type { RoadsView } from './wire';
 
 /** The roads of a shoe (every-coup tables: the road holding that shoe); the latest road without `shoe`. */
-export function roadsOf(db: Db, tableId: string, shoe?: number): RoadsView | null {
+export async function roadsOf(sql: SqlReader, tableId: string, shoe?: number): Promise<RoadsView | null> {
   checkInt('shoe', shoe, 1);
-  const r = (
+  const r =
     shoe === undefined
-      ? db.prepare(`SELECT * FROM ${RD_ROADS} WHERE table_id = ? ORDER BY shoe_no DESC LIMIT 1`).get(tableId)
-      : db
-          .prepare(
-            `SELECT * FROM ${RD_ROADS} WHERE table_id = ? AND shoe_no <= ? AND last_shoe_no >= ? ORDER BY shoe_no DESC LIMIT 1`,
-          )
-          .get(tableId, shoe, shoe)
-  ) as Raw | undefined;
+      ? await sql.get<Raw>(
+          `SELECT * FROM "${RD_ROADS}" WHERE "table_id" = ? ORDER BY "shoe_no" DESC LIMIT 1`,
+          [tableId],
+        )
+      : await sql.get<Raw>(
+          `SELECT * FROM "${RD_ROADS}" WHERE "table_id" = ? AND "shoe_no" <= ? AND "last_shoe_no" >= ? ORDER BY "shoe_no" DESC LIMIT 1`,
+          [tableId, shoe, shoe],
+        );
   if (!r) return null;
   const shoes = (
-    db.prepare(`SELECT shoe_no FROM ${RD_ROADS} WHERE table_id = ? ORDER BY shoe_no DESC`).all(tableId) as {
-      shoe_no: number;
-    }[]
+    await sql.all<{ shoe_no: number }>(
+      `SELECT "shoe_no" FROM "${RD_ROADS}" WHERE "table_id" = ? ORDER BY "shoe_no" DESC`,
+      [tableId],
+    )
   ).map((x) => x.shoe_no);
   return {
     tableId,

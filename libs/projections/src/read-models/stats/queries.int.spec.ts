@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EventStore, createEventStore } from '@coup/event-store';
 import type { TableEvent } from '@coup/table';
-import { QueryError } from '../../../read/query-kit';
-import { ReadModels } from '../../../read/read-models';
-import { ProjectionRunner } from '../../../runner/runner';
-import { TableDriver } from '../../../testing/driver';
-import { appendTable } from '../../../testing/store';
+import { QueryError } from '../../read/query-kit';
+import { ReadModels } from '../../read/read-models';
+import { ProjectionRunner } from '../../runner/runner';
+import { TableDriver } from '../../testing/driver';
+import { appendTable } from '../../testing/store';
 
 jest.setTimeout(60_000);
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'coup-bet-stats-'));
   store = createEventStore({ kind: 'memory' });
   runner = new ProjectionRunner({ store, readModels: join(dir, 'rm.sqlite') });
-  rm = new ReadModels(runner.db);
+  rm = ReadModels.sqlite(runner.db);
   await played(
     'C1',
     { sideBets: { playerPair: {}, perfectPair: { paytable: '25-or-200-to-1' }, big: {} } },
@@ -63,8 +63,8 @@ function settled(tableId: string): Map<string, { handle: number; paid: number; b
 }
 
 describe('statistics per bet type', () => {
-  test('per table: every offered bet, each result beside its exact probability with a Wilson 95% interval, stakes as settled', () => {
-    const view = rm.betStats({ tableId: 'C1' });
+  test('per table: every offered bet, each result beside its exact probability with a Wilson 95% interval, stakes as settled', async () => {
+    const view = await rm.betStats({ tableId: 'C1' });
     expect(view.confidence).toBe('wilson-95');
     const table = view.tables[0]!;
     expect(table).toMatchObject({ tableId: 'C1', decks: 8, game: 'commission', tiePays: 8 });
@@ -99,8 +99,8 @@ describe('statistics per bet type', () => {
     expect(table.total.handle).toBe([...money.values()].reduce((a, m) => a + m.handle, 0));
   });
 
-  test("overall: the banker bet of each game mode apart, its edge the mode's; totals of every bet together", () => {
-    const view = rm.betStats();
+  test("overall: the banker bet of each game mode apart, its edge the mode's; totals of every bet together", async () => {
+    const view = await rm.betStats();
     const bankers = view.overall.bets.filter((b) => b.spot === 'banker');
     expect(bankers.map((b) => b.variant)).toEqual(['commission', 'no-commission']);
     expect(bankers[0]!.theoreticalEdgePercent).toBeCloseTo(1.0579, 3);
@@ -110,14 +110,14 @@ describe('statistics per bet type', () => {
     expect(view.tables.map((t) => t.tableId)).toEqual(['C1', 'N1']);
     expect(view.overall.total.handle).toBe(view.tables.reduce((a, t) => a + t.total.handle, 0));
     expect(view.days.map((d) => d.day)).toEqual(['2025-01-01', '2025-01-02']);
-    const day2 = rm.betStats({ from: '2025-01-02', to: '2025-01-02' });
+    const day2 = await rm.betStats({ from: '2025-01-02', to: '2025-01-02' });
     expect(day2.days.map((d) => d.day)).toEqual(['2025-01-02']);
     expect(day2.overall.bets.find((b) => b.spot === 'player')!.coups).toBe(20);
   });
 
-  test('a bad filter is refused naming its field', () => {
-    expect(() => rm.betStats({ from: 'yesterday' })).toThrow(QueryError);
-    expect(() => rm.betStats({ tableId: 'x'.repeat(65) })).toThrow(
+  test('a bad filter is refused naming its field', async () => {
+    await expect(rm.betStats({ from: 'yesterday' })).rejects.toThrow(QueryError);
+    await expect(rm.betStats({ tableId: 'x'.repeat(65) })).rejects.toThrow(
       expect.objectContaining({ field: 'tableId' }),
     );
   });

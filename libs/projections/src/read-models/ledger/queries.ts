@@ -1,9 +1,9 @@
 /** The ledger query: a player's accounts, totals and a page of entries. */
-import { QueryError, type Raw, decodeCursor, encodeCursor, limitOf } from '../../../read/query-kit';
-import type { Db } from '../../../runner/db';
-import type { Page } from '../../hand-history/wire';
-import { ACCOUNT_COUNTERS, type AccountCounter, PL_ACCOUNTS, PL_ENTRIES } from '../fold';
-import type { LedgerAccount, LedgerCounters, LedgerEntry, LedgerView } from '../wire';
+import { QueryError, type Raw, byteOrder, decodeCursor, encodeCursor, limitOf } from '../../read/query-kit';
+import type { SqlParam, SqlReader } from '../../sql/reader';
+import type { Page } from '../hand-history/wire';
+import { ACCOUNT_COUNTERS, type AccountCounter, PL_ACCOUNTS, PL_ENTRIES } from './fold';
+import type { LedgerAccount, LedgerCounters, LedgerEntry, LedgerView } from './wire';
 
 /** Each counter column's name in the API. */
 const API_NAMES: Readonly<Record<AccountCounter, keyof LedgerCounters>> = {
@@ -27,12 +27,21 @@ const API_NAMES: Readonly<Record<AccountCounter, keyof LedgerCounters>> = {
 };
 
 /** A player's accounts: at one table, or at every table in table order. */
-function accountsOf(db: Db, playerId: string, tableId: string | undefined): LedgerAccount[] {
-  const accountsRaw = (
+async function accountsOf(
+  sql: SqlReader,
+  playerId: string,
+  tableId: string | undefined,
+): Promise<LedgerAccount[]> {
+  const accountsRaw =
     tableId === undefined
-      ? db.prepare(`SELECT * FROM ${PL_ACCOUNTS} WHERE player_id = ? ORDER BY table_id`).all(playerId)
-      : db.prepare(`SELECT * FROM ${PL_ACCOUNTS} WHERE player_id = ? AND table_id = ?`).all(playerId, tableId)
-  ) as Raw[];
+      ? await sql.all<Raw>(
+          `SELECT * FROM "${PL_ACCOUNTS}" WHERE "player_id" = ? ORDER BY ${byteOrder(sql, '"table_id"')}`,
+          [playerId],
+        )
+      : await sql.all<Raw>(`SELECT * FROM "${PL_ACCOUNTS}" WHERE "player_id" = ? AND "table_id" = ?`, [
+          playerId,
+          tableId,
+        ]);
   return accountsRaw.map(
     (r) =>
       ({
@@ -63,41 +72,44 @@ const entryOf = (r: Raw): LedgerEntry => ({
 
 /** Up to `limit + 1` entries of the player (at one table or all) after the cursor, oldest first. */
 function entryRows(
-  db: Db,
+  sql: SqlReader,
   playerId: string,
   tableId: string | undefined,
   cursor: ReturnType<typeof decodeCursor>,
   limit: number,
-): Raw[] {
-  const where = ['player_id = @playerId'];
-  const params: Record<string, string | number> = { playerId };
+): Promise<Raw[]> {
+  const where = ['"player_id" = ?'];
+  const params: SqlParam[] = [playerId];
   if (tableId !== undefined) {
-    where.push('table_id = @tableId');
-    params.tableId = tableId;
+    where.push('"table_id" = ?');
+    params.push(tableId);
   }
   if (cursor) {
-    where.push('(position > @p OR (position = @p AND seq > @s))');
-    params.p = cursor.p ?? 0;
-    params.s = cursor.s ?? 0;
+    const p = cursor.p ?? 0;
+    where.push('("position" > ? OR ("position" = ? AND "seq" > ?))');
+    params.push(p, p, cursor.s ?? 0);
   }
-  return db
-    .prepare(
-      `SELECT * FROM ${PL_ENTRIES} WHERE ${where.join(' AND ')} ORDER BY position, seq LIMIT ${limit + 1}`,
-    )
-    .all(params) as Raw[];
+  return sql.all<Raw>(
+    `SELECT * FROM "${PL_ENTRIES}" WHERE ${where.join(' AND ')} ORDER BY "position", "seq" LIMIT ?`,
+    [...params, limit + 1],
+  );
 }
 
 /** A player's accounts at every table, their totals, and a page of ledger entries (oldest first). */
-export function ledgerOf(db: Db, playerId: string, options: { tableId?: string } & Page = {}): LedgerView {
+export async function ledgerOf(
+  sql: SqlReader,
+  playerId: string,
+  options: { tableId?: string } & Page = {},
+): Promise<LedgerView> {
   if (playerId.length === 0 || playerId.length > 64)
     throw new QueryError('INVALID_QUERY', 'playerId', 'playerId must be a player id');
   const limit = limitOf(options.limit);
   const cursor = decodeCursor(options.cursor, ['p', 's']);
-  const accounts = accountsOf(db, playerId, options.tableId);
+  const accounts = await accountsOf(sql, playerId, options.tableId);
   const totals = Object.fromEntries(
     ACCOUNT_COUNTERS.map((k) => API_NAMES[k]).map((n) => [n, accounts.reduce((a, x) => a + x[n], 0)]),
   ) as unknown as LedgerCounters;
-  const rows = entryRows(db, playerId, options.tableId, cursor, limit);
+  const rows = await entryRows(sql, playerId, options.tableId, cursor, limit);
   const entries = rows.slice(0, limit).map(entryOf);
   const last = entries[entries.length - 1];
   return {

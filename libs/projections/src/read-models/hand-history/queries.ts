@@ -10,9 +10,9 @@ import {
   encodeCursor,
   limitOf,
   parse,
-} from '../../../read/query-kit';
-import type { Db } from '../../../runner/db';
-import { HH_HAND_PLAYERS, HH_HAND_STATES, HH_HANDS, HH_OPEN_BETS, HH_SHOES } from '../schema';
+} from '../../read/query-kit';
+import type { SqlParam, SqlReader } from '../../sql/reader';
+import { HH_HAND_PLAYERS, HH_HAND_STATES, HH_HANDS, HH_OPEN_BETS, HH_SHOES } from './schema';
 import type {
   BetEntry,
   HandFilter,
@@ -22,7 +22,7 @@ import type {
   Outcome,
   Page,
   ShoeRecordView,
-} from '../wire';
+} from './wire';
 
 function summaryOf(r: Raw): HandSummary {
   return {
@@ -135,72 +135,69 @@ function handsQuery(filter: HandFilter, page: Page) {
   return { from, to, limit, cursor };
 }
 
+/** The hands query's WHERE clause on hh_hands (alias `h`) and its parameters. */
+function handsWhere(
+  tableId: string,
+  filter: HandFilter,
+  q: ReturnType<typeof handsQuery>,
+  desc: boolean,
+): { where: string[]; params: SqlParam[] } {
+  const where = ['h."table_id" = ?'];
+  const params: SqlParam[] = [tableId];
+  const add = (clause: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    where.push(clause);
+    params.push(value);
+  };
+  add('h."shoe_no" = ?', filter.shoe);
+  add('h."round_no" >= ?', filter.roundFrom);
+  add('h."round_no" <= ?', filter.roundTo);
+  add('h."opened_at" >= ?', q.from);
+  add('h."opened_at" < ?', q.to);
+  if (filter.outcome === 'void') where.push(`h."status" = 'voided'`);
+  else add('h."outcome" = ?', filter.outcome);
+  add(
+    `EXISTS (SELECT 1 FROM "${HH_HAND_PLAYERS}" p WHERE p."table_id" = h."table_id" AND p."round_no" = h."round_no" AND p."player_id" = ?)`,
+    filter.player,
+  );
+  if (q.cursor) add(desc ? 'h."round_no" < ?' : 'h."round_no" > ?', q.cursor.r ?? 0);
+  return { where, params };
+}
+
 /** Hands of a table, filtered, newest first by default, with a cursor for the next page. */
-export function hands(db: Db, tableId: string, filter: HandFilter = {}, page: Page = {}): HandPage {
-  const { from, to, limit, cursor } = handsQuery(filter, page);
+export async function hands(
+  sql: SqlReader,
+  tableId: string,
+  filter: HandFilter = {},
+  page: Page = {},
+): Promise<HandPage> {
+  const q = handsQuery(filter, page);
   const desc = filter.order !== 'asc';
-  const where = ['h.table_id = @tableId'];
-  const params: Record<string, string | number> = { tableId };
-  if (filter.shoe !== undefined) {
-    where.push('h.shoe_no = @shoe');
-    params.shoe = filter.shoe;
-  }
-  if (filter.roundFrom !== undefined) {
-    where.push('h.round_no >= @roundFrom');
-    params.roundFrom = filter.roundFrom;
-  }
-  if (filter.roundTo !== undefined) {
-    where.push('h.round_no <= @roundTo');
-    params.roundTo = filter.roundTo;
-  }
-  if (from !== undefined) {
-    where.push('h.opened_at >= @from');
-    params.from = from;
-  }
-  if (to !== undefined) {
-    where.push('h.opened_at < @to');
-    params.to = to;
-  }
-  if (filter.outcome === 'void') where.push("h.status = 'voided'");
-  else if (filter.outcome !== undefined) {
-    where.push('h.outcome = @outcome');
-    params.outcome = filter.outcome;
-  }
-  if (filter.player !== undefined) {
-    where.push(
-      `EXISTS (SELECT 1 FROM ${HH_HAND_PLAYERS} p WHERE p.table_id = h.table_id AND p.round_no = h.round_no AND p.player_id = @player)`,
-    );
-    params.player = filter.player;
-  }
-  if (cursor) {
-    where.push(desc ? 'h.round_no < @after' : 'h.round_no > @after');
-    params.after = cursor.r ?? 0;
-  }
-  const rows = db
-    .prepare(
-      `SELECT h.* FROM ${HH_HANDS} h WHERE ${where.join(' AND ')} ORDER BY h.round_no ${desc ? 'DESC' : 'ASC'} LIMIT ${limit + 1}`,
-    )
-    .all(params) as Raw[];
-  const more = rows.length > limit;
-  const items = rows.slice(0, limit).map(summaryOf);
+  const { where, params } = handsWhere(tableId, filter, q, desc);
+  const rows = await sql.all<Raw>(
+    `SELECT h.* FROM "${HH_HANDS}" h WHERE ${where.join(' AND ')} ORDER BY h."round_no" ${desc ? 'DESC' : 'ASC'} LIMIT ?`,
+    [...params, q.limit + 1],
+  );
+  const more = rows.length > q.limit;
+  const items = rows.slice(0, q.limit).map(summaryOf);
   const last = items[items.length - 1];
   return { items, nextCursor: more && last ? encodeCursor({ r: last.roundNo }) : null };
 }
 
 /** One hand's record (bets, cards, settlements, span), or null. */
-export function hand(db: Db, tableId: string, roundNo: number): HandRecord | null {
+export async function hand(sql: SqlReader, tableId: string, roundNo: number): Promise<HandRecord | null> {
   checkInt('roundNo', roundNo, 1);
-  const r = db
-    .prepare(`SELECT * FROM ${HH_HANDS} WHERE table_id = ? AND round_no = ?`)
-    .get(tableId, roundNo) as Raw | undefined;
+  const r = await sql.get<Raw>(`SELECT * FROM "${HH_HANDS}" WHERE "table_id" = ? AND "round_no" = ?`, [
+    tableId,
+    roundNo,
+  ]);
   if (!r) return null;
   if (r.bets_json === null && (r.status === 'betting' || r.status === 'dealing')) {
     // an open hand with many bets: they are in hh_open_bets, one row per 64 (see handHistoryStorage)
-    const rows = db
-      .prepare(
-        `SELECT entries_json FROM ${HH_OPEN_BETS} WHERE table_id = ? AND round_no = ? ORDER BY chunk_no`,
-      )
-      .all(tableId, roundNo) as { entries_json: string }[];
+    const rows = await sql.all<{ entries_json: string }>(
+      `SELECT "entries_json" FROM "${HH_OPEN_BETS}" WHERE "table_id" = ? AND "round_no" = ? ORDER BY "chunk_no"`,
+      [tableId, roundNo],
+    );
     const bets: BetEntry[] = [];
     for (const row of rows) for (const b of JSON.parse(row.entries_json) as BetEntry[]) bets.push(b);
     return { ...recordOf(r), bets };
@@ -209,16 +206,22 @@ export function hand(db: Db, tableId: string, roundNo: number): HandRecord | nul
 }
 
 /** The table state stored just before this hand (every 10th hand has one; see `replayFrom`), or null. */
-export function stateBefore(db: Db, tableId: string, roundNo: number): TableState | null {
-  const r = db
-    .prepare(`SELECT state_json FROM ${HH_HAND_STATES} WHERE table_id = ? AND round_no = ?`)
-    .get(tableId, roundNo) as { state_json: string } | undefined;
+export async function stateBefore(
+  sql: SqlReader,
+  tableId: string,
+  roundNo: number,
+): Promise<TableState | null> {
+  const r = await sql.get<{ state_json: string }>(
+    `SELECT "state_json" FROM "${HH_HAND_STATES}" WHERE "table_id" = ? AND "round_no" = ?`,
+    [tableId, roundNo],
+  );
   return r ? (JSON.parse(r.state_json) as TableState) : null;
 }
 
-export function shoe(db: Db, tableId: string, shoeNo: number): ShoeRecordView | null {
-  const r = db
-    .prepare(`SELECT * FROM ${HH_SHOES} WHERE table_id = ? AND shoe_no = ?`)
-    .get(tableId, shoeNo) as Raw | undefined;
+export async function shoe(sql: SqlReader, tableId: string, shoeNo: number): Promise<ShoeRecordView | null> {
+  const r = await sql.get<Raw>(`SELECT * FROM "${HH_SHOES}" WHERE "table_id" = ? AND "shoe_no" = ?`, [
+    tableId,
+    shoeNo,
+  ]);
   return r ? shoeOf(r) : null;
 }

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EventStore, createEventStore } from '@coup/event-store';
 import type { Actor, Spot, TableEvent } from '@coup/table';
-import { QueryError } from '../../../read/query-kit';
-import { ReadModels } from '../../../read/read-models';
-import { ProjectionRunner } from '../../../runner/runner';
-import { TableDriver } from '../../../testing/driver';
-import { appendTable } from '../../../testing/store';
-import { EZ_ONE_DECK } from '../../../testing/coups';
+import { QueryError } from '../../read/query-kit';
+import { ReadModels } from '../../read/read-models';
+import { ProjectionRunner } from '../../runner/runner';
+import { TableDriver } from '../../testing/driver';
+import { appendTable } from '../../testing/store';
+import { EZ_ONE_DECK } from '../../testing/coups';
 
 jest.setTimeout(30_000);
 
@@ -22,7 +22,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'coup-edge-'));
   store = createEventStore({ kind: 'memory' });
   runner = new ProjectionRunner({ store, readModels: join(dir, 'rm.sqlite') });
-  rm = new ReadModels(runner.db);
+  rm = ReadModels.sqlite(runner.db);
 });
 afterEach(async () => {
   await runner.close();
@@ -54,7 +54,7 @@ describe('favourable now', () => {
     const quiet = new TableDriver({ tableId: 'E2', players: 1, seed: 3, rules: EZ_ONE_DECK });
     await appendTable(store, 'E2', [...quiet.open(), ...quiet.startShoe()]);
     await runner.catchUp();
-    const now = rm.edgeNow();
+    const now = await rm.edgeNow();
     expect(now.tables.map((t) => t.tableId)).toEqual(['T1']);
     const t1 = now.tables[0]!;
     expect(t1).toMatchObject({ shoeNo: 1, roundNo: 2, coupInShoe: 1, cardsLeft: expect.any(Number) });
@@ -67,12 +67,14 @@ describe('favourable now', () => {
       'dragon7',
       'panda8',
     ]);
-    expect(rm.edgeNow('E2').tables).toEqual([expect.objectContaining({ tableId: 'E2', favourable: [] })]);
-    expect(rm.edgeNow('nope').tables).toEqual([]);
+    expect((await rm.edgeNow('E2')).tables).toEqual([
+      expect.objectContaining({ tableId: 'E2', favourable: [] }),
+    ]);
+    expect((await rm.edgeNow('nope')).tables).toEqual([]);
     // the round is dealt: Dragon 7 no longer favours the player after it
     await appendTable(store, 'T1', [...d.execute('CloseBetting', { roundNo: 2 }), ...d.dealLiveShoe(2)]);
     await runner.catchUp();
-    expect(rm.edgeNow('T1').tables[0]!.roundNo).toBe(3);
+    expect((await rm.edgeNow('T1')).tables[0]!.roundNo).toBe(3);
   });
 });
 
@@ -81,7 +83,7 @@ describe('the analyst report', () => {
     const d = await alertedRound();
     await appendTable(store, 'T1', [...d.execute('CloseBetting', { roundNo: 2 }), ...d.dealLiveShoe(2)]);
     await runner.catchUp();
-    const report = rm.edgeReport({ tableId: 'T1' });
+    const report = await rm.edgeReport({ tableId: 'T1' });
     const alert = report.alerts.find((a) => a.roundNo === 2)!;
     expect(alert).toMatchObject({
       tableId: 'T1',
@@ -102,10 +104,10 @@ describe('the analyst report', () => {
       ['p1', 500, 1],
       ['p2', 100, 1],
     ]);
-    expect(rm.edgeReport({ tableId: 'T1', spot: 'panda8' }).alerts.every((a) => a.spot === 'panda8')).toBe(
-      true,
-    );
-    expect(rm.edgeReport({ from: '2025-01-02' }).alerts).toEqual([]);
+    expect(
+      (await rm.edgeReport({ tableId: 'T1', spot: 'panda8' })).alerts.every((a) => a.spot === 'panda8'),
+    ).toBe(true);
+    expect((await rm.edgeReport({ from: '2025-01-02' })).alerts).toEqual([]);
   });
 
   test('pages oldest first with a cursor; the totals cover the whole filter', async () => {
@@ -115,10 +117,10 @@ describe('the analyst report', () => {
     while (d.state.phase !== 'idle');
     await appendTable(store, 'T1', events);
     await runner.catchUp();
-    const all = rm.edgeReport({}, { limit: 500 });
+    const all = await rm.edgeReport({}, { limit: 500 });
     expect(all.alerts.length).toBeGreaterThan(3);
-    const first = rm.edgeReport({}, { limit: 2 });
-    const second = rm.edgeReport({}, { limit: 2, cursor: first.nextCursor! });
+    const first = await rm.edgeReport({}, { limit: 2 });
+    const second = await rm.edgeReport({}, { limit: 2, cursor: first.nextCursor! });
     expect([...first.alerts, ...second.alerts]).toEqual(all.alerts.slice(0, 4));
     expect(first.totals).toEqual(all.totals);
     const positions = all.alerts.map((a) => a.position);
@@ -129,8 +131,8 @@ describe('the analyst report', () => {
     [{ spot: 'dragon' }, 'spot'],
     [{ from: '2025-1-1' }, 'from'],
     [{ tableId: '' }, 'tableId'],
-  ])('refuses a bad filter %j naming %s', (filter, field) => {
-    expect(() => rm.edgeReport(filter)).toThrow(QueryError);
-    expect(() => rm.edgeReport(filter)).toThrow(expect.objectContaining({ field }));
+  ])('refuses a bad filter %j naming %s', async (filter, field) => {
+    await expect(rm.edgeReport(filter)).rejects.toThrow(QueryError);
+    await expect(rm.edgeReport(filter)).rejects.toThrow(expect.objectContaining({ field }));
   });
 });

@@ -1,8 +1,8 @@
 /** The statistics queries: overall, per table, per day and per shoe over a range of UTC days; per bet type. */
 import { ALL_SPOTS, type GameMode, type Spot } from '@coup/engine';
-import { QueryError, type Raw, checkDay } from '../../../read/query-kit';
-import type { Db } from '../../../runner/db';
-import { type BetRow, type ResultCounts, summarizeBets } from '../bet-summary';
+import { QueryError, type Raw, byteOrder, checkDay } from '../../read/query-kit';
+import type { SqlParam, SqlReader } from '../../sql/reader';
+import { type BetRow, type ResultCounts, summarizeBets } from './bet-summary';
 import {
   BET_COUNTERS,
   STATS_COUNTERS,
@@ -12,8 +12,8 @@ import {
   ST_SHOES,
   type StatsCounters,
   summarize,
-} from '../fold';
-import type { BetStatsScope, BetStatsView, StatsFilter, StatsView } from '../wire';
+} from './fold';
+import type { BetStatsScope, BetStatsView, StatsFilter, StatsView } from './wire';
 
 const statsRow = (r: Raw): StatsCounters =>
   ({
@@ -23,27 +23,26 @@ const statsRow = (r: Raw): StatsCounters =>
     game: (r.game as GameMode | null) ?? 'commission',
   }) as StatsCounters;
 
-/** The filter checked, as a WHERE clause on (table_id, day) and its parameters. */
-function whereOf(filter: StatsFilter): { where: string; params: Record<string, string> } {
+/**
+ * The filter checked, as a WHERE clause on (table_id, `dayColumn`) and its parameters (st_shoes has first_day
+ * where the daily tables have day).
+ */
+function whereOf(filter: StatsFilter, dayColumn = 'day'): { where: string; params: SqlParam[] } {
   checkDay('from', filter.from);
   checkDay('to', filter.to);
   if (filter.tableId !== undefined && (filter.tableId.length === 0 || filter.tableId.length > 64)) {
     throw new QueryError('INVALID_QUERY', 'tableId', 'tableId must be a table id');
   }
   const where: string[] = [];
-  const params: Record<string, string> = {};
-  if (filter.tableId !== undefined) {
-    where.push('table_id = @tableId');
-    params.tableId = filter.tableId;
-  }
-  if (filter.from !== undefined) {
-    where.push('day >= @from');
-    params.from = filter.from;
-  }
-  if (filter.to !== undefined) {
-    where.push('day <= @to');
-    params.to = filter.to;
-  }
+  const params: SqlParam[] = [];
+  const add = (clause: string, value: string | undefined) => {
+    if (value === undefined) return;
+    where.push(clause);
+    params.push(value);
+  };
+  add('"table_id" = ?', filter.tableId);
+  add(`"${dayColumn}" >= ?`, filter.from);
+  add(`"${dayColumn}" <= ?`, filter.to);
   return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 
@@ -60,23 +59,22 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
 }
 
 /** Statistics for a table (or all) over a range of UTC days: overall, per table, per day, per shoe. */
-export function statsOf(db: Db, filter: StatsFilter = {}): StatsView {
+export async function statsOf(sql: SqlReader, filter: StatsFilter = {}): Promise<StatsView> {
   const { where, params } = whereOf(filter);
-  const rows = db.prepare(`SELECT * FROM ${ST_DAILY} ${where} ORDER BY day, table_id`).all(params) as Raw[];
+  const order = `${byteOrder(sql, '"day"')}, ${byteOrder(sql, '"table_id"')}`;
+  const rows = await sql.all<Raw>(`SELECT * FROM "${ST_DAILY}" ${where} ORDER BY ${order}`, params);
   const byTable = groupBy(rows, (r) => String(r.table_id));
   const byDay = groupBy(rows, (r) => String(r.day));
   let shoes: StatsView['shoes'] = [];
   if (filter.tableId !== undefined) {
-    const w = ['table_id = @tableId'];
-    if (filter.from !== undefined) w.push('first_day >= @from');
-    if (filter.to !== undefined) w.push('first_day <= @to');
-    shoes = (
-      db.prepare(`SELECT * FROM ${ST_SHOES} WHERE ${w.join(' AND ')} ORDER BY shoe_no`).all(params) as Raw[]
-    ).map((r) => ({
-      shoeNo: Number(r.shoe_no),
-      firstDay: String(r.first_day),
-      ...summarize([statsRow(r)]),
-    }));
+    const w = whereOf(filter, 'first_day');
+    shoes = (await sql.all<Raw>(`SELECT * FROM "${ST_SHOES}" ${w.where} ORDER BY "shoe_no"`, w.params)).map(
+      (r) => ({
+        shoeNo: Number(r.shoe_no),
+        firstDay: String(r.first_day),
+        ...summarize([statsRow(r)]),
+      }),
+    );
   }
   return {
     filter,
@@ -116,19 +114,21 @@ const scopeOf = (rows: readonly DayBet[]): BetStatsScope => summarizeBets(rows, 
  * days: overall, per table, per day. Each result's frequency beside its exact probability with a Wilson 95%
  * interval; the hold beside the theoretical edge.
  */
-export function betStatsOf(db: Db, filter: StatsFilter = {}): BetStatsView {
+export async function betStatsOf(sql: SqlReader, filter: StatsFilter = {}): Promise<BetStatsView> {
   const { where, params } = whereOf(filter);
   const results = new Map<string, Map<string, number>>();
-  for (const r of db
-    .prepare(`SELECT table_id, day, spot, result, coups FROM ${ST_BET_RESULTS} ${where}`)
-    .all(params) as Raw[]) {
+  for (const r of await sql.all<Raw>(
+    `SELECT "table_id", "day", "spot", "result", "coups" FROM "${ST_BET_RESULTS}" ${where}`,
+    params,
+  )) {
     const key = `${String(r.table_id)}|${String(r.day)}|${String(r.spot)}`;
     let counts = results.get(key);
     if (!counts) results.set(key, (counts = new Map()));
     counts.set(String(r.result), Number(r.coups));
   }
+  const order = ['"day"', '"table_id"', '"spot"'].map((c) => byteOrder(sql, c)).join(', ');
   const rows: DayBet[] = (
-    db.prepare(`SELECT * FROM ${ST_BETS} ${where} ORDER BY day, table_id, spot`).all(params) as Raw[]
+    await sql.all<Raw>(`SELECT * FROM "${ST_BETS}" ${where} ORDER BY ${order}`, params)
   ).map((r) => ({
     tableId: String(r.table_id),
     day: String(r.day),
