@@ -1,7 +1,10 @@
 import { type Card, burnCount } from '@coup/engine';
-import { type RefObject, useEffect, useRef, useState } from 'react';
-import { cardFace, parseCardInput } from '../format';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Translate } from '../bets';
+import { parseCardInput } from '../format';
 import { isTyping, useShortcut } from '../shortcuts';
+import { cardWords } from './words';
 
 /** Rank keys: a shoe reader's first character. `1` starts `10`. */
 const RANK_KEY = /^[AaTtJjQqKk1-9]$/;
@@ -51,12 +54,19 @@ function useRankCapture(enabled: boolean, onRank: (key: string) => void) {
   }, [enabled]);
 }
 
+/** Why the typed text is not a card, in words. */
+function refusalOf(text: string, t: Translate): string {
+  const raw = text.replace(/\s+/g, '');
+  return raw === '' ? t('cardEntry.empty') : t('cardEntry.invalid', { text: raw });
+}
+
 /**
  * The typed text and its refusal. `submit` refuses an invalid card (selected for retyping) or queues a valid one
  * (sent after the ones before it) and clears the field; `cancel` clears and leaves it; `startWith` begins a card
  * with a rank key typed elsewhere.
  */
 function useCardText(onSubmit: (card: Card) => unknown, input: RefObject<HTMLInputElement | null>) {
+  const { t } = useTranslation('dealer');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const queue = useRef<Promise<unknown>>(Promise.resolve());
@@ -67,7 +77,7 @@ function useCardText(onSubmit: (card: Card) => unknown, input: RefObject<HTMLInp
   const submit = () => {
     const parsed = parseCardInput(text);
     if (!parsed.ok) {
-      setError(parsed.message);
+      setError(refusalOf(text, t));
       input.current?.select();
       return;
     }
@@ -92,6 +102,7 @@ function CardEntryHelp(props: {
   readonly error: string | null;
   readonly showBurn: boolean;
 }) {
+  const { t } = useTranslation('dealer');
   const { error } = props;
   const preview = parseCardInput(props.text);
   return (
@@ -101,12 +112,13 @@ function CardEntryHelp(props: {
           {error}
         </span>
       ) : preview.ok ? (
-        <>
-          {cardFace(preview.card).words}
-          {props.showBurn && `: burn ${burnCount(preview.card)}`} (Enter)
-        </>
+        props.showBurn ? (
+          t('cardEntry.previewBurn', { card: cardWords(preview.card, t), burn: burnCount(preview.card) })
+        ) : (
+          t('cardEntry.preview', { card: cardWords(preview.card, t) })
+        )
       ) : (
-        'rank then suit, Enter'
+        t('cardEntry.how')
       )}
     </span>
   );
@@ -118,12 +130,13 @@ function CardEntryHelp(props: {
  */
 export function CardEntry(props: CardEntryProps) {
   const { label, onSubmit, shortcut, captureRanks = false, showBurn = false, disabled = false } = props;
+  const { t } = useTranslation('dealer');
   const input = useRef<HTMLInputElement>(null);
   const { text, error, type, submit, cancel, startWith } = useCardText(onSubmit, input);
   useShortcut(shortcut ?? '', () => input.current?.focus(), shortcut !== undefined && !disabled);
   useRankCapture(captureRanks && !disabled, startWith);
 
-  const id = `card-entry-${label.replace(/\W+/g, '-').toLowerCase()}`;
+  const id = `card-entry-${useId().replace(/[^\w-]/g, '')}`;
   return (
     <div className="card-entry">
       <label htmlFor={id}>
@@ -138,7 +151,7 @@ export function CardEntry(props: CardEntryProps) {
         autoComplete="off"
         spellCheck={false}
         maxLength={4}
-        placeholder="Ah, Td, 9c"
+        placeholder={t('cardEntry.placeholder')}
         aria-invalid={error !== null}
         aria-describedby={`${id}-help`}
         onChange={(e) => type(e.target.value)}

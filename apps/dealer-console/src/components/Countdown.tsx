@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** Seconds left until `deadline` (an ISO instant) at `now` (epoch ms), never negative. */
 export function secondsLeft(deadline: string, now: number): number {
@@ -7,11 +8,12 @@ export function secondsLeft(deadline: string, now: number): number {
 
 /** The betting countdown at `now`. The deadline is the table's (from the view), so a reconnecting console agrees. */
 export function Countdown({ deadline, now }: { readonly deadline: string; readonly now: number }) {
+  const { t } = useTranslation('dealer');
   const left = secondsLeft(deadline, now);
   const text =
     left > 0
-      ? `Betting closes in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
-      : 'Betting time is up: closing';
+      ? t('countdown.left', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` })
+      : t('countdown.up');
   return (
     <span className={`countdown${left <= 5 ? ' countdown-low' : ''}`} role="timer" aria-live="off">
       {text}

@@ -6,6 +6,7 @@
 import type { EdgeNowView, EdgeTableView } from '@coup/projections/wire';
 import type { ShoeView } from '@coup/table';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { spotLabel } from '../bets';
 import { getJson } from '../replay/http';
 
@@ -53,15 +54,15 @@ export function useEdgeMonitor(token: string, tableId: string, shoe: ShoeView | 
 
 /** The alert: each bet that favours the player now, with its expected value per unit staked. */
 export function EdgeAlert({ edge }: { readonly edge: EdgeTableView | null }) {
+  const { t } = useTranslation('dealer');
   if (!edge || edge.favourable.length === 0) return null;
   return (
     <div className="banner banner-warn edge-alert" role="alert" data-testid="edge-alert">
-      <strong>Player-favourable now:</strong>{' '}
+      <strong>{t('edge.title')}</strong>{' '}
       {edge.favourable
-        .map((v) => `${spotLabel(v.spot)} (EV +${(v.ev * 100).toFixed(2)}% of the stake)`)
+        .map((v) => t('edge.bet', { spot: spotLabel(v.spot, t), ev: (v.ev * 100).toFixed(2) }))
         .join(', ')}{' '}
-      with {edge.cardsLeft} cards unseen in shoe {edge.shoeNo}, before round {edge.roundNo}. Surveillance: the
-      bets on it are reported.
+      {t('edge.rest', { cards: edge.cardsLeft, shoeNo: edge.shoeNo, roundNo: edge.roundNo })}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Api, ApiError, type TableEntry } from '../api';
 
 /** The tables from `GET /api/tables`: pick one to run. */
@@ -9,6 +10,7 @@ export function TablePicker({
   readonly api: Api;
   readonly onPick: (tableId: string) => void;
 }) {
+  const { t } = useTranslation('dealer');
   const [tables, setTables] = useState<readonly TableEntry[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   useEffect(() => {
@@ -27,24 +29,25 @@ export function TablePicker({
         <code>{error.code}</code> {error.message}
       </p>
     );
-  if (tables === null) return <p>Loading tables...</p>;
+  if (tables === null) return <p>{t('picker.loading')}</p>;
   return (
     <section className="panel picker">
-      <h2>Tables</h2>
-      {tables.length === 0 && <p className="muted">No tables yet: an admin opens one.</p>}
+      <h2>{t('picker.title')}</h2>
+      {tables.length === 0 && <p className="muted">{t('picker.none')}</p>}
       <ul>
-        {tables.map((t, i) => (
-          <li key={t.tableId}>
+        {tables.map((table, i) => (
+          <li key={table.tableId}>
             <button
               type="button"
-              disabled={t.status === 'closed'}
-              onClick={() => onPick(t.tableId)}
+              disabled={table.status === 'closed'}
+              onClick={() => onPick(table.tableId)}
               autoFocus={i === 0}
             >
-              {t.tableId}
+              {table.tableId}
             </button>{' '}
             <span className="muted">
-              {t.dealing ?? ''} {t.status}
+              {table.dealing ? t(`game:dealing.${table.dealing}`, table.dealing) : ''}{' '}
+              {t(`picker.status.${table.status}`)}
             </span>
           </li>
         ))}

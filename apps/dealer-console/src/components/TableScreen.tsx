@@ -1,15 +1,25 @@
 import type { Card } from '@coup/engine';
 import type { TableView } from '@coup/table';
 import { useState } from 'react';
-import { type Api, ApiError } from '../api';
+import { useTranslation } from 'react-i18next';
+import type { Api } from '../api';
 import type { FeedState } from '../feed';
-import { useShortcut } from '../shortcuts';
+import { Roads } from '../roads/Roads';
 import { useTableFeed } from '../useTableFeed';
 import { CardEntry } from './CardEntry';
-import { EdgeAlert, useEdgeMonitor } from './EdgeAlert';
 import { LiveCountdown } from './Countdown';
+import {
+  ActionBar,
+  type Allowed,
+  RefusalBox,
+  type Run,
+  TurnedCardForm,
+  VoidForm,
+  allowed,
+  useRun,
+} from './DealerActions';
+import { EdgeAlert, useEdgeMonitor } from './EdgeAlert';
 import { NextCard } from './NextCard';
-import { Roads } from '../roads/Roads';
 import {
   BetsPanel,
   EventLog,
@@ -21,204 +31,49 @@ import {
   ShoePanel,
 } from './TableParts';
 
-interface Refusal {
-  readonly action: string;
-  readonly code: string;
-  readonly message: string;
-}
-
-function ActionButton(props: {
-  readonly label: string;
-  readonly shortcut: string;
-  readonly enabled: boolean;
-  readonly onRun: () => void;
-}) {
-  useShortcut(props.shortcut, props.onRun, props.enabled);
-  return (
-    <button type="button" disabled={!props.enabled} onClick={props.onRun}>
-      {props.label} <kbd>{props.shortcut.toUpperCase()}</kbd>
-    </button>
-  );
-}
-
-/** What the dealer may do now, from the view alone (the service still has the last word). */
-function allowed(view: TableView, role: string) {
-  const staff = role === 'dealer' || role === 'supervisor';
-  const rules = view.rules;
-  const live = rules?.dealing === 'live';
-  const everyCoup = rules?.shuffle === 'every-coup';
-  const p = view.phase;
-  return {
-    newShoe: staff && p === 'idle' && !everyCoup,
-    open: staff && (p === 'ready' || (p === 'idle' && everyCoup)),
-    close: staff && p === 'betting',
-    deal: staff && p === 'dealing' && !live,
-    card: staff && p === 'dealing' && live,
-    void: role === 'supervisor' && (p === 'betting' || p === 'dealing'),
-    live,
-  };
-}
-
 function Banner({ feed }: { readonly feed: FeedState }) {
-  if (feed.connection === 'reconnecting')
+  const { t } = useTranslation('dealer');
+  if (feed.connection === 'reconnecting') {
+    const seconds = Math.round((feed.retryInMs ?? 0) / 100) / 10;
     return (
       <div className="banner banner-warn" role="alert">
-        Connection lost. Reconnecting in {Math.round((feed.retryInMs ?? 0) / 100) / 10} s
-        {feed.revision !== null && `, resuming after event #${feed.revision}`}. The table below may be out of
-        date.
+        {feed.revision === null
+          ? t('banner.reconnecting', { seconds })
+          : t('banner.reconnectingFrom', { seconds, revision: feed.revision })}
       </div>
     );
+  }
   if (feed.connection === 'failed')
     return (
       <div className="banner banner-error" role="alert">
         {feed.error?.code}: {feed.error?.message}
       </div>
     );
-  if (feed.connection === 'connecting') return <div className="banner">Connecting...</div>;
+  if (feed.connection === 'connecting') return <div className="banner">{t('banner.connecting')}</div>;
   return null;
 }
 
-type Allowed = ReturnType<typeof allowed>;
-
 function TableHeader({ tableId, view, feed }: { tableId: string; view: TableView | null; feed: FeedState }) {
+  const { t } = useTranslation('dealer');
   return (
     <header className="table-header">
-      <h2>Table {tableId}</h2>
+      <h2>{t('table', { tableId })}</h2>
       {view && (
         <>
-          <span className={`phase phase-${view.phase}`}>{view.phase}</span>
-          <span>Round {view.roundNo}</span>
+          <span className={`phase phase-${view.phase}`}>{t(`phases.${view.phase}`)}</span>
+          <span className="round-no">{t('round', { roundNo: view.roundNo })}</span>
           {view.rules && <RulesSummary rules={view.rules} />}
           {view.phase === 'betting' && view.round?.deadline && (
             <LiveCountdown deadline={view.round.deadline} />
           )}
         </>
       )}
-      <span className={`conn conn-${feed.connection}`}>{feed.connection}</span>
+      <span className={`conn conn-${feed.connection}`}>{t(`connection.${feed.connection}`)}</span>
     </header>
   );
 }
 
-/** Commands with their pending state and the last refusal; the view is refreshed after each. */
-function useRun(refresh: () => Promise<unknown>) {
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (action: string, command: () => Promise<unknown>): Promise<void> => {
-    setBusy(true);
-    try {
-      await command();
-      setRefusal(null);
-    } catch (error) {
-      const e = error instanceof ApiError ? error : new ApiError(0, 'UNEXPECTED', (error as Error).message);
-      setRefusal({ action, code: e.code, message: e.message });
-    } finally {
-      setBusy(false);
-      await refresh();
-    }
-  };
-  return { refusal, dismiss: () => setRefusal(null), busy, run };
-}
-
-type Run = ReturnType<typeof useRun>['run'];
-
-function RefusalBox({ refusal, onDismiss }: { readonly refusal: Refusal; readonly onDismiss: () => void }) {
-  return (
-    <div className="refusal" role="alert">
-      <strong>{refusal.action} refused</strong> <code>{refusal.code}</code> {refusal.message}
-      <button type="button" className="link" onClick={onDismiss}>
-        dismiss
-      </button>
-    </div>
-  );
-}
-
-function ActionBar(props: {
-  readonly api: Api;
-  readonly tableId: string;
-  readonly roundNo: number;
-  readonly role: string;
-  readonly can: Allowed;
-  readonly ready: boolean;
-  readonly run: Run;
-  readonly onNewShoe: () => void;
-  readonly onVoid: () => void;
-}) {
-  const { api, tableId, roundNo, can, ready, run } = props;
-  return (
-    <nav className="actions" aria-label="actions">
-      <ActionButton label="New shoe" shortcut="n" enabled={ready && can.newShoe} onRun={props.onNewShoe} />
-      <ActionButton
-        label="Open betting"
-        shortcut="o"
-        enabled={ready && can.open}
-        onRun={() => void run('Open betting', () => api.openBetting(tableId))}
-      />
-      <ActionButton
-        label="No more bets"
-        shortcut="m"
-        enabled={ready && can.close}
-        onRun={() => void run('No more bets', () => api.closeBetting(tableId, roundNo))}
-      />
-      <ActionButton
-        label="Deal"
-        shortcut="d"
-        enabled={ready && can.deal}
-        onRun={() => void run('Deal', () => api.deal(tableId, roundNo))}
-      />
-      {props.role === 'supervisor' && (
-        <ActionButton label="Void round" shortcut="v" enabled={ready && can.void} onRun={props.onVoid} />
-      )}
-    </nav>
-  );
-}
-
-/** A live shoe's turned card (and burn), asked before the shoe starts. */
-function TurnedCardForm(props: {
-  readonly onSubmit: (card: Card) => Promise<void>;
-  readonly onCancel: () => void;
-}) {
-  return (
-    <div className="inline-form">
-      <CardEntry label="Turned card" showBurn autoFocus onSubmit={props.onSubmit} />
-      <button type="button" className="link" onClick={props.onCancel}>
-        cancel
-      </button>
-    </div>
-  );
-}
-
-function VoidForm(props: {
-  readonly roundNo: number;
-  readonly reason: string;
-  readonly onReason: (reason: string) => void;
-  readonly onSubmit: () => void;
-  readonly onCancel: () => void;
-}) {
-  return (
-    <form
-      className="inline-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onSubmit();
-      }}
-    >
-      <label htmlFor="void-reason">Void round {props.roundNo}: reason</label>
-      <input
-        id="void-reason"
-        autoFocus
-        value={props.reason}
-        maxLength={200}
-        onChange={(e) => props.onReason(e.target.value)}
-        onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}
-      />
-      <button type="submit" disabled={!props.reason.trim()}>
-        Void
-      </button>
-    </form>
-  );
-}
-
-/** The roads, the link to the hand history, and the event log. */
+/** The roads. */
 function SideColumn({
   token,
   tableId,
@@ -241,10 +96,6 @@ function SideColumn({
         lastRound={view.lastResult?.roundNo ?? null}
         live={feed.road}
       />
-      <p className="history-link">
-        <a href={`#/tables/${tableId}/hands`}>Hand history and replay</a>
-      </p>
-      <EventLog log={feed.log} />
     </div>
   );
 }
@@ -258,6 +109,7 @@ function MainColumn(props: {
   readonly feed: FeedState;
   readonly commands: ReturnType<typeof useRun>;
 }) {
+  const { t } = useTranslation('dealer');
   const { api, role, tableId, view, feed } = props;
   const { refusal, dismiss, busy, run } = props.commands;
   const [turning, setTurning] = useState(false);
@@ -268,12 +120,12 @@ function MainColumn(props: {
   const ready = !busy && feed.connection === 'live';
   const newShoe = () => {
     if (can.live) setTurning(true);
-    else void run('New shoe', () => api.startShoe(tableId));
+    else void run(t('actions.newShoe'), () => api.startShoe(tableId));
   };
   const submitVoid = () => {
     if (!reason.trim()) return;
     setVoiding(false);
-    void run('Void round', () => api.voidRound(tableId, roundNo, reason.trim()));
+    void run(t('actions.void'), () => api.voidRound(tableId, roundNo, reason.trim()));
     setReason('');
   };
   return (
@@ -288,7 +140,7 @@ function MainColumn(props: {
         <TurnedCardForm
           onSubmit={(card) => {
             setTurning(false);
-            return run('New shoe', () => api.startShoe(tableId, card));
+            return run(t('actions.newShoe'), () => api.startShoe(tableId, card));
           }}
           onCancel={() => setTurning(false)}
         />
@@ -319,14 +171,16 @@ function LiveCardEntry(props: {
   readonly roundNo: number;
   readonly run: Run;
 }) {
+  const { t } = useTranslation('dealer');
   const { api, tableId, view, can, roundNo, run } = props;
   if (!(view.round?.next && view.round.status === 'dealing' && can.live)) return null;
-  const dealCard = (card: Card) => run(`Card ${card}`, () => api.dealCard(tableId, roundNo, card));
+  const dealCard = (card: Card) =>
+    run(t('actions.card', { card }), () => api.dealCard(tableId, roundNo, card));
   return (
     <div className="dealing">
       <NextCard next={view.round.next} />
       <CardEntry
-        label="Enter card"
+        label={t('cardEntry.label')}
         shortcut="e"
         captureRanks
         autoFocus
@@ -349,6 +203,7 @@ export function TableScreen(props: {
   const commands = useRun(refresh);
   const view = feed.view;
   const edge = useEdgeMonitor(token, tableId, view?.shoe ?? null);
+  const { t } = useTranslation('dealer');
   return (
     <div className="table-screen">
       <TableHeader tableId={tableId} view={view} feed={feed} />
@@ -359,6 +214,10 @@ export function TableScreen(props: {
           <div className="col-left">
             <ShoePanel shoe={view.shoe} />
             <PlayersPanel view={view} />
+            <p className="history-link">
+              <a href={`#/tables/${tableId}/hands`}>{t('historyLink')}</a>
+            </p>
+            <EventLog log={feed.log} />
           </div>
           <MainColumn api={api} role={role} tableId={tableId} view={view} feed={feed} commands={commands} />
           <SideColumn token={token} tableId={tableId} view={view} feed={feed} />

@@ -11,14 +11,34 @@ import enCompliance from './en/compliance.json';
 import zhCompliance from './zh/compliance.json';
 import enAnalyst from './en/analyst.json';
 import zhAnalyst from './zh/analyst.json';
+import enDealer from './en/dealer.json';
+import zhDealer from './zh/dealer.json';
+import enGame from './en/game.json';
+import zhGame from './zh/game.json';
+import enPlayer from './en/player.json';
+import zhPlayer from './zh/player.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** Every catalogue: language -> namespace -> messages. A screen adds its namespace to both languages here. */
 export const CATALOGUES = {
-  en: { common: enCommon, compliance: enCompliance, analyst: enAnalyst },
-  zh: { common: zhCommon, compliance: zhCompliance, analyst: zhAnalyst },
+  en: {
+    common: enCommon,
+    compliance: enCompliance,
+    analyst: enAnalyst,
+    game: enGame,
+    dealer: enDealer,
+    player: enPlayer,
+  },
+  zh: {
+    common: zhCommon,
+    compliance: zhCompliance,
+    analyst: zhAnalyst,
+    game: zhGame,
+    dealer: zhDealer,
+    player: zhPlayer,
+  },
 } as const;
 
 const STORAGE_KEY = 'coup.language';

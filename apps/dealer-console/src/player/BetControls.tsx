@@ -1,6 +1,7 @@
 /** The bet fields (with their payouts and limits), the total bet, and CLEAR BET / REBET / DEAL. */
 import { isSideSpot } from '@coup/engine';
 import { type Spot, type SpotAmounts, type TableRules, amountOn, limitOf } from '@coup/table';
+import { Trans, useTranslation } from 'react-i18next';
 import { paysWords, spotLabel } from '../bets';
 import { money } from '../format';
 import { betSpots } from './betting';
@@ -14,6 +15,7 @@ function BetField(props: {
   readonly locked: boolean;
   readonly onBet: (spot: Spot) => void;
 }) {
+  const { t } = useTranslation('player');
   const { spot, rules } = props;
   const amount = amountOn(props.bets, spot);
   const limit = limitOf(rules, spot);
@@ -21,12 +23,12 @@ function BetField(props: {
     <button
       type="button"
       className={`bet-field bet-${isSideSpot(spot) ? 'side' : spot}`}
-      aria-label={`Bet on ${spotLabel(spot)}: ${money(amount)}`}
+      aria-label={t('bets.field', { spot: spotLabel(spot, t), amount: money(amount) })}
       disabled={props.locked}
       onClick={() => props.onBet(spot)}
     >
-      <span className="bet-name">{spotLabel(spot)}</span>
-      <span className="bet-pays">{paysWords(spot, rules)}</span>
+      <span className="bet-name">{spotLabel(spot, t)}</span>
+      <span className="bet-pays">{paysWords(spot, rules, t)}</span>
       <span className="bet-amount">{amount > 0 ? money(amount) : '\u00a0'}</span>
       {limit && (
         <span className="bet-limits muted">
@@ -49,6 +51,7 @@ export function BetFields({
   readonly locked: boolean;
   readonly onBet: (spot: Spot) => void;
 }) {
+  const { t } = useTranslation('player');
   const spots = betSpots(rules);
   const side = spots.filter(isSideSpot);
   const field = (spot: Spot) => <BetField key={spot} {...{ spot, rules, bets, locked, onBet }} />;
@@ -56,7 +59,7 @@ export function BetFields({
     <>
       <div className="bet-fields">{spots.filter((s) => !isSideSpot(s)).map(field)}</div>
       {side.length > 0 && (
-        <div className="bet-fields side-bets" aria-label="side bets">
+        <div className="bet-fields side-bets" role="group" aria-label={t('bets.sideBets')}>
           {side.map(field)}
         </div>
       )}
@@ -85,28 +88,40 @@ export function BetActions({
   readonly onRebet: () => void;
   readonly onDeal: () => void;
 }) {
+  const { t } = useTranslation('player');
   return (
     <>
       <p className="total-bet" data-testid="total-bet">
-        Total bet: <strong>{money(total)}</strong>
+        <Trans
+          t={t}
+          i18nKey="bets.total"
+          values={{ amount: money(total) }}
+          components={{ strong: <strong /> }}
+        />
       </p>
       <div className="actions">
         <button type="button" onClick={onClear} disabled={locked || total === 0}>
-          CLEAR BET
+          {t('bets.clear')}
         </button>
-        <button type="button" onClick={onRebet} disabled={locked} title="Repeat your last bet (key 0)">
-          REBET <kbd>0</kbd>
+        <button
+          type="button"
+          onClick={onRebet}
+          disabled={locked}
+          title={t('bets.rebetTitle')}
+          aria-keyshortcuts="0"
+        >
+          {t('bets.rebet')} <kbd className="key">0</kbd>
         </button>
         <button
           type="button"
           className="deal-button"
           onClick={onDeal}
           disabled={locked || !canDeal}
-          title={hint ?? 'Deal the coup (D)'}
+          title={hint ?? t('bets.dealTitle')}
         >
-          DEAL
+          {t('bets.deal')}
         </button>
-        {hint && showHint && <span className="muted">{hint}</span>}
+        {hint && showHint && <span className="deal-hint">{hint}</span>}
       </div>
     </>
   );

@@ -1,4 +1,6 @@
 /** The buy-in form, shown while the player holds no seat (first visit, or after an exit). */
+import { useTranslation } from 'react-i18next';
+
 export function BuyInForm({
   amount,
   busy,
@@ -11,6 +13,7 @@ export function BuyInForm({
   readonly onAmount: (amount: string) => void;
   readonly onSubmit: () => void;
 }) {
+  const { t } = useTranslation('player');
   return (
     <form
       className="panel buy-in"
@@ -19,8 +22,8 @@ export function BuyInForm({
         onSubmit();
       }}
     >
-      <h3>Buy chips</h3>
-      <label htmlFor="buy-in-amount">Amount in dollars</label>{' '}
+      <h3>{t('buyIn.title')}</h3>
+      <label htmlFor="buy-in-amount">{t('buyIn.amount')}</label>{' '}
       <input
         id="buy-in-amount"
         inputMode="numeric"
@@ -29,7 +32,7 @@ export function BuyInForm({
         size={8}
       />{' '}
       <button type="submit" disabled={busy}>
-        Buy in
+        {t('buyIn.submit')}
       </button>
     </form>
   );

@@ -1,5 +1,6 @@
 /** The player's chips stacked by denomination; a click selects the chip the bet fields stake. */
 import type { TableRules } from '@coup/table';
+import { useTranslation } from 'react-i18next';
 import { money } from '../format';
 import { chipStacks } from './betting';
 
@@ -15,30 +16,35 @@ export function ChipRack({
   readonly chip: number | null;
   readonly onChip: (chip: number) => void;
 }) {
+  const { t } = useTranslation('player');
   const { stacks, rest } = chipStacks(balance, rules.chips);
   return (
-    <aside className="chip-rack" aria-label="your chips">
-      <h3>Your chips</h3>
-      {stacks.map(({ chip: c, count }) => (
-        <button
-          key={c}
-          type="button"
-          className={`chip chip-${c}${chip === c ? ' selected' : ''}`}
-          aria-pressed={chip === c}
-          aria-label={`${money(c)} chip`}
-          onClick={() => onChip(c)}
-        >
-          <span className="chip-face">{money(c)}</span>
-          <span className="chip-stack" aria-hidden="true">
-            {Array.from({ length: Math.min(count, 10) }, (_, i) => (
-              <span key={i} className="chip-disc" />
-            ))}
-          </span>
-          <span className="chip-count">×{count}</span>
-        </button>
-      ))}
-      {rest > 0 && <p className="muted">and {money(rest)} in change</p>}
-      <p className="muted">Selected: {chip === null ? 'none' : money(chip)}</p>
+    <aside className="chip-rack" aria-label={t('chips.region')}>
+      <h3>{t('chips.title')}</h3>
+      <div className="chip-list">
+        {stacks.map(({ chip: c, count }) => (
+          <button
+            key={c}
+            type="button"
+            className={`chip chip-${c}${chip === c ? ' selected' : ''}`}
+            aria-pressed={chip === c}
+            aria-label={t('chips.chip', { amount: money(c) })}
+            onClick={() => onChip(c)}
+          >
+            <span className="chip-face">{money(c)}</span>
+            <span className="chip-stack" aria-hidden="true">
+              {Array.from({ length: Math.min(count, 10) }, (_, i) => (
+                <span key={i} className="chip-disc" />
+              ))}
+            </span>
+            <span className="chip-count">{t('chips.count', { count })}</span>
+          </button>
+        ))}
+      </div>
+      {rest > 0 && <p className="muted">{t('chips.change', { amount: money(rest) })}</p>}
+      <p className="muted chip-selected">
+        {t('chips.selected', { chip: chip === null ? t('chips.none') : money(chip) })}
+      </p>
     </aside>
   );
 }

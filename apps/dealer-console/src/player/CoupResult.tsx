@@ -1,33 +1,41 @@
 /** The coup on the felt once all its cards are shown: the outcome, the totals and each bet's settlement. */
 import type { Settlement } from '@coup/table';
-import { money, outcomeLabel } from '../format';
+import { useTranslation } from 'react-i18next';
 import { spotLabel } from '../bets';
+import { outcomeWords, scoreWords } from '../components/words';
+import { money } from '../format';
 import { settlementLine } from './dealing';
 import type { Shown } from './usePlayerTable';
 
 function SettlementItem({ s }: { readonly s: Settlement }) {
-  const line = settlementLine(s);
+  const { t } = useTranslation('player');
+  const { net } = settlementLine(s);
   return (
     <li className={`settle-${s.result}`}>
-      {spotLabel(s.spot)} {money(s.amount)} {line.words}{' '}
+      {t('result.settlement', {
+        spot: spotLabel(s.spot, t),
+        amount: money(s.amount),
+        words: t(`result.words.${s.result}`),
+      })}{' '}
       <strong>
-        {line.net > 0 ? '+' : ''}
-        {money(line.net)}
+        {net > 0 ? '+' : ''}
+        {money(net)}
       </strong>
-      {s.commission > 0 && <span> (5% commission {money(s.commission)} taken)</span>}
+      {s.commission > 0 && <span>{t('result.commission', { amount: money(s.commission) })}</span>}
     </li>
   );
 }
 
 /** `shown.fresh` false: the last coup, shown on load. */
 export function CoupResult({ shown }: { readonly shown: Shown }) {
+  const { t } = useTranslation('player');
   const { coup } = shown;
   return (
     <div className={`coup-result outcome-${coup.outcome}`} data-testid="coup-result">
       <p className="result-line">
-        <strong>{outcomeLabel(coup.outcome)}</strong> {coup.playerTotal} to {coup.bankerTotal}
-        {coup.natural ? ' (natural)' : ''}
-        {!shown.fresh && <span className="muted"> · last coup, round {coup.roundNo}</span>}
+        <strong>{outcomeWords(coup.outcome, t)}</strong> {scoreWords(coup.playerTotal, coup.bankerTotal, t)}
+        {coup.natural ? t('result.natural') : ''}
+        {!shown.fresh && <span className="muted">{t('result.last', { roundNo: coup.roundNo })}</span>}
       </p>
       <ul className="settlements">
         {coup.settlements.map((s) => (

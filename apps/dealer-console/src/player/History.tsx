@@ -1,10 +1,13 @@
-/** The hands the player played, newest first, each with its replay link and its shuffle check. */
+/** The hands the player played, newest first, each with its time, replay link and shuffle check. */
+import { Trans, useTranslation } from 'react-i18next';
 import { spotLabel } from '../bets';
+import { PlayingCard } from '../components/TableParts';
+import { outcomeWords } from '../components/words';
+import { money } from '../format';
+import { formatTime } from '../i18n';
 import { settlementLine } from './dealing';
 import type { HistoryEntry } from './history';
 import type { LedgerAccount } from './playerApi';
-import { money, outcomeLabel } from '../format';
-import { PlayingCard } from '../components/TableParts';
 
 export function History({
   tableId,
@@ -18,37 +21,38 @@ export function History({
   /** The ledger's totals for this table (read model; may lag a coup). */
   readonly account?: LedgerAccount | null;
 }) {
+  const { t } = useTranslation('player');
   return (
-    <section className="panel player-history" aria-label="history">
-      <h3>Your hands</h3>
+    <section className="panel player-history" aria-label={t('history.region')}>
+      <h3>{t('history.title')}</h3>
       {account && <LedgerSummary account={account} />}
-      {error && <p className="error-text">The history could not be read: {error}</p>}
+      {error && <p className="error-text">{t('history.failed', { error })}</p>}
       {entries === null ? (
-        <p className="muted">Loading…</p>
+        <p className="muted">{t('history.loading')}</p>
       ) : entries.length === 0 ? (
-        <p className="muted">No hands yet.</p>
+        <p className="muted">{t('history.none')}</p>
       ) : (
-        <table className="history-table">
-          <thead>
-            <tr>
-              <th>Round</th>
-              <th>Cards</th>
-              <th>Result</th>
-              <th>Your bets</th>
-              <th>Shuffle</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.slice(0, SHOWN).map((h) => (
-              <HistoryRow key={h.roundNo} tableId={tableId} h={h} />
-            ))}
-          </tbody>
-        </table>
+        <div className="history-scroll">
+          <table className="history-table">
+            <thead>
+              <tr>
+                <th>{t('history.round')}</th>
+                <th>{t('history.cards')}</th>
+                <th>{t('history.result')}</th>
+                <th>{t('history.bets')}</th>
+                <th>{t('history.shuffle')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.slice(0, SHOWN).map((h) => (
+                <HistoryRow key={h.roundNo} tableId={tableId} h={h} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {entries !== null && entries.length > SHOWN && (
-        <p className="muted">
-          The latest {SHOWN} of {entries.length} hands.
-        </p>
+        <p className="muted">{t('history.latest', { shown: SHOWN, total: entries.length })}</p>
       )}
     </section>
   );
@@ -58,58 +62,66 @@ export function History({
 const SHOWN = 50;
 
 const short = (hex: string | null) => (hex === null ? '–' : `${hex.slice(0, 12)}…`);
+const signed = (cents: number) => `${cents > 0 ? '+' : ''}${money(cents)}`;
 
-function LedgerSummary({ account }: { readonly account: LedgerAccount }) {
+function LedgerSummary({ account: a }: { readonly account: LedgerAccount }) {
+  const { t } = useTranslation('player');
+  const values = {
+    boughtIn: money(a.boughtIn),
+    placements: a.bets === 1 ? t('history.placement') : t('history.placements', { count: a.bets }),
+    wins: a.wins,
+    losses: a.losses,
+    pushes: a.pushes,
+    net: signed(a.netResult),
+    commission: money(a.commissionDeducted),
+    cashedOut: money(a.cashedOut),
+  };
   return (
     <p className="ledger-summary" data-testid="ledger-summary">
-      Ledger (it may lag a moment): bought in {money(account.boughtIn)},{' '}
-      {account.bets === 1 ? '1 bet placement' : `${account.bets} bet placements`}; bets settled:{' '}
-      {account.wins} won, {account.losses} lost, {account.pushes} pushed; net{' '}
-      <strong>
-        {account.netResult > 0 ? '+' : ''}
-        {money(account.netResult)}
-      </strong>
-      , commission {money(account.commissionDeducted)}, cashed out {money(account.cashedOut)}.
+      <Trans t={t} i18nKey="history.ledger" values={values} components={{ strong: <strong /> }} />
     </p>
   );
 }
 
-/** One hand: its replay link, the cards, the result, the player's bets and net, and the shuffle check. */
+/** One hand: its replay link and time, the cards, the result, the player's bets and net, and the shuffle check. */
 function HistoryRow({ tableId, h }: { readonly tableId: string; readonly h: HistoryEntry }) {
+  const { t } = useTranslation('player');
   const net = h.settlements.reduce((n, s) => n + settlementLine(s).net, 0);
   return (
     <tr data-testid={`history-${h.roundNo}`}>
       <td>
-        <a href={`#/tables/${encodeURIComponent(tableId)}/hands/${h.roundNo}`}>#{h.roundNo} replay</a>
+        <a href={`#/tables/${encodeURIComponent(tableId)}/hands/${h.roundNo}`}>
+          {t('history.replay', { roundNo: h.roundNo })}
+        </a>
+        <div className="muted">
+          <time dateTime={h.at}>{formatTime(h.at)}</time>
+        </div>
       </td>
       <td className="facts history-cards">
         <span>
-          P{' '}
+          {t('game:letters.player')}{' '}
           {h.playerCards.map((c, i) => (
             <PlayingCard key={i} card={c} />
           ))}
         </span>
         <span>
-          B{' '}
+          {t('game:letters.banker')}{' '}
           {h.bankerCards.map((c, i) => (
             <PlayingCard key={i} card={c} />
           ))}
         </span>
       </td>
       <td>
-        {outcomeLabel(h.outcome)} {h.playerTotal}–{h.bankerTotal}
+        {outcomeWords(h.outcome, t)} {h.playerTotal}–{h.bankerTotal}
       </td>
       <td>
         {h.settlements.map((s) => (
           <div key={s.spot}>
-            {spotLabel(s.spot)} {money(s.amount)} {s.result}
-            {s.commission > 0 ? ` (commission ${money(s.commission)})` : ''}
+            {spotLabel(s.spot, t)} {money(s.amount)} {t(`game:results.${s.result}`)}
+            {s.commission > 0 ? t('history.commission', { amount: money(s.commission) }) : ''}
           </div>
         ))}
-        <strong>
-          {net > 0 ? '+' : ''}
-          {money(net)}
-        </strong>
+        <strong>{signed(net)}</strong>
       </td>
       <ShuffleCheck h={h} />
     </tr>
@@ -118,20 +130,21 @@ function HistoryRow({ tableId, h }: { readonly tableId: string; readonly h: Hist
 
 /** The shuffle's commitment (published before the bets) checked against its revealed seed. */
 function ShuffleCheck({ h }: { readonly h: HistoryEntry }) {
+  const { t } = useTranslation('player');
   return (
     <td className="shuffle-check">
       <div>
-        commitment <code title={h.commitment ?? ''}>{short(h.commitment)}</code>
+        {t('history.commitment')} <code title={h.commitment ?? ''}>{short(h.commitment)}</code>
       </div>
       <div>
-        seed <code title={h.seed ?? ''}>{short(h.seed)}</code>
+        {t('history.seed')} <code title={h.seed ?? ''}>{short(h.seed)}</code>
       </div>
       {h.verified === null ? (
-        <span className="muted">seed not revealed yet</span>
+        <span className="muted">{t('history.notRevealed')}</span>
       ) : h.verified ? (
-        <span className="verified-ok">✓ sha256(seed) = commitment, published before your bet</span>
+        <span className="verified-ok">{t('history.verified')}</span>
       ) : (
-        <span className="verified-bad">✗ sha256(seed) ≠ commitment</span>
+        <span className="verified-bad">{t('history.mismatch')}</span>
       )}
     </td>
   );

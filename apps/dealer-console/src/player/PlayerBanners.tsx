@@ -1,4 +1,5 @@
-/** What the last action left to say: a notice (e.g. the cash-out), or the service's refusal. */
+/** What the last action left to say: a notice (e.g. the cash-out), or a refusal (the page's own, or the service's). */
+import { useTranslation } from 'react-i18next';
 import type { Refusal } from './usePlayerTable';
 
 export function PlayerBanners({
@@ -16,6 +17,7 @@ export function PlayerBanners({
   readonly onDeal: () => void;
   readonly onClear: () => void;
 }) {
+  const { t } = useTranslation('player');
   return (
     <>
       {notice && (
@@ -25,16 +27,19 @@ export function PlayerBanners({
       )}
       {refusal && (
         <div role="alert" className="refusal player-refusal" data-code={refusal.code}>
-          {refusal.message}
+          {/* the page's own reason, else the service's message in the chosen language */}
+          {refusal.local
+            ? refusal.message
+            : t(`game:refusals.${refusal.code}`, { message: refusal.message, defaultValue: refusal.message })}
           {/* An exit refused mid-coup offers the two ways to finish it. */}
           {refusal.code === 'COUP_INCOMPLETE' && (
             <span className="refusal-actions">
               {' '}
               <button type="button" onClick={onDeal} disabled={!canDeal}>
-                DEAL
+                {t('bets.deal')}
               </button>{' '}
               <button type="button" onClick={onClear} disabled={!canClear}>
-                CLEAR BET
+                {t('bets.clear')}
               </button>
             </span>
           )}

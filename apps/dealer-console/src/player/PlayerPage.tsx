@@ -6,6 +6,7 @@
  * {@link usePlayerTable}; this component holds only what the page itself chooses (the chip, help, the buy-in text).
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Spot, TableEvent } from '@coup/table';
 import { canDeal } from './betting';
 import { BuyInForm } from './BuyInForm';
@@ -62,24 +63,25 @@ export function PlayerPage({
   storage = null,
   audio,
 }: PlayerPageProps) {
+  const { t } = useTranslation('player');
   const { soundOn, toggleSound, sound } = useSound(storage, audio);
   const table = usePlayerTable({ api, playerId, loadHistory, revealMs, sound });
   const { view, rules, tableId, actions, locked, bets } = table;
   const { chip, setChip, helpOpen, setHelpOpen, placeBet } = useChoices(table, toggleSound);
   const [buyIn, setBuyIn] = useState('1000');
 
-  if (table.loadError) {
+  if (table.loadError)
     return (
       <p role="alert" className="banner banner-error">
-        Your table could not be opened: {table.loadError}
+        {t('openFailed', { error: table.loadError })}
       </p>
     );
-  }
-  if (!view || !rules || !tableId) return <p className="muted">Opening your table…</p>;
+  if (!view || !rules || !tableId) return <p className="muted">{t('opening')}</p>;
 
   return (
     <div className="player-page">
       <PlayerToolbar
+        tableId={tableId}
         balance={table.balance}
         soundOn={soundOn}
         helpOpen={helpOpen}

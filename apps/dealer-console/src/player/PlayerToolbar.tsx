@@ -1,7 +1,9 @@
-/** The player page's toolbar: the balance, the sound switch, exit and help. */
+/** The player page's toolbar: the game and the table, the balance, the sound switch, exit and help. */
+import { useTranslation } from 'react-i18next';
 import { money } from '../format';
 
 export function PlayerToolbar({
+  tableId,
   balance,
   soundOn,
   helpOpen,
@@ -9,6 +11,7 @@ export function PlayerToolbar({
   onExit,
   onToggleHelp,
 }: {
+  readonly tableId: string;
   readonly balance: number;
   readonly soundOn: boolean;
   readonly helpOpen: boolean;
@@ -16,35 +19,40 @@ export function PlayerToolbar({
   readonly onExit: () => void;
   readonly onToggleHelp: () => void;
 }) {
+  const { t } = useTranslation('player');
   return (
     <div className="player-toolbar">
-      <h2>Baccarat</h2>
-      <span className="player-balance" aria-label="balance">
-        Balance <strong>{money(balance)}</strong>
+      <h2>
+        {t('toolbar.heading')} <span className="player-table-name">{t('toolbar.table', { tableId })}</span>
+      </h2>
+      <span className="player-balance" role="group" aria-label={t('toolbar.balanceLabel')}>
+        {t('toolbar.balance')} <strong>{money(balance)}</strong>
       </span>
-      <button
-        type="button"
-        className={`sound-toggle ${soundOn ? 'sound-on' : 'sound-off'}`}
-        aria-pressed={soundOn}
-        aria-label={soundOn ? 'Sound on' : 'Sound off'}
-        title="Sound (S)"
-        onClick={onToggleSound}
-      >
-        ♪ {soundOn ? 'on' : 'off'}
-      </button>
-      <button type="button" onClick={onExit}>
-        Exit game
-      </button>
-      <button
-        type="button"
-        className="help-button"
-        aria-label="Help"
-        aria-expanded={helpOpen}
-        title="Help (?)"
-        onClick={onToggleHelp}
-      >
-        ?
-      </button>
+      <div className="player-tools">
+        <button
+          type="button"
+          className={`sound-toggle ${soundOn ? 'sound-on' : 'sound-off'}`}
+          aria-pressed={soundOn}
+          aria-label={soundOn ? t('toolbar.soundOn') : t('toolbar.soundOff')}
+          title={t('toolbar.soundTitle')}
+          onClick={onToggleSound}
+        >
+          ♪ {soundOn ? t('toolbar.on') : t('toolbar.off')}
+        </button>
+        <button type="button" onClick={onExit}>
+          {t('toolbar.exit')}
+        </button>
+        <button
+          type="button"
+          className="help-button"
+          aria-label={t('toolbar.help')}
+          aria-expanded={helpOpen}
+          title={t('toolbar.helpTitle')}
+          onClick={onToggleHelp}
+        >
+          ?
+        </button>
+      </div>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import {
   stakedSpots,
   totalOf,
 } from '@coup/table';
-import { spotLabel } from '../bets';
+import { type Translate, english, spotLabel } from '../bets';
 import { money } from '../format';
 
 type Limits = Pick<TableRules, 'limits' | 'sideBets'>;
@@ -57,16 +57,14 @@ export function stopReason(
   balance: number,
   spot: Spot,
   chip: number,
+  t: Translate = english,
 ): string | null {
   const limit = limitOf(rules, spot);
-  if (limit === null) return `This table does not offer ${spotLabel(spot)}`;
+  if (limit === null) return t('player:stop.notOffered', { spot: spotLabel(spot, t) });
   const after = amountOn(bets, spot) + chip;
-  if (after > limit.max) {
-    return `Table maximum: the ${spotLabel(spot)} bet would be ${money(after)}, above the ${money(limit.max)} maximum`;
-  }
-  if (chip > balance) {
-    return `Not enough chips: a ${money(chip)} chip, ${money(balance)} left`;
-  }
+  if (after > limit.max)
+    return t('player:stop.maximum', { spot: spotLabel(spot, t), after: money(after), max: money(limit.max) });
+  if (chip > balance) return t('player:stop.chips', { chip: money(chip), balance: money(balance) });
   return null;
 }
 
@@ -83,8 +81,10 @@ export function canDeal(rules: Limits, bets: SpotAmounts): boolean {
 }
 
 /** What is missing before DEAL, in words (null when DEAL may be pressed). */
-export function dealHint(rules: Limits, bets: SpotAmounts): string | null {
-  if (totalBet(bets) === 0) return 'Place a bet to deal';
+export function dealHint(rules: Limits, bets: SpotAmounts, t: Translate = english): string | null {
+  if (totalBet(bets) === 0) return t('player:stop.placeBet');
   const short = shortSpot(rules, bets);
-  return short ? `The ${spotLabel(short)} minimum is ${money(minOf(rules, short))}` : null;
+  return short
+    ? t('player:stop.minimum', { spot: spotLabel(short, t), min: money(minOf(rules, short)) })
+    : null;
 }

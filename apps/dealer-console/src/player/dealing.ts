@@ -30,15 +30,18 @@ export function shownTotal(cards: readonly DealtCard[], to: 'player' | 'banker')
   return mine.length === 0 ? null : handTotal(mine);
 }
 
-/** One bet's result in words and its change to the balance (net of the stake; commission already out of `paid`). */
-export function settlementLine(s: Settlement): { net: number; words: string } {
+/**
+ * One bet's change to the balance (net of the stake; commission already out of `paid`). Its words are the
+ * catalogue's (`player:result.words.<result>`).
+ */
+export function settlementLine(s: Settlement): { net: number } {
   switch (s.result) {
     case 'win':
-      return { net: s.paid - s.amount, words: 'wins' };
+      return { net: s.paid - s.amount };
     case 'lose':
-      return { net: -s.amount, words: 'loses' };
+      return { net: -s.amount };
     case 'push':
-      return { net: 0, words: 'returned (push)' };
+      return { net: 0 };
     default: {
       const never: never = s.result;
       return never;

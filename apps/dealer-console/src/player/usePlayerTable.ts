@@ -5,8 +5,10 @@
  * shows the service's view after it (and the service's refusal when one comes).
  */
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CoupSummary, Spot, SpotAmounts, TableEvent, TableView } from '@coup/table';
 import type { ApiError } from '../api';
+import type { Translate } from '../bets';
 import { money } from '../format';
 import { NO_BETS, canDeal, stopReason, totalBet } from './betting';
 import { dealingOrder, settlementLine } from './dealing';
@@ -39,6 +41,8 @@ export interface Shown {
 export interface Refusal {
   readonly code: string;
   readonly message: string;
+  /** The page's own reason, already in the reader's language (else the service's message, shown by its code). */
+  readonly local?: boolean;
 }
 
 export interface PlayerTableOptions {
@@ -222,6 +226,7 @@ interface ActionContext extends ReturnType<typeof useCommands> {
   readonly latest: RefObject<TableView | null>;
   readonly sound: Sound;
   readonly setShown: (shown: Shown | null) => void;
+  readonly t: Translate;
 }
 
 /** Bets, clear, rebet and deal: ignored while the layout is locked, queued, and checked again against the latest view. */
@@ -233,9 +238,9 @@ function bettingActions(c: ActionContext) {
       c.enqueue(async () => {
         const at = now();
         if (!at) return;
-        const reason = stopReason(at.rules, at.bets, at.balance, spot, chip);
+        const reason = stopReason(at.rules, at.bets, at.balance, spot, chip, c.t);
         if (reason) {
-          c.setRefusal({ code: 'BET_LIMIT', message: reason });
+          c.setRefusal({ code: 'BET_LIMIT', message: reason, local: true });
           return;
         }
         c.sound.play('chip');
@@ -283,7 +288,7 @@ function seatActions(c: ActionContext) {
       c.enqueue(async () => {
         const answer = await c.run(() => c.api.exit(tableId));
         if (answer) {
-          c.setNotice(`You left the table: ${money(answer.paid ?? 0)} cashed out. Buy in to play again.`);
+          c.setNotice(c.t('player:left', { amount: money(answer.paid ?? 0) }));
           c.setShown(null);
         }
       });
@@ -292,7 +297,7 @@ function seatActions(c: ActionContext) {
     buyIn(amount: string) {
       const dollars = Number(amount);
       if (!Number.isInteger(dollars) || dollars <= 0) {
-        c.setRefusal({ code: 'INVALID_AMOUNT', message: 'Buy in a whole number of dollars, at least $1' });
+        c.setRefusal({ code: 'INVALID_AMOUNT', message: c.t('player:buyIn.invalid'), local: true });
         return;
       }
       if (tableId) c.enqueue(() => c.run(() => c.api.buyIn(tableId, dollars * 100)));
@@ -303,6 +308,7 @@ function seatActions(c: ActionContext) {
 export type PlayerActions = ReturnType<typeof bettingActions> & ReturnType<typeof seatActions>;
 
 export function usePlayerTable({ api, playerId, loadHistory, revealMs, sound }: PlayerTableOptions) {
+  const { t } = useTranslation('player');
   const [tableId, setTableId] = useState<string | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const { view, latest, show } = useLatestView();
@@ -335,6 +341,7 @@ export function usePlayerTable({ api, playerId, loadHistory, revealMs, sound }: 
     latest,
     sound,
     setShown,
+    t,
   };
   const actions: PlayerActions = { ...bettingActions(c), ...seatActions(c) };
   const { busy, refusal, notice } = commands;

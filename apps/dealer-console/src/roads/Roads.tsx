@@ -1,11 +1,15 @@
+import type { Outcome } from '@coup/engine';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Translate } from '../bets';
 import type { RoadEntry } from '../feed';
 import { getJson } from '../replay/http';
 import { type RoadsData, type ServiceRoads, chooseRoads, fromLive, fromService } from './data';
 import { ROAD_ROWS, type DerivedCell } from './roads';
 
-const LETTER = { player: 'P', banker: 'B', tie: 'T' } as const;
-const WORD = { player: 'Player', banker: 'Banker', tie: 'Tie' } as const;
+/** A bead's or big road mark's letter (P B T, 闲 庄 和) and the side's name. */
+const letter = (o: Outcome, t: Translate) => t(`game:letters.${o}`);
+const word = (o: Outcome, t: Translate) => t(`game:spots.${o}`);
 
 function gridStyle(cells: readonly { readonly col: number }[], minCols: number) {
   const n = cells.reduce((m, c) => Math.max(m, c.col + 1), 0);
@@ -21,23 +25,28 @@ function Derived(props: {
   readonly shape: 'ring' | 'dot' | 'slash';
   readonly cells: readonly DerivedCell[];
 }) {
+  const { t } = useTranslation('dealer');
   const reds = props.cells.filter((c) => c.color === 'red').length;
   return (
     <figure className="road-figure">
       <figcaption>
         {props.name}{' '}
-        <span className="muted">
-          {reds} red, {props.cells.length - reds} blue
-        </span>
+        <span className="muted">{t('roads.counts', { red: reds, blue: props.cells.length - reds })}</span>
       </figcaption>
-      <div className="road road-small" aria-label={props.name} style={gridStyle(props.cells, 16)}>
+      <div
+        className="road road-small"
+        role="group"
+        aria-label={props.name}
+        style={gridStyle(props.cells, 16)}
+      >
         {props.cells.map((c, i) => (
           <span
             key={i}
             className={`derived derived-${props.shape} derived-${c.color}`}
             style={{ gridColumn: c.col + 1, gridRow: c.row + 1 }}
-            title={`${props.name}: ${c.color}`}
-            aria-label={c.color}
+            role="img"
+            title={t('roads.cell', { road: props.name, colour: t(`roads.colours.${c.color}`) })}
+            aria-label={t(`roads.colours.${c.color}`)}
             data-cell={`${c.color[0]}${c.col},${c.row}`}
           />
         ))}
@@ -48,55 +57,84 @@ function Derived(props: {
 
 /** Bead plate, big road and the three derived roads, drawn as players know them. */
 export function RoadsView({ data }: { readonly data: RoadsData }) {
+  const { t } = useTranslation('dealer');
   return (
-    <section className="panel roads" aria-label="roads">
+    <section className="panel roads" aria-label={t('roads.region')}>
       <h3>
-        Roads{' '}
+        {t('roads.title')}{' '}
         <span className="muted">
-          {data.shoeNo !== null && `shoe ${data.shoeNo}, `}
-          {data.coups} coups ({data.source === 'service' ? 'read model' : 'seen live'})
+          {data.shoeNo !== null && t('roads.shoe', { shoeNo: data.shoeNo })}
+          {t('roads.coups', { coups: data.coups, source: t(`roads.sources.${data.source}`) })}
         </span>
       </h3>
       <figure className="road-figure">
-        <figcaption>Bead plate</figcaption>
-        <div className="road" aria-label="bead plate" style={gridStyle(data.beadPlate, 12)}>
-          {data.beadPlate.map((b) => (
-            <span
-              key={b.roundNo}
-              className={`bead bead-${b.outcome}${b.natural ? ' natural' : ''}`}
-              style={{ gridColumn: b.col + 1, gridRow: b.row + 1 }}
-              title={`round ${b.roundNo}: ${WORD[b.outcome]}${b.natural ? ' (natural)' : ''}`}
-            >
-              {LETTER[b.outcome]}
-            </span>
-          ))}
+        <figcaption>{t('roads.beadPlate')}</figcaption>
+        <div
+          className="road"
+          role="group"
+          aria-label={t('roads.beadPlateLabel')}
+          style={gridStyle(data.beadPlate, 12)}
+        >
+          {data.beadPlate.map((b) => {
+            const words = t(b.natural ? 'roads.beadNatural' : 'roads.bead', {
+              roundNo: b.roundNo,
+              outcome: word(b.outcome, t),
+            });
+            return (
+              <span
+                key={b.roundNo}
+                className={`bead bead-${b.outcome}${b.natural ? ' natural' : ''}`}
+                style={{ gridColumn: b.col + 1, gridRow: b.row + 1 }}
+                title={words}
+              >
+                {letter(b.outcome, t)}
+              </span>
+            );
+          })}
         </div>
       </figure>
-      <figure className="road-figure">
-        <figcaption>
-          Big road{' '}
-          {data.leadingTies > 0 && (
-            <span className="muted">({data.leadingTies} tie(s) before the first win)</span>
-          )}
-        </figcaption>
-        <div className="road" aria-label="big road" style={gridStyle(data.bigRoad, 12)}>
-          {data.bigRoad.map((c, i) => (
+      <BigRoad data={data} />
+      <Derived name={t('roads.bigEyeBoy')} shape="ring" cells={data.bigEyeBoy} />
+      <Derived name={t('roads.smallRoad')} shape="dot" cells={data.smallRoad} />
+      <Derived name={t('roads.cockroachPig')} shape="slash" cells={data.cockroachPig} />
+    </section>
+  );
+}
+
+/** The big road: a column per run of wins, ties marked on the cell of the win before them. */
+function BigRoad({ data }: { readonly data: RoadsData }) {
+  const { t } = useTranslation('dealer');
+  return (
+    <figure className="road-figure">
+      <figcaption>
+        {t('roads.bigRoad')}{' '}
+        {data.leadingTies > 0 && (
+          <span className="muted">{t('roads.leadingTies', { count: data.leadingTies })}</span>
+        )}
+      </figcaption>
+      <div
+        className="road"
+        role="group"
+        aria-label={t('roads.bigRoadLabel')}
+        style={gridStyle(data.bigRoad, 12)}
+      >
+        {data.bigRoad.map((c, i) => {
+          const outcome = word(c.outcome, t);
+          return (
             <span
               key={i}
               className={`ring ring-${c.outcome}${c.ties > 0 ? ' ring-ties' : ''}`}
               style={{ gridColumn: c.col + 1, gridRow: c.row + 1 }}
-              title={`${WORD[c.outcome]}${c.ties ? `, then ${c.ties} tie(s)` : ''}`}
-              aria-label={`${WORD[c.outcome]}${c.ties ? ` and ${c.ties} tie(s)` : ''}`}
+              role="img"
+              title={c.ties ? t('roads.ringTies', { outcome, count: c.ties }) : outcome}
+              aria-label={c.ties ? t('roads.ringTiesLabel', { outcome, count: c.ties }) : outcome}
             >
-              {LETTER[c.outcome]}
+              <span aria-hidden="true">{letter(c.outcome, t)}</span>
             </span>
-          ))}
-        </div>
-      </figure>
-      <Derived name="Big eye boy" shape="ring" cells={data.bigEyeBoy} />
-      <Derived name="Small road" shape="dot" cells={data.smallRoad} />
-      <Derived name="Cockroach pig" shape="slash" cells={data.cockroachPig} />
-    </section>
+          );
+        })}
+      </div>
+    </figure>
   );
 }
 
