@@ -141,11 +141,15 @@ function tableProviders(config: ServiceConfig): Provider[] {
 
 /** The read side: the query endpoints, with the projections folding here or (`inWorker`) in a worker thread. */
 function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metrics, inWorker: boolean) {
-  const readModelFile = join(config.dataDir, 'read-models.sqlite');
+  // With PostgreSQL read models (kept by another process; COUP_PROJECTIONS=off) the queries read them there.
+  const readModels = config.readModels;
+  const readModelFile =
+    readModels.kind === 'sqlite' ? readModels.file : join(config.dataDir, 'read-models.sqlite');
   const eventsFile = config.eventStore.kind === 'sqlite' ? config.eventStore.file : null;
   const queries = QueriesModule.register({
     store: handle.store,
     readModelFile,
+    ...(readModels.kind === 'postgres' ? { readFrom: readModels.url } : {}),
     ...(eventsFile ? { sqliteEventsFile: eventsFile } : {}),
     // Where positions count the events (SQLite, memory), the lag is head - checkpoint; on EventStoreDB, whose
     // positions are byte offsets, the runner counts the events after each checkpoint instead.

@@ -12,12 +12,13 @@ import {
 import { isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { makePrivate, parseSealKeys, PRIVATE_DIR_MODE, SealKeys } from '@coup/event-store';
+import { readModelsOf, type ReadModelsSetting } from './read-models-config';
 import { staffConfigOf, type StaffConfig } from './staff-config';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** The service's configuration, read once from the environment at start and validated. */
-export interface ServiceConfig {
+export interface ServiceConfig extends ReadModelsSetting {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
@@ -149,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...followRetryOf(env),
     docsUi: env['COUP_DOCS_UI'] !== 'false',
     projections: projectionsMode(env['COUP_PROJECTIONS']),
+    readModels: readModelsOf(env, dataDir, cwd),
     projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 500, 0, 10_000),
     projectionMaxBatch: integer(env, 'COUP_PROJECTION_MAX_BATCH', 10_000, 100, 100_000),
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,

@@ -121,6 +121,37 @@ describe('configuration is validated at start', () => {
       loadConfig({ ...KEY, COUP_DATA_DIR: dir(), COUP_TOKEN_CLOCK_SKEW_S: '300' }).tokenClockSkewSeconds,
     ).toBe(300);
   });
+  it('reads the read models from the data folder, another SQLite file, or PostgreSQL (COUP_READ_MODELS)', () => {
+    const d = dir();
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: d }).readModels).toEqual({
+      kind: 'sqlite',
+      file: join(d, 'read-models.sqlite'),
+    });
+    expect(
+      loadConfig({ ...KEY, COUP_DATA_DIR: d, COUP_READ_MODELS: 'rm/x.sqlite' }, '/srv').readModels,
+    ).toEqual({
+      kind: 'sqlite',
+      file: '/srv/rm/x.sqlite',
+    });
+    for (const url of ['postgres://coup:pw@db:5432/coup', 'postgresql://db/coup?sslmode=require']) {
+      const env = { ...KEY, COUP_DATA_DIR: d, COUP_READ_MODELS: url, COUP_PROJECTIONS: 'off' };
+      expect(loadConfig(env).readModels).toEqual({ kind: 'postgres', url });
+    }
+  });
+  it.each([
+    [{ COUP_READ_MODELS: 'postgres://coup:secret@db/coup' }, /set COUP_PROJECTIONS=off/],
+    [
+      { COUP_READ_MODELS: 'postgres://coup:secret@db/coup', COUP_PROJECTIONS: 'worker' },
+      /COUP_PROJECTIONS=off/,
+    ],
+    [{ COUP_READ_MODELS: 'postgres://', COUP_PROJECTIONS: 'off' }, /COUP_READ_MODELS is not a valid URL/],
+    [{ COUP_READ_MODELS: 'mysql://db/coup' }, /COUP_READ_MODELS must be a SQLite file path or a postgres/],
+  ])('COUP_READ_MODELS %p is refused, naming it and never the password', (env, message) => {
+    const load = () => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(message);
+    expect(load).not.toThrow(/secret/);
+  });
   it('runs SQLite group commits inline when asked', () => {
     const d = dir();
     expect(loadConfig({ ...KEY, COUP_DATA_DIR: d, COUP_SQLITE_WRITER: 'inline' }).eventStore).toEqual({
