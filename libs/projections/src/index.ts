@@ -9,3 +9,4 @@ export * from './read';
 export * from './replay';
 export * as testing from './testing';
 export * from './sql';
+export * from './reports';

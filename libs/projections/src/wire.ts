@@ -9,3 +9,4 @@ export type * from './read-models/stats/wire';
 export type * from './read-models/ledger/wire';
 export type * from './read-models/edge-monitor/wire';
 export type * from './replay/wire';
+export type * from './reports/wire';
