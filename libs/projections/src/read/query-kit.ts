@@ -4,7 +4,7 @@
  * (whether a table exists, byte-order sorting of text).
  */
 import { ident } from '../sql/dialect';
-import type { SqlReader } from '../sql/reader';
+import type { SqlParam, SqlReader } from '../sql/reader';
 
 export type QueryErrorCode = 'INVALID_QUERY' | 'INVALID_CURSOR';
 
@@ -77,6 +77,34 @@ export function decodeCursor(
 export const cards = (v: unknown): string[] => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
 export const parse = <T>(v: unknown, fallback: T): T =>
   typeof v === 'string' ? (JSON.parse(v) as T) : fallback;
+
+/** A query's conditions (joined by AND) and their parameters, in order. */
+export interface Conditions {
+  readonly clauses: readonly string[];
+  readonly params: readonly SqlParam[];
+  /** Adds a condition with its `?` values, unless the first is undefined (a filter not given). */
+  add(clause: string, value: SqlParam | undefined, ...more: SqlParam[]): Conditions;
+  /** `WHERE` and the conditions, or nothing when there are none. */
+  where(): string;
+}
+
+/** Conditions: none, or a copy of `from`'s (to add to without changing them). */
+export function conditions(from?: Conditions): Conditions {
+  const clauses = [...(from?.clauses ?? [])];
+  const params = [...(from?.params ?? [])];
+  const self: Conditions = {
+    clauses,
+    params,
+    add(clause, value, ...more) {
+      if (value === undefined) return self;
+      clauses.push(clause);
+      params.push(value, ...more);
+      return self;
+    },
+    where: () => (clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''),
+  };
+  return self;
+}
 
 /** Whether the read models have this table (a projection not created yet has none). */
 export async function hasTable(sql: SqlReader, name: string): Promise<boolean> {

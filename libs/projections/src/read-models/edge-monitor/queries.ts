@@ -2,17 +2,19 @@
 import { isSpot } from '@coup/engine';
 import type { Spot } from '@coup/table';
 import {
+  type Conditions,
   QueryError,
   type Raw,
   byteOrder,
   checkDay,
+  conditions,
   decodeCursor,
   encodeCursor,
   hasTable,
   limitOf,
   parse,
 } from '../../read/query-kit';
-import type { SqlParam, SqlReader } from '../../sql/reader';
+import type { SqlReader } from '../../sql/reader';
 import type { Page } from '../hand-history/wire';
 import { favourable } from './composition';
 import { EM_ALERTS, EM_TABLES, EM_WAGERS } from './schema';
@@ -67,25 +69,18 @@ export async function edgeNow(sql: SqlReader, tableId?: string): Promise<EdgeNow
 }
 
 /** The report's filter, checked, as a WHERE clause on em_alerts (alias `a`) and its parameters. */
-function whereOf(filter: EdgeReportFilter): { where: string[]; params: SqlParam[] } {
+function whereOf(filter: EdgeReportFilter): Conditions {
   checkTableId(filter.tableId);
   checkDay('from', filter.from);
   checkDay('to', filter.to);
   if (filter.spot !== undefined && !isSpot(filter.spot)) {
     throw new QueryError('INVALID_QUERY', 'spot', 'spot must be a bet: player, banker, tie or a side bet');
   }
-  const where: string[] = [];
-  const params: SqlParam[] = [];
-  const add = (clause: string, value: string | undefined) => {
-    if (value === undefined) return;
-    where.push(clause);
-    params.push(value);
-  };
-  add('a."table_id" = ?', filter.tableId);
-  add('a."day" >= ?', filter.from);
-  add('a."day" <= ?', filter.to);
-  add('a."spot" = ?', filter.spot);
-  return { where, params };
+  return conditions()
+    .add('a."table_id" = ?', filter.tableId)
+    .add('a."day" >= ?', filter.from)
+    .add('a."day" <= ?', filter.to)
+    .add('a."spot" = ?', filter.spot);
 }
 
 const wagerOf = (r: Raw): EdgeWager => ({
@@ -128,20 +123,18 @@ const EMPTY: Omit<EdgeReport, 'filter'> = {
 /** A page of the filter's alerts after the cursor, oldest first: up to `limit + 1` rows. */
 function alertRows(
   sql: SqlReader,
-  { where, params }: { where: string[]; params: SqlParam[] },
+  filter: Conditions,
   cursor: ReturnType<typeof decodeCursor>,
   limit: number,
 ): Promise<Raw[]> {
-  const paged = [...where];
-  const pageParams = [...params];
+  const paged = conditions(filter);
   if (cursor) {
     const p = cursor.p ?? 0;
-    paged.push('(a."position" > ? OR (a."position" = ? AND a."seq" > ?))');
-    pageParams.push(p, p, cursor.s ?? 0);
+    paged.add('(a."position" > ? OR (a."position" = ? AND a."seq" > ?))', p, p, cursor.s ?? 0);
   }
   return sql.all<Raw>(
-    `SELECT a.* FROM "${EM_ALERTS}" a ${paged.length ? `WHERE ${paged.join(' AND ')}` : ''} ORDER BY a."position", a."seq" LIMIT ?`,
-    [...pageParams, limit + 1],
+    `SELECT a.* FROM "${EM_ALERTS}" a ${paged.where()} ORDER BY a."position", a."seq" LIMIT ?`,
+    [...paged.params, limit + 1],
   );
 }
 
@@ -168,8 +161,9 @@ async function wagersOf(sql: SqlReader, alerts: readonly Raw[]): Promise<Map<str
 }
 
 /** Over every alert of the filter: their count, the wagers' sums, and each player's (most staked first). */
-async function reportTotals(sql: SqlReader, { where, params }: { where: string[]; params: SqlParam[] }) {
-  const on = where.length ? `WHERE ${where.join(' AND ')}` : '';
+async function reportTotals(sql: SqlReader, filter: Conditions) {
+  const on = filter.where();
+  const params = filter.params;
   const joined = `FROM "${EM_WAGERS}" w JOIN "${EM_ALERTS}" a ON a."table_id" = w."table_id" AND a."round_no" = w."round_no" AND a."spot" = w."spot" AND w."bets" <> 0 ${on}`;
   const count = (await sql.get<Raw>(`SELECT count(*) AS n FROM "${EM_ALERTS}" a ${on}`, params)) as Raw;
   const sums = (await sql.get<Raw>(

@@ -1,6 +1,14 @@
 /** The ledger query: a player's accounts, totals and a page of entries. */
-import { QueryError, type Raw, byteOrder, decodeCursor, encodeCursor, limitOf } from '../../read/query-kit';
-import type { SqlParam, SqlReader } from '../../sql/reader';
+import {
+  QueryError,
+  type Raw,
+  byteOrder,
+  conditions,
+  decodeCursor,
+  encodeCursor,
+  limitOf,
+} from '../../read/query-kit';
+import type { SqlReader } from '../../sql/reader';
 import type { Page } from '../hand-history/wire';
 import { ACCOUNT_COUNTERS, type AccountCounter, PL_ACCOUNTS, PL_ENTRIES } from './fold';
 import type { LedgerAccount, LedgerCounters, LedgerEntry, LedgerView } from './wire';
@@ -78,21 +86,15 @@ function entryRows(
   cursor: ReturnType<typeof decodeCursor>,
   limit: number,
 ): Promise<Raw[]> {
-  const where = ['"player_id" = ?'];
-  const params: SqlParam[] = [playerId];
-  if (tableId !== undefined) {
-    where.push('"table_id" = ?');
-    params.push(tableId);
-  }
+  const where = conditions().add('"player_id" = ?', playerId).add('"table_id" = ?', tableId);
   if (cursor) {
     const p = cursor.p ?? 0;
-    where.push('("position" > ? OR ("position" = ? AND "seq" > ?))');
-    params.push(p, p, cursor.s ?? 0);
+    where.add('("position" > ? OR ("position" = ? AND "seq" > ?))', p, p, cursor.s ?? 0);
   }
-  return sql.all<Raw>(
-    `SELECT * FROM "${PL_ENTRIES}" WHERE ${where.join(' AND ')} ORDER BY "position", "seq" LIMIT ?`,
-    [...params, limit + 1],
-  );
+  return sql.all<Raw>(`SELECT * FROM "${PL_ENTRIES}" ${where.where()} ORDER BY "position", "seq" LIMIT ?`, [
+    ...where.params,
+    limit + 1,
+  ]);
 }
 
 /** A player's accounts at every table, their totals, and a page of ledger entries (oldest first). */

@@ -1,6 +1,6 @@
 /** The statistics queries: overall, per table, per day and per shoe over a range of UTC days; per bet type. */
 import { ALL_SPOTS, type GameMode, type Spot } from '@coup/engine';
-import { QueryError, type Raw, byteOrder, checkDay } from '../../read/query-kit';
+import { QueryError, type Raw, byteOrder, checkDay, conditions } from '../../read/query-kit';
 import type { SqlParam, SqlReader } from '../../sql/reader';
 import { type BetRow, type ResultCounts, summarizeBets } from './bet-summary';
 import {
@@ -27,23 +27,17 @@ const statsRow = (r: Raw): StatsCounters =>
  * The filter checked, as a WHERE clause on (table_id, `dayColumn`) and its parameters (st_shoes has first_day
  * where the daily tables have day).
  */
-function whereOf(filter: StatsFilter, dayColumn = 'day'): { where: string; params: SqlParam[] } {
+function whereOf(filter: StatsFilter, dayColumn = 'day'): { where: string; params: readonly SqlParam[] } {
   checkDay('from', filter.from);
   checkDay('to', filter.to);
   if (filter.tableId !== undefined && (filter.tableId.length === 0 || filter.tableId.length > 64)) {
     throw new QueryError('INVALID_QUERY', 'tableId', 'tableId must be a table id');
   }
-  const where: string[] = [];
-  const params: SqlParam[] = [];
-  const add = (clause: string, value: string | undefined) => {
-    if (value === undefined) return;
-    where.push(clause);
-    params.push(value);
-  };
-  add('"table_id" = ?', filter.tableId);
-  add(`"${dayColumn}" >= ?`, filter.from);
-  add(`"${dayColumn}" <= ?`, filter.to);
-  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+  const c = conditions()
+    .add('"table_id" = ?', filter.tableId)
+    .add(`"${dayColumn}" >= ?`, filter.from)
+    .add(`"${dayColumn}" <= ?`, filter.to);
+  return { where: c.where(), params: c.params };
 }
 
 /** `items` grouped by a key, groups in first-seen order. */
