@@ -88,6 +88,13 @@ export class HandsController {
   @ApiQuery({ name: 'to', required: false, description: 'Betting opened before (ISO date or instant)' })
   @ApiQuery({ name: 'outcome', required: false, enum: ['player', 'banker', 'tie', 'void'] })
   @ApiQuery({ name: 'player', required: false, description: 'Hands where this player had stakes' })
+  @ApiQuery({
+    name: 'corrected',
+    required: false,
+    enum: ['true', 'false'],
+    description:
+      'true: hands with a card corrected (while dealt or after the coup settled); false: hands with none',
+  })
   @ApiQuery({ name: 'order', required: false, enum: ['desc', 'asc'] })
   @ApiQuery({ name: 'cursor', required: false, description: 'nextCursor of the previous page' })
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1..500, default 50' })

@@ -130,10 +130,16 @@ function handsQuery(filter: HandFilter, page: Page) {
   if (filter.player !== undefined && (filter.player.length === 0 || filter.player.length > 64)) {
     throw new QueryError('INVALID_QUERY', 'player', 'player must be a player id');
   }
+  if (filter.corrected !== undefined && typeof filter.corrected !== 'boolean') {
+    throw new QueryError('INVALID_QUERY', 'corrected', 'corrected must be true or false');
+  }
   const limit = limitOf(page.limit);
   const cursor = decodeCursor(page.cursor, ['r']);
   return { from, to, limit, cursor };
 }
+
+/** A card of the hand corrected: while it was dealt (corrections_json), or after it settled (an amendment). */
+const CORRECTED = `(COALESCE(h."corrections_json", '[]') <> '[]' OR COALESCE(h."amendments_json", '[]') LIKE '%"kind":"correction"%')`;
 
 /** The hands query's WHERE clause on hh_hands (alias `h`) and its parameters. */
 function handsWhere(
@@ -160,6 +166,7 @@ function handsWhere(
     `EXISTS (SELECT 1 FROM "${HH_HAND_PLAYERS}" p WHERE p."table_id" = h."table_id" AND p."round_no" = h."round_no" AND p."player_id" = ?)`,
     filter.player,
   );
+  if (filter.corrected !== undefined) where.push(filter.corrected ? CORRECTED : `NOT ${CORRECTED}`);
   if (q.cursor) add(desc ? 'h."round_no" < ?' : 'h."round_no" > ?', q.cursor.r ?? 0);
   return { where, params };
 }

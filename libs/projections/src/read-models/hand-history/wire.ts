@@ -109,6 +109,8 @@ export interface HandFilter {
   readonly outcome?: Outcome | 'void';
   /** Hands where this player had stakes. */
   readonly player?: string;
+  /** true: hands with a card corrected, while it was dealt or after the coup settled; false: hands with none. */
+  readonly corrected?: boolean;
   /** Default 'desc' (newest first). */
   readonly order?: 'asc' | 'desc';
 }
