@@ -3,7 +3,12 @@
  * read models) answers its queries from PostgreSQL. The database is filled by copying the golden corpus's SQLite
  * read models into it; the service's own store and data folder are empty, so every table, hand, statistic and
  * ledger it answers comes from PostgreSQL, and must equal what the same queries answer from the SQLite file.
+ * COUP_READ_MODELS may also name another SQLite file: the projections fold into it and the queries read it.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { Pool } from 'pg';
 import { PROJECTIONS, ReadModels, pgTypes, testing } from '@coup/projections';
@@ -76,4 +81,37 @@ test('a bad query is refused as from SQLite (400, its code and field)', async ()
   expect(res.body).toMatchObject({ code: 'INVALID_CURSOR', details: { field: 'cursor' } });
   const unknown = await h.api('GET', '/api/tables/nobody/roads', { token: h.token('compliance') });
   expect(unknown.body).toMatchObject({ statusCode: 404, code: 'UNKNOWN_TABLE' });
+});
+
+test('COUP_READ_MODELS as a SQLite path: the projections fold into that file and the queries read it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coup-rm-elsewhere-'));
+  const file = join(dir, 'elsewhere.sqlite');
+  const s = await startService({
+    COUP_READ_MODELS: file,
+    COUP_PROJECTIONS: 'in-process',
+    COUP_PROJECTION_COMMIT_MS: '0',
+  });
+  try {
+    expect((await s.api('POST', '/api/tables', { body: { tableId: 'E1' } })).status).toBe(201);
+    expect(
+      (await s.api('POST', '/api/tables/E1/players/p9/buy-in', { body: { amount: 5_000 } })).status,
+    ).toBe(200);
+    let ledger = await s.api('GET', '/api/players/p9/ledger');
+    for (let i = 0; i < 250 && ledger.body.entries?.length !== 1; i++) {
+      await sleep(20);
+      ledger = await s.api('GET', '/api/players/p9/ledger');
+    }
+    expect(ledger.body.entries).toEqual([expect.objectContaining({ kind: 'buy-in', amount: 5_000 })]);
+    expect(existsSync(file)).toBe(true);
+    expect(existsSync(join(s.dataDir, 'read-models.sqlite'))).toBe(false);
+    const rows = new Database(file, { readonly: true });
+    try {
+      expect(rows.prepare('SELECT count(*) AS n FROM pl_entries').get()).toEqual({ n: 1 });
+    } finally {
+      rows.close();
+    }
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
