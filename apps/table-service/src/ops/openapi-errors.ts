@@ -97,8 +97,10 @@ const RESTRICTED: ReadonlySet<string> = new Set(
   ACCESS.filter((row) => Object.values(row.access).some((a) => a !== 'yes')).map((row) => row.route),
 );
 
-function codesOf(method: string, path: string, op: Operation): Set<ServiceErrorCode> {
+/** The operation's codes: its own first (the commands it sends, what it declares), then what its shape gives. */
+function codesOf(method: string, path: string, op: Operation): ServiceErrorCode[] {
   const codes = new Set<ServiceErrorCode>(['INTERNAL_ERROR']);
+  const own = new Set<ServiceErrorCode>(op[REFUSALS] ?? []);
   const add = (list: readonly ServiceErrorCode[]) => list.forEach((c) => codes.add(c));
   const params = op.parameters ?? [];
   const sends = op[SENDS];
@@ -117,10 +119,9 @@ function codesOf(method: string, path: string, op: Operation): Set<ServiceErrorC
   if (sends) {
     add([...TABLE_READ_CODES, 'STORE_INCONSISTENT']);
     for (const type of sends.types)
-      for (const code of commandRefusals(type)) codes.add(sends.renamed[code] ?? code);
+      for (const code of commandRefusals(type)) own.add(sends.renamed[code] ?? code);
   }
-  add(op[REFUSALS] ?? []);
-  return codes;
+  return [...new Set([...[...own].sort(), ...[...codes].sort()])];
 }
 
 function infoOf(code: string): ErrorCodeInfo {
@@ -129,10 +130,13 @@ function infoOf(code: string): ErrorCodeInfo {
   return info;
 }
 
-/** One response per status: its codes (each with its meaning) and the schema narrowed to them. */
-function errorResponses(codes: ReadonlySet<ServiceErrorCode>): Record<string, unknown> {
+/**
+ * One response per status: its codes, each with its meaning (the first is the example), and the schema narrowed
+ * to them.
+ */
+function errorResponses(codes: readonly ServiceErrorCode[]): Record<string, unknown> {
   const byStatus = new Map<number, string[]>();
-  for (const code of [...codes].sort()) {
+  for (const code of codes) {
     const { status } = infoOf(code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
