@@ -121,7 +121,8 @@ function serveDocs(app: NestFastifyApplication, config: ServiceConfig): void {
   const doc = new DocumentBuilder()
     .setTitle('Coup table service')
     .setDescription(
-      'Event-sourced baccarat (Punto Banco) tables. Money is in integer cents; cards are rank+suit strings like "Ah", "Td".',
+      'Event-sourced baccarat (Punto Banco) tables. Money is in integer cents; cards are rank+suit strings like "Ah", ' +
+        '"Td" (either case, "10" for the ten).',
     )
     .setVersion('1')
     .addBearerAuth()

@@ -87,7 +87,11 @@ export class PlayerRefDto {
 }
 
 export class CardDto {
-  @ApiProperty({ example: 'Ah', description: "Rank A 2-9 T J Q K then suit c d h s, e.g. 'Ah', 'Td'" })
+  @ApiProperty({
+    example: 'Ah',
+    description:
+      "Rank A 2-9 T (or 10) J Q K, then suit c d h s, in either case: e.g. 'Ah', 'Td', '10d', 'qs'",
+  })
   @IsString()
   @MaxLength(8)
   card!: string;
