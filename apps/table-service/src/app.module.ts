@@ -158,6 +158,7 @@ function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metr
     follow: config.projections !== 'off' && !inWorker,
     minCommitIntervalMs: config.projectionCommitMs,
     // In this thread a commit holds the requests up: the library's 2,000-event cap, not COUP_PROJECTION_MAX_BATCH.
+    analytics: config.analytics,
   });
   const workerStore = inWorker ? workerStoreOf(config.eventStore) : null;
   const worker: Provider[] = workerStore
@@ -168,6 +169,7 @@ function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metr
             new ProjectionWorker(workerStore, readModelFile, {
               minCommitIntervalMs: config.projectionCommitMs,
               maxBatch: config.projectionMaxBatch,
+              gamingDay: config.analytics.gamingDay,
             }),
         },
       ]

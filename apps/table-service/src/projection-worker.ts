@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { GamingDayConfig } from '@coup/projections';
 import type { ServiceConfig } from './config/config';
 
 /** The compiled worker script; absent when the service runs from TypeScript sources (tests), which fold in process. */
@@ -35,7 +36,12 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly store: WorkerStore,
     private readonly readModelFile: string,
-    private readonly batching: { readonly minCommitIntervalMs: number; readonly maxBatch: number },
+    /** How the runner batches, and the gaming day the analysts' model is folded with. */
+    private readonly batching: {
+      readonly minCommitIntervalMs: number;
+      readonly maxBatch: number;
+      readonly gamingDay: GamingDayConfig;
+    },
   ) {}
 
   onApplicationBootstrap(): void {
@@ -45,6 +51,7 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
         readModelFile: this.readModelFile,
         minCommitIntervalMs: this.batching.minCommitIntervalMs,
         maxBatch: this.batching.maxBatch,
+        gamingDay: this.batching.gamingDay,
       },
     });
     worker.on('message', (m: { type: string; level?: 'warn' | 'error'; msg?: unknown }) => {

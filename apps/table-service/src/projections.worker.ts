@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEventStore } from '@coup/event-store';
-import { ProjectionRunner } from '@coup/projections';
+import { type GamingDayConfig, ProjectionRunner, projectionsFor } from '@coup/projections';
 import type { WorkerStore } from './projection-worker';
 
 interface Data {
@@ -14,6 +14,7 @@ interface Data {
   readonly readModelFile: string;
   readonly minCommitIntervalMs: number;
   readonly maxBatch: number;
+  readonly gamingDay: GamingDayConfig;
 }
 
 const data = workerData as Data;
@@ -21,6 +22,7 @@ const store = createEventStore(data.store);
 const runner = new ProjectionRunner({
   store,
   readModels: data.readModelFile,
+  projections: projectionsFor(data.gamingDay),
   minCommitIntervalMs: data.minCommitIntervalMs,
   maxBatch: data.maxBatch,
   // SQLite's positions count its events (lag = head - checkpoint); EventStoreDB's are byte offsets, so the runner

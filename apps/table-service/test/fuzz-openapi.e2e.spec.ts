@@ -22,6 +22,7 @@ import { signToken, type Role } from '@coup/auth';
 import { PUBLIC_KEY, ROLES_KEY } from '../src/common/auth';
 import { AuthController } from '../src/staff/auth.controller';
 import { StaffController } from '../src/staff/staff.controller';
+import { AnalyticsController } from '../src/queries/analytics.controller';
 import { EdgeController } from '../src/queries/edge.controller';
 import { HandsController } from '../src/queries/hands.controller';
 import { ReportsController } from '../src/queries/reports.controller';
@@ -121,6 +122,24 @@ function textInvalid(name: string, value: string): boolean {
       return !USERNAME.test(value) && !/^sso:[A-Za-z0-9._@+-]{1,100}$/.test(value);
     case 'spot':
       return !isSpot(value);
+    // the analysts' reports
+    case 'gamingDay':
+      return !/^\d{4}-\d{2}-\d{2}$/.test(value);
+    case 'hour':
+      return !/^\d{1,2}$/.test(value) || Number(value) > 23;
+    case 'shift':
+    case 'dealer':
+      return !/^[A-Za-z0-9_.:@+-]{1,64}$/.test(value);
+    case 'format':
+      return value !== 'csv' && value !== 'json';
+    case 'scope':
+      return value !== 'table' && value !== 'player';
+    case 'flagged':
+      return value !== 'true' && value !== 'false';
+    case 'since':
+    case 'until':
+    case 'groupBy':
+      return false;
     default:
       throw new Error(`the fuzz oracle does not know the parameter '${name}': teach it`);
   }
@@ -339,6 +358,7 @@ function routeRoles(): Map<string, readonly Role[]> {
     HandsController,
     ReportsController,
     EdgeController,
+    AnalyticsController,
   ];
   for (const controller of [...controllers, AuthController, StaffController]) {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller));

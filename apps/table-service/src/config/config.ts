@@ -12,13 +12,14 @@ import {
 import { isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { makePrivate, parseSealKeys, PRIVATE_DIR_MODE, SealKeys } from '@coup/event-store';
+import { analyticsOf, type AnalyticsSetting } from './analytics-config';
 import { readModelsOf, type ReadModelsSetting } from './read-models-config';
 import { staffConfigOf, type StaffConfig } from './staff-config';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** The service's configuration, read once from the environment at start and validated. */
-export interface ServiceConfig extends ReadModelsSetting {
+export interface ServiceConfig extends ReadModelsSetting, AnalyticsSetting {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
@@ -100,7 +101,7 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
@@ -108,7 +109,6 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   }
   return Number(raw);
 }
-export { integer }; // for the settings parsed in files of their own (staff-config.ts)
 
 /**
  * Reads and validates the configuration. Creates the data folder (owner-only), and a local JWT secret in it if none
@@ -157,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     http: httpEdgeConfig(env),
     seedKeys: seedKeysOf(env, kind, dataDir, cwd),
     staff: staffConfigOf(env),
+    ...analyticsOf(env),
   };
 }
 

@@ -75,9 +75,46 @@ describe('configuration is validated at start', () => {
       { COUP_FOLLOW_RETRY_MS: '1000', COUP_FOLLOW_RETRY_MAX_MS: '500' },
       /COUP_FOLLOW_RETRY_MAX_MS .* from 1000/,
     ],
+    [{ COUP_GAMING_DAY: '6am London' }, /COUP_GAMING_DAY: the gaming day must be a cut-over time/],
+    [{ COUP_GAMING_DAY: '06:00 Europe/Londres' }, /COUP_GAMING_DAY: unknown time zone 'Europe\/Londres'/],
+    [{ COUP_SHIFTS: 'day' }, /COUP_SHIFTS: shifts must be name=HH:MM/],
+    [{ COUP_SHIFTS: 'day=06:00,night=06:00' }, /COUP_SHIFTS: .* repeats/],
+    [{ COUP_ANOMALY_Z: '0' }, /COUP_ANOMALY_Z/],
+    [{ COUP_ANOMALY_Z: 'three' }, /COUP_ANOMALY_Z/],
+    [{ COUP_ANOMALY_Z: '101' }, /COUP_ANOMALY_Z/],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env })).toThrow(message);
+  });
+  it('the gaming day: 06:00 UTC, shifts day, swing and grave, anomalies past z = 3, unless told', () => {
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir() }).analytics).toEqual({
+      gamingDay: {
+        cutover: '06:00',
+        timeZone: 'UTC',
+        shifts: [
+          { name: 'day', start: '06:00' },
+          { name: 'swing', start: '14:00' },
+          { name: 'grave', start: '22:00' },
+        ],
+      },
+      anomalyZ: 3,
+    });
+    const env = {
+      COUP_GAMING_DAY: '06:00 Europe/London',
+      COUP_SHIFTS: 'late=18:00,early=06:00',
+      COUP_ANOMALY_Z: '2.5',
+    };
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir(), ...env }).analytics).toEqual({
+      gamingDay: {
+        cutover: '06:00',
+        timeZone: 'Europe/London',
+        shifts: [
+          { name: 'early', start: '06:00' },
+          { name: 'late', start: '18:00' },
+        ],
+      },
+      anomalyZ: 2.5,
+    });
   });
   it('a follower of the log retries after 200 ms, doubling up to 5 s, unless told (the cap follows a longer first wait)', () => {
     expect(loadConfig({ ...KEY, COUP_DATA_DIR: dir() })).toMatchObject({

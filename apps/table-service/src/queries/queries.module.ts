@@ -13,9 +13,13 @@ import {
   ProjectionRunner,
   ReadModels,
   type RunnerLogger,
+  gamingDayConfig,
+  projectionsFor,
   sqliteHeadPosition,
   sqliteRawReader,
 } from '@coup/projections';
+import { AnalyticsController } from './analytics.controller';
+import { ANALYTICS, type AnalyticsOptions } from './analytics.params';
 import { EdgeController } from './edge.controller';
 import { HandsController } from './hands.controller';
 import { registerProjectionMetrics } from './metrics';
@@ -47,6 +51,8 @@ export interface QueriesModuleOptions {
   readonly maxBatch?: number;
   /** Live, at most one read-model commit per this many ms (ProjectionRunnerOptions.minCommitIntervalMs). */
   readonly minCommitIntervalMs?: number;
+  /** The gaming day the analysts' model is folded with, the anomaly threshold (default 06:00 UTC, z 3). */
+  readonly analytics?: AnalyticsOptions;
 }
 
 const OPTIONS = Symbol('QUERIES_OPTIONS');
@@ -90,11 +96,13 @@ function nestLogger(): RunnerLogger {
 @Module({})
 export class QueriesModule {
   static register(options: QueriesModuleOptions): DynamicModule {
+    const analytics = options.analytics ?? { gamingDay: gamingDayConfig(), anomalyZ: 3 };
     return {
       module: QueriesModule,
-      controllers: [HandsController, ReportsController, EdgeController],
+      controllers: [HandsController, ReportsController, EdgeController, AnalyticsController],
       providers: [
         { provide: OPTIONS, useValue: options },
+        { provide: ANALYTICS, useValue: analytics },
         {
           provide: QUERIES_STORE,
           useValue: new QueriesStore(
@@ -108,6 +116,7 @@ export class QueriesModule {
             const runner = new ProjectionRunner({
               store: options.store,
               readModels: options.readModelFile,
+              projections: projectionsFor(analytics.gamingDay),
               headPosition:
                 options.headPosition ??
                 (options.sqliteEventsFile ? sqliteHeadPosition(options.sqliteEventsFile) : undefined),
