@@ -31,7 +31,9 @@ export async function getJson<T>(
 }
 
 /** `?a=1&b=x` from the defined, non-empty entries (in the given order), or '' when none. */
-export function queryString(params: Readonly<Record<string, string | number | undefined | null>>): string {
+export function queryString(
+  params: Readonly<Record<string, string | number | boolean | undefined | null>>,
+): string {
   const parts = Object.entries(params)
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
