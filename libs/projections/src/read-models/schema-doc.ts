@@ -13,7 +13,8 @@ const STATE_TABLE: TableDef = {
   ],
 };
 
-function table(def: TableDef): string {
+/** One table as Markdown: its doc, keys and indexes, and a row per column (also for docs/analyst-schema.md). */
+export function table(def: TableDef): string {
   const key = `primary key (${def.primaryKey.join(', ')})${def.withoutRowid ? ', WITHOUT ROWID' : ''}`;
   const idx = (def.indexes ?? []).map((i) => `index on (${i.columns.join(', ')})`);
   const lines = [

@@ -3,6 +3,8 @@
  * into SQLite, copied into a real PostgreSQL, the views created on both: every view and every REST query answer
  * the same on both, and the REST queries with no filter answer what the views hold.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Pool } from 'pg';
 import { analystProjection, gamingDayConfig } from '../read-models/analyst';
 import type { Db } from '../runner/db';
@@ -18,6 +20,7 @@ import {
   paceReport,
   ratingReport,
 } from './index';
+import { ANALYST_DOC_START } from './analyst-doc';
 import { foldHistory, reportsHistory } from './testing/corpus';
 
 jest.setTimeout(120_000);
@@ -210,4 +213,19 @@ describe('the REST queries', () => {
     const amendments = await readers.postgres.get<Row>(`SELECT COUNT(*) AS n FROM an_fact_amendments`);
     expect(hold!.voids + hold!.corrections).toBe(amendments?.['n']);
   });
+});
+
+test("the analysts' page's example queries run on both and answer the same", async () => {
+  const page = readFileSync(join(__dirname, '../../../../docs/analyst-schema.md'), 'utf8');
+  const written = page.slice(0, page.indexOf(ANALYST_DOC_START));
+  const examples = [...written.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+  expect(examples.length).toBeGreaterThanOrEqual(7);
+  let answered = 0;
+  for (const sql of examples) {
+    const lite = await readers.sqlite.all<Row>(sql);
+    expectSame(lite, await readers.postgres.all<Row>(sql), sql);
+    answered += lite.length > 0 ? 1 : 0;
+  }
+  // the examples name days, shifts and a player of this history: most of them find rows
+  expect(answered).toBeGreaterThanOrEqual(5);
 });

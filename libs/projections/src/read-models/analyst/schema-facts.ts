@@ -9,10 +9,10 @@ export const AN_AMENDMENTS = 'an_fact_amendments';
 /** Where a fact falls in time: every fact table has these. */
 export const placed = (what: string): ColumnDef[] => [
   text('at', `When ${what} (ISO-8601 UTC instant, the command's time)`),
-  int('at_ms', `The same instant in milliseconds since 1970-01-01 UTC (for arithmetic on times)`),
-  text('gaming_day', `The gaming day of ${what} (YYYY-MM-DD; see an_dim_gaming_days)`),
-  text('shift', `The shift of ${what} (see an_dim_shifts)`),
-  int('hour', `The local hour of ${what} in the casino's time zone, 0 to 23`),
+  int('at_ms', '`at` in milliseconds since 1970-01-01 UTC (for arithmetic on times)'),
+  text('gaming_day', 'The gaming day of `at` (YYYY-MM-DD; see an_dim_gaming_days)'),
+  text('shift', 'The shift of `at` (see an_dim_shifts)'),
+  int('hour', "The local hour of `at` in the gaming day's time zone, 0 to 23"),
 ];
 
 const money = {
