@@ -5,6 +5,7 @@
  * tmp/screenshots, or docs/screenshots with UPDATE_SCREENSHOTS=1).
  */
 import type { Page } from 'playwright-core';
+import { openWithToken } from './session';
 import { launchBrowser, screenshot, startStack, type BrowserSession, type Stack } from './stack';
 
 const TABLE = 'LIVE1';
@@ -39,12 +40,9 @@ function unexpectedErrors(): string[] {
   });
 }
 
-/** Keyboard only: paste the token in the focused field, Tab to Sign in, Enter. */
+/** Signs in with the token through a launch link (`/#token=`), back at the address the page was at. */
 async function signIn(p: Page, token: string) {
-  await p.getByLabel('Bearer token').focus();
-  await p.keyboard.insertText(token);
-  await p.keyboard.press('Tab');
-  await p.keyboard.press('Enter');
+  await openWithToken(p, stack.url, token, new URL(p.url()).hash || '#/');
 }
 
 const phase = () => page.locator('.table-header .phase').textContent();

@@ -5,6 +5,7 @@
  * (an inline script injected on purpose) proves that a violation would be seen.
  */
 import type { Page } from 'playwright-core';
+import { openWithToken } from './session';
 import { launchBrowser, startStack, type BrowserSession, type Stack } from './stack';
 
 const TABLE = 'CSP1';
@@ -66,9 +67,9 @@ async function watchedPage(): Promise<Watched> {
   };
 }
 
+/** Signs in with the token through a launch link (`/#token=`), back at the address the page was at. */
 async function signIn(page: Page, token: string): Promise<void> {
-  await page.getByLabel('Bearer token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await openWithToken(page, stack.url, token, new URL(page.url()).hash || '#/');
 }
 
 it('the served pages carry the policy', async () => {

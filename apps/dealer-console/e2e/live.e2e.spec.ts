@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { launchBrowser, startStack, type BrowserSession, type Stack } from './stack';
+import { openWithToken } from './session';
 
 const TABLE = 'LIVE2';
 const AT_ONCE_MS = 3_000;
@@ -48,14 +49,11 @@ function frames(page: Page): { received: Frame[]; sent: Frame[] } {
   return { received, sent };
 }
 
-/** A signed-in page at `hash` (a player token lands on #/play first, then goes where it was sent). */
+/** A page at `hash`, signed in by a launch link (a player token lands on #/play first, then goes there). */
 async function open(token: string, hash: string) {
   const page = await browser.page(1280, 800);
   const seen = frames(page);
-  await page.goto(`${stack.url}/`);
-  await page.getByRole('textbox').first().fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.evaluate((h) => (window.location.hash = h), hash);
+  await openWithToken(page, stack.url, token, hash);
   return { page, seen };
 }
 

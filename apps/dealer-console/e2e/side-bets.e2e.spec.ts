@@ -8,6 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { ONLINE_RULES } from '@coup/table';
+import { openWithToken } from './session';
 import { launchBrowser, screenshot, startStack, type BrowserSession, type Stack } from './stack';
 
 const PLAYER = 'sam';
@@ -41,10 +42,7 @@ interface ServiceSettlement {
 }
 
 async function signIn(page: Page, token: string, hash: string) {
-  await page.goto(`${stack.url}/`);
-  await page.getByRole('textbox').first().fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.evaluate((h) => (window.location.hash = h), hash);
+  await openWithToken(page, stack.url, token, hash);
 }
 
 const field = (page: Page, name: string) =>

@@ -1,4 +1,5 @@
-/** The console is served by the service at `/` and signs in with a token, in real Chromium. */
+/** The console is served by the service at `/` and signs in with a launch link's token, in real Chromium. */
+import { openWithToken } from './session';
 import { launchBrowser, startStack, type BrowserSession, type Stack } from './stack';
 
 let stack: Stack;
@@ -15,9 +16,7 @@ afterAll(async () => {
 it('serves the console at / and lists the tables after sign-in, with no console errors', async () => {
   await stack.api('POST', '/api/tables', { tableId: 'SMOKE', rules: { dealing: 'rng' } });
   const page = await browser.page();
-  await page.goto(stack.url + '/');
-  await page.getByRole('textbox').first().fill(stack.token('dealer'));
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await openWithToken(page, stack.url, stack.token('dealer'));
   await page.getByText('SMOKE').first().waitFor({ timeout: 15_000 });
   expect(browser.errors).toEqual([]);
 });

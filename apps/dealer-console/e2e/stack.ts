@@ -153,7 +153,8 @@ export async function launchBrowser(): Promise<BrowserSession> {
     errors,
     failures,
     async page(width = 1280, height = 800) {
-      const page = await browser.newPage({ viewport: { width, height } });
+      // a context of its own per page (axe-core's playwright builder opens its pages in the page's context)
+      const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`);
       });

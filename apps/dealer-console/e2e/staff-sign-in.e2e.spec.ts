@@ -27,10 +27,10 @@ it('signs a dealer in with a password, and signing out ends the token at the ser
   await page.goto(`${stack.url}/`);
   await page.getByLabel('User name').fill('pit.ann');
   await page.getByLabel('Password').fill('wrong password');
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('alert').getByText('Wrong user name or password.').waitFor();
   await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByText('STAFF1').first().waitFor({ timeout: 15_000 });
   await page.getByText('pit.ann (dealer)').waitFor();
   const token = (await page.evaluate(() => sessionStorage.getItem('coup.token')))!;
@@ -38,7 +38,7 @@ it('signs a dealer in with a password, and signing out ends the token at the ser
     (await fetch(`${stack.url}/api/tables`, { headers: { authorization: `Bearer ${token}` } })).status,
   ).toBe(200);
   const signedOut = page.waitForResponse((r) => r.url().endsWith('/api/auth/sign-out'));
-  await page.getByRole('button', { name: 'sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
   expect((await signedOut).status()).toBe(204);
   await page.getByLabel('User name').waitFor();
   const status = (await fetch(`${stack.url}/api/tables`, { headers: { authorization: `Bearer ${token}` } }))

@@ -1,110 +1,134 @@
-import { TABLE_ID_SOURCE } from '@coup/table';
-import { useEffect, useMemo, useState } from 'react';
-import { type Api, type TokenInfo, apiClient, readToken } from './api';
-import { SignIn } from './components/SignIn';
-import { StaffSignIn } from './components/StaffSignIn';
-import { isSignInToken, takeTokenFromLink } from './session-link';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type TokenInfo, apiClient, readToken } from './api';
 import { TablePicker } from './components/TablePicker';
 import { TableScreen } from './components/TableScreen';
+import { LanguageSwitch } from './i18n/LanguageSwitch';
+import { PitScreen } from './pit/PitScreen';
 import { PlayerRoute, isPlayHash } from './player/PlayerRoute';
 import { HandList } from './replay/HandList';
 import { ReplayScreen } from './replay/ReplayScreen';
 import { parseReplayRoute } from './replay/route';
+import { type Route, type RouteContext, isHome, path, resolve, route, useHash } from './routing';
+import { useSession } from './session';
+import { SignInScreen } from './signin/SignInScreen';
+import { SupervisorHome } from './supervisor/SupervisorHome';
+import { SupervisorTable } from './supervisor/SupervisorTable';
 
-/** `#/tables/<id>`: a table's console. */
-const TABLE_ROUTE = new RegExp(`^#/tables/(${TABLE_ID_SOURCE})$`);
+const STAFF_READERS = ['admin', 'dealer', 'supervisor', 'compliance', 'analyst', 'player'];
 
-const TOKEN_KEY = 'coup.token';
-
-/** `#/tables/T1` -> the table; anything else -> the picker. (The player page will get `#/play`.) */
-function tableFromHash(hash: string): string | null {
-  const m = TABLE_ROUTE.exec(hash);
-  return m?.[1] ?? null;
+/** Sends the address to `hash` (replacing the history entry), showing nothing meanwhile. */
+function Redirect({ to }: { readonly to: string }) {
+  useEffect(() => window.location.replace(to), [to]);
+  return null;
 }
 
-/** A value read from the address's hash, read again on every hash change. */
-function useHash<T>(parse: (hash: string) => T): T {
-  const [value, setValue] = useState<T>(() => parse(window.location.hash));
-  useEffect(() => {
-    const onHash = () => setValue(parse(window.location.hash));
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, [parse]);
-  return value;
+/** Each role's own screen at `#/` (and right after signing in): the pit, the pit boss, the player page, the tables. */
+function Home({ ctx }: { readonly ctx: RouteContext }) {
+  switch (ctx.who.role) {
+    case 'admin':
+      return <Redirect to="#/pit" />;
+    case 'supervisor':
+      return <Redirect to="#/supervisor" />;
+    case 'player':
+      return <Redirect to="#/play" />;
+    default:
+      return <TablePicker api={ctx.api} onPick={(id) => (window.location.hash = `#/tables/${id}`)} />;
+  }
 }
 
-/** The signed-in token, kept for the browser tab's session; a player signing in goes to the player page. */
-function useSession() {
-  const [token, setToken] = useState<string | null>(() => {
-    // A launch link's or a single sign-on's token (`#token=...`) signs in, and leaves the address at once.
-    const linked = takeTokenFromLink();
-    if (linked) sessionStorage.setItem(TOKEN_KEY, linked);
-    return linked ?? sessionStorage.getItem(TOKEN_KEY);
-  });
-  const signIn = (t: string) => {
-    sessionStorage.setItem(TOKEN_KEY, t);
-    setToken(t);
-    if (readToken(t)?.role === 'player') window.location.hash = '#/play';
-  };
-  const signOut = () => {
-    // A staff sign-in's token is ended at the service too (best effort: the tab forgets it either way).
-    if (token && isSignInToken(token))
-      void fetch('/api/auth/sign-out', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-      }).catch(() => undefined);
-    sessionStorage.removeItem(TOKEN_KEY);
-    setToken(null);
-  };
-  return { token, signIn, signOut };
+/**
+ * The screens by hash route, the first match wins. `roles` lists who may see one (the service still checks every
+ * call); a screen for other roles is one more entry here.
+ */
+export const ROUTES: readonly Route[] = [
+  route({ match: (h) => (isHome(h) ? {} : null), render: (ctx) => <Home ctx={ctx} /> }),
+  route({
+    match: (h) => (isPlayHash(h) ? {} : null),
+    roles: ['player'],
+    render: ({ token, who }) => <PlayerRoute key={token} token={token} playerId={who.sub} />,
+  }),
+  route({
+    match: parseReplayRoute,
+    roles: STAFF_READERS,
+    render: ({ token }, r) =>
+      r.kind === 'hands' ? (
+        <HandList key={r.tableId} token={token} tableId={r.tableId} />
+      ) : (
+        <ReplayScreen
+          key={`${r.tableId}/${r.roundNo}`}
+          token={token}
+          tableId={r.tableId}
+          roundNo={r.roundNo}
+          initialStep={r.step}
+        />
+      ),
+  }),
+  route({ match: path('#/pit'), roles: ['admin'], render: (ctx) => <PitScreen ctx={ctx} tab="tables" /> }),
+  route({ match: path('#/pit/open'), roles: ['admin'], render: (ctx) => <PitScreen ctx={ctx} tab="open" /> }),
+  route({
+    match: path('#/pit/staff'),
+    roles: ['admin'],
+    render: (ctx) => <PitScreen ctx={ctx} tab="staff" />,
+  }),
+  route({
+    match: path('#/pit/tables/:tableId'),
+    roles: ['admin'],
+    render: (ctx, p) => <PitScreen key={p['tableId']} ctx={ctx} tab="table" tableId={p['tableId']} />,
+  }),
+  route({
+    match: path('#/supervisor'),
+    roles: ['supervisor'],
+    render: (ctx) => <SupervisorHome ctx={ctx} />,
+  }),
+  route({
+    match: path('#/supervisor/tables/:tableId'),
+    roles: ['supervisor'],
+    render: (ctx, p) => <SupervisorTable key={p['tableId']} ctx={ctx} tableId={p['tableId'] ?? ''} />,
+  }),
+  route({
+    match: path('#/tables/:tableId'),
+    roles: STAFF_READERS,
+    render: ({ api, token, who }, p) => (
+      <TableScreen key={p['tableId']} api={api} token={token} role={who.role} tableId={p['tableId'] ?? ''} />
+    ),
+  }),
+];
+
+/** The screen for the address: the matching route if the role may see it, else a way back home. */
+function Screen({ ctx }: { readonly ctx: RouteContext }) {
+  const { t } = useTranslation('signin');
+  const hash = useHash();
+  const found = resolve(ROUTES, hash);
+  if (found && (!found.route.roles || found.route.roles.includes(ctx.who.role)))
+    return <>{found.route.render(ctx, found.match)}</>;
+  return (
+    <section className="panel" role="alert">
+      <p>{found ? t('app.forbidden', { role: t(`roles.${ctx.who.role}`) }) : t('app.notFound')}</p>
+      <a href="#/">{t('app.home')}</a>
+    </section>
+  );
 }
 
 function AppHeader(props: { readonly who: TokenInfo | null; readonly onSignOut: () => void }) {
+  const { t } = useTranslation('signin');
   const { who } = props;
   return (
     <header className="app-header">
       <h1>
-        <a href="#/">Coup</a> dealer console
+        <a href="#/">{t('app.brand')}</a> {t(`app.titles.${who?.role ?? 'signIn'}`)}
       </h1>
+      <LanguageSwitch />
       {who && (
         <span className="who">
-          {who.sub} ({who.role}){' '}
+          {t('app.signedInAs', { user: who.sub, role: t(`roles.${who.role}`) })}{' '}
           <button type="button" className="link" onClick={props.onSignOut}>
-            sign out
+            {t('app.signOut')}
           </button>
         </span>
       )}
     </header>
   );
-}
-
-/**
- * The screen the address shows a signed-in user: a hand history (`#/tables/T1/hands`), a hand's replay
- * (`#/tables/T1/hands/12?step=5`), the player page (`#/play`, where a player token with no table lands too), a
- * table (`#/tables/T1`) or the picker.
- */
-function Screen(props: { readonly token: string; readonly api: Api; readonly who: TokenInfo }) {
-  const { token, api, who } = props;
-  const tableId = useHash(tableFromHash);
-  const play = useHash(isPlayHash);
-  const replay = useHash(parseReplayRoute);
-  if (replay?.kind === 'hands')
-    return <HandList key={replay.tableId} token={token} tableId={replay.tableId} />;
-  if (replay?.kind === 'hand')
-    return (
-      <ReplayScreen
-        key={`${replay.tableId}/${replay.roundNo}`}
-        token={token}
-        tableId={replay.tableId}
-        roundNo={replay.roundNo}
-        initialStep={replay.step}
-      />
-    );
-  if (play || (who.role === 'player' && ['', '#', '#/'].includes(window.location.hash)))
-    return <PlayerRoute key={token} token={token} playerId={who.sub} />;
-  if (tableId === null)
-    return <TablePicker api={api} onPick={(id) => (window.location.hash = `#/tables/${id}`)} />;
-  return <TableScreen key={tableId} api={api} token={token} role={who.role} tableId={tableId} />;
 }
 
 export function App() {
@@ -113,16 +137,9 @@ export function App() {
   const who = token ? readToken(token) : null;
   return (
     <div className="app">
-      <AppHeader who={who} onSignOut={signOut} />
+      <AppHeader who={who} onSignOut={() => void signOut()} />
       <main>
-        {!token || !api || !who ? (
-          <>
-            <SignIn onSignIn={signIn} />
-            <StaffSignIn onSignIn={signIn} />
-          </>
-        ) : (
-          <Screen token={token} api={api} who={who} />
-        )}
+        {!token || !api || !who ? <SignInScreen onSignIn={signIn} /> : <Screen ctx={{ token, api, who }} />}
       </main>
     </div>
   );

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    /** The refusal's details, e.g. `field` for INVALID_RULES. */
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -29,35 +31,57 @@ export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 async function errorOf(res: Response): Promise<ApiError> {
   try {
-    const body = (await res.json()) as { code?: unknown; message?: unknown };
+    const body = (await res.json()) as { code?: unknown; message?: unknown; details?: unknown };
+    const details =
+      typeof body.details === 'object' && body.details !== null
+        ? (body.details as Record<string, unknown>)
+        : undefined;
     if (typeof body.code === 'string' && typeof body.message === 'string')
-      return new ApiError(res.status, body.code, body.message);
+      return new ApiError(res.status, body.code, body.message, details);
   } catch {
     // not JSON: fall through
   }
   return new ApiError(res.status, `HTTP_${res.status}`, res.statusText || 'the service refused the request');
 }
 
+/** A request's extras: the fetch to use (tests inject one). */
+export interface RequestOptions {
+  readonly fetchFn?: Fetch;
+}
+
+/**
+ * One call of the REST API under `/api` as `token` (none: a route that takes no token) with a JSON body; the
+ * answer parsed (null when empty), or an {@link ApiError}.
+ */
+export async function request<T>(
+  token: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  { fetchFn = (i, init) => fetch(i, init) }: RequestOptions = {},
+): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetchFn(`/api${path}`, {
+      method,
+      headers: {
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (error) {
+    throw new ApiError(0, 'NETWORK', `the service cannot be reached (${(error as Error).message})`);
+  }
+  if (!res.ok) throw await errorOf(res);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
 /** A small client for the endpoints the console calls. */
 export function apiClient(token: string, fetchFn: Fetch = (i, init) => fetch(i, init)) {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let res: Response;
-    try {
-      res = await fetchFn(`/api${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    } catch (error) {
-      throw new ApiError(0, 'NETWORK', `the service cannot be reached (${(error as Error).message})`);
-    }
-    if (!res.ok) throw await errorOf(res);
-    const text = await res.text();
-    return (text ? JSON.parse(text) : null) as T;
-  }
+  const call = <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    request<T>(token, method, path, body, { fetchFn });
   const t = (tableId: string) => `/tables/${encodeURIComponent(tableId)}`;
   const r = (tableId: string, roundNo: number) => `${t(tableId)}/rounds/${roundNo}`;
   return {

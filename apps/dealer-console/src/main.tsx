@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles.css';
+import './staff-screens.css';
 import './reports.css';
 import { i18n, localeOf, type Language } from './i18n';
 

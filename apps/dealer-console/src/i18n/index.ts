@@ -17,6 +17,12 @@ import enGame from './en/game.json';
 import zhGame from './zh/game.json';
 import enPlayer from './en/player.json';
 import zhPlayer from './zh/player.json';
+import enSignin from './en/signin.json';
+import zhSignin from './zh/signin.json';
+import enPit from './en/pit.json';
+import zhPit from './zh/pit.json';
+import enSupervisor from './en/supervisor.json';
+import zhSupervisor from './zh/supervisor.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -30,6 +36,9 @@ export const CATALOGUES = {
     game: enGame,
     dealer: enDealer,
     player: enPlayer,
+    signin: enSignin,
+    pit: enPit,
+    supervisor: enSupervisor,
   },
   zh: {
     common: zhCommon,
@@ -38,6 +47,9 @@ export const CATALOGUES = {
     game: zhGame,
     dealer: zhDealer,
     player: zhPlayer,
+    signin: zhSignin,
+    pit: zhPit,
+    supervisor: zhSupervisor,
   },
 } as const;
 

@@ -1,40 +1,47 @@
+/**
+ * Staff sign-in with a user name and password (`POST /api/auth/sign-in`), or the casino's single sign-on when the
+ * service offers it (`GET /api/auth/options`). The shift's token the service answers goes to `onSignIn`.
+ */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { ApiError, request } from '../api';
+import { formatTime } from '../i18n';
 
 /** The staff roles one may ask to act in (the service's; the default is the account's first). */
-const ROLES = ['admin', 'dealer', 'supervisor', 'compliance', 'analyst'] as const;
+export const STAFF_ROLES = ['admin', 'dealer', 'supervisor', 'compliance', 'analyst'] as const;
 
-/** What the service answers a refused sign-in with, said for people. */
-function sayRefusal(code: string, message: string, details: Record<string, unknown> | undefined): string {
-  switch (code) {
+/** What the service answers a refused sign-in with, said for people in the current language. */
+export function sayRefusal(t: TFunction, error: ApiError): string {
+  const until = error.details?.['until'];
+  switch (error.code) {
     case 'INVALID_CREDENTIALS':
-      return 'Wrong user name or password.';
-    case 'ACCOUNT_LOCKED': {
-      const until =
-        typeof details?.['until'] === 'string' ? new Date(details['until']).toLocaleTimeString() : null;
-      return `Too many wrong passwords: this account is locked${until ? ` until ${until}` : ' for a while'}.`;
-    }
     case 'ACCOUNT_DISABLED':
-      return 'This account is disabled: ask an admin.';
     case 'ROLE_NOT_HELD':
-      return 'This account does not hold that role.';
     case 'RATE_LIMITED':
-      return 'Too many sign-ins from here: wait a minute and try again.';
+    case 'TOO_MANY_AUTH_FAILURES':
+    case 'NETWORK':
+      return t(`refusals.${error.code}`);
+    case 'ACCOUNT_LOCKED':
+      return typeof until === 'string'
+        ? t('refusals.ACCOUNT_LOCKED', { until: formatTime(until, { dateStyle: undefined }) })
+        : t('refusals.ACCOUNT_LOCKED_WHILE');
     default:
-      return message;
+      return t('refusals.other', { code: error.code, message: error.message });
   }
 }
 
-/** Where the casino's single sign-on starts, when the service offers one (`GET /api/auth/options`). */
+/** Where the casino's single sign-on starts, when the service offers one. */
 function useSsoStart(): string | null {
   const [start, setStart] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    fetch('/api/auth/options')
-      .then((r) => (r.ok ? r.json() : null))
-      .then((o: { sso?: { start?: unknown } | null } | null) => {
+    request<{ sso?: { start?: unknown } | null }>(null, 'GET', '/auth/options').then(
+      (o) => {
         if (live && typeof o?.sso?.start === 'string') setStart(o.sso.start);
-      })
-      .catch(() => undefined);
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -42,34 +49,26 @@ function useSsoStart(): string | null {
   return start;
 }
 
-interface SignInAnswer {
-  readonly token?: string;
-  readonly code?: string;
-  readonly message?: string;
-  readonly details?: Record<string, unknown>;
-}
-
 /** `POST /api/auth/sign-in`: the token goes to `onSignIn`, a refusal to `error`. */
 function useSignIn(onSignIn: (token: string) => void) {
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (username: string, password: string, role: string): Promise<boolean> => {
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch('/api/auth/sign-in', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password, ...(role ? { role } : {}) }),
+      const body = await request<{ token?: string }>(null, 'POST', '/auth/sign-in', {
+        username,
+        password,
+        ...(role ? { role } : {}),
       });
-      const body = (await res.json()) as SignInAnswer;
-      if (res.ok && body.token) {
+      if (body?.token) {
         onSignIn(body.token);
         return true;
       }
-      setError(sayRefusal(body.code ?? `HTTP_${res.status}`, body.message ?? res.statusText, body.details));
-    } catch {
-      setError('The service cannot be reached.');
+      setError(new ApiError(0, 'UNEXPECTED', 'no token in the answer'));
+    } catch (e) {
+      setError(e instanceof ApiError ? e : new ApiError(0, 'UNEXPECTED', String(e)));
     } finally {
       setBusy(false);
     }
@@ -78,11 +77,8 @@ function useSignIn(onSignIn: (token: string) => void) {
   return { error, busy, submit };
 }
 
-/**
- * Staff sign-in with a user name and password, or the casino's single sign-on when the service offers it. The
- * token the service answers goes to `onSignIn`, as a pasted one does.
- */
 export function StaffSignIn({ onSignIn }: { readonly onSignIn: (token: string) => void }) {
+  const { t } = useTranslation('signin');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState('');
@@ -91,24 +87,25 @@ export function StaffSignIn({ onSignIn }: { readonly onSignIn: (token: string) =
   return (
     <form
       className="sign-in staff-sign-in panel"
-      aria-label="Staff sign-in"
+      aria-labelledby="staff-sign-in-heading"
       onSubmit={(e) => {
         e.preventDefault();
         void submit(username, password, role).then((ok) => ok && setPassword(''));
       }}
     >
-      <h2>Staff sign-in</h2>
-      <label htmlFor="staff-username">User name</label>
+      <h2 id="staff-sign-in-heading">{t('form.heading')}</h2>
+      <label htmlFor="staff-username">{t('form.username')}</label>
       <input
         id="staff-username"
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
         required
+        autoFocus
         value={username}
         onChange={(e) => setUsername(e.target.value)}
       />
-      <label htmlFor="staff-password">Password</label>
+      <label htmlFor="staff-password">{t('form.password')}</label>
       <input
         id="staff-password"
         type="password"
@@ -120,31 +117,32 @@ export function StaffSignIn({ onSignIn }: { readonly onSignIn: (token: string) =
       <RoleChoice role={role} onChange={setRole} />
       {error && (
         <p role="alert" className="error-text">
-          {error}
+          {sayRefusal(t, error)}
         </p>
       )}
       <button type="submit" disabled={busy}>
-        Log in
+        {busy ? t('form.busy') : t('form.submit')}
       </button>
       {sso && (
         <p>
-          <a href={sso}>Use the casino&apos;s single sign-on</a>
+          <a href={sso}>{t('form.sso')}</a>
         </p>
       )}
-      <p className="muted">The token lasts a shift, kept for this browser tab only; signing out ends it.</p>
+      <p className="muted">{t('form.note')}</p>
     </form>
   );
 }
 
 function RoleChoice(props: { readonly role: string; readonly onChange: (role: string) => void }) {
+  const { t } = useTranslation('signin');
   return (
     <>
-      <label htmlFor="staff-role">Act as</label>
+      <label htmlFor="staff-role">{t('form.actAs')}</label>
       <select id="staff-role" value={props.role} onChange={(e) => props.onChange(e.target.value)}>
-        <option value="">my first role</option>
-        {ROLES.map((r) => (
+        <option value="">{t('form.firstRole')}</option>
+        {STAFF_ROLES.map((r) => (
           <option key={r} value={r}>
-            {r}
+            {t(`roles.${r}`)}
           </option>
         ))}
       </select>

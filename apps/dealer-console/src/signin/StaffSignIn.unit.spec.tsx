@@ -1,5 +1,6 @@
 /** The staff sign-in form: the service's answer becomes the session's token; refusals are said for people. */
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { setLanguage } from '../i18n';
 import { StaffSignIn } from './StaffSignIn';
 
 const answer = (status: number, body: unknown) =>
@@ -8,6 +9,7 @@ const answer = (status: number, body: unknown) =>
     status,
     statusText: '',
     json: () => Promise.resolve(body),
+    text: () => Promise.resolve(JSON.stringify(body)),
   } as Response);
 
 function withService(signIn: (body: Record<string, unknown>) => Promise<Response>, sso = false) {
@@ -24,8 +26,10 @@ function fill(username: string, password: string, role = '') {
   fireEvent.change(screen.getByLabelText('User name'), { target: { value: username } });
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
   if (role) fireEvent.change(screen.getByLabelText('Act as'), { target: { value: role } });
-  fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
+
+afterEach(() => act(() => setLanguage('en')));
 
 it('signs in with the user name, the password and the role asked for', async () => {
   const sent: Record<string, unknown>[] = [];
@@ -49,10 +53,12 @@ it.each([
   [
     423,
     { code: 'ACCOUNT_LOCKED', message: 'locked', details: { until: '2030-01-01T08:15:00.000Z' } },
-    /locked until/,
+    /locked until \d/,
   ],
+  [423, { code: 'ACCOUNT_LOCKED', message: 'locked' }, /locked for a while/],
   [403, { code: 'ACCOUNT_DISABLED', message: 'disabled' }, /disabled: ask an admin/],
   [429, { code: 'RATE_LIMITED', message: 'too many' }, /wait a minute/],
+  [500, { code: 'INTERNAL_ERROR', message: 'boom' }, /refused \(INTERNAL_ERROR\): boom/],
 ])('says a refusal (%i) for people, and signs nobody in', async (status, body, said) => {
   withService(() => answer(status, body));
   const onSignIn = jest.fn();
@@ -68,4 +74,14 @@ it("offers the casino's single sign-on only when the service has it", async () =
   expect((await screen.findByRole('link', { name: /single sign-on/ })).getAttribute('href')).toBe(
     '/api/auth/oidc/start',
   );
+});
+
+it('speaks Simplified Chinese, refusals too', async () => {
+  act(() => setLanguage('zh'));
+  withService(() => answer(401, { code: 'INVALID_CREDENTIALS', message: 'wrong user name or password' }));
+  render(<StaffSignIn onSignIn={jest.fn()} />);
+  fireEvent.change(screen.getByLabelText('用户名'), { target: { value: 'ann' } });
+  fireEvent.change(screen.getByLabelText('密码'), { target: { value: 'x' } });
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  expect((await screen.findByRole('alert')).textContent).toBe('用户名或密码错误。');
 });
