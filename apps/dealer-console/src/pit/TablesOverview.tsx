@@ -32,7 +32,9 @@ export function alertsOf(
   now: number,
 ): { key: string; values?: Record<string, unknown> }[] {
   const alerts: { key: string; values?: Record<string, unknown> }[] = [];
-  if (connection === 'reconnecting' || connection === 'failed') alerts.push({ key: 'connection' });
+  if (connection === 'reconnecting') alerts.push({ key: 'connection' });
+  // refused by the service (a token limited to other tables, a table gone): not followed
+  if (connection === 'failed') alerts.push({ key: 'failed' });
   if (!view || view.status !== 'open') return alerts;
   if (edge && edgeCurrent(edge, view.shoe) && edge.favourable.length > 0)
     alerts.push({ key: 'edge', values: { spots: edge.favourable.map((v) => v.spot) } });

@@ -33,8 +33,10 @@ function edge(over: Partial<EdgeTableView>): EdgeTableView {
 
 it('none for a quiet table', () => expect(alertsOf(live(), 'live', undefined, 0)).toEqual([]));
 
-it('a lost connection', () =>
-  expect(keys(alertsOf(live(), 'reconnecting', undefined, 0))).toEqual(['connection']));
+it('a lost connection, and a table the service does not let this console follow', () => {
+  expect(keys(alertsOf(live(), 'reconnecting', undefined, 0))).toEqual(['connection']);
+  expect(keys(alertsOf(null, 'failed', undefined, 0))).toEqual(['failed']);
+});
 
 it("a favourable bet, only when the monitor's answer is about the shoe and coup the view is at", () => {
   const fav = { spot: 'tie', paytable: null, ev: 0.01, evExact: '1/100', win: 0, push: 0, lose: 0 } as const;
