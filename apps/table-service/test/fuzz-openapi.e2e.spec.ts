@@ -135,6 +135,7 @@ function textInvalid(name: string, value: string): boolean {
     case 'scope':
       return value !== 'table' && value !== 'player';
     case 'flagged':
+    case 'corrected':
       return value !== 'true' && value !== 'false';
     case 'since':
     case 'until':

@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ReadModels, replayHand, verifyHand } from '@coup/projections';
+import { type GamingClock, ReadModels, clockOf, replayHand, verifyHand } from '@coup/projections';
 import type { Principal } from '@coup/auth';
 import { onlineTableId, tableStream } from '@coup/table';
 import { rolesFor } from '../common/access';
@@ -17,6 +17,7 @@ import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
 import { wantsCsv } from './csv';
 import { handAuditCsv, handsCsv, replayCsv, roadsCsv, verifyCsv } from './hands.csv';
+import { ANALYTICS, type AnalyticsOptions } from './analytics.params';
 import { handsQueryOf } from './hands.query';
 import { queryOf, optionalInt, positiveInt, tableIdParam } from './params';
 import { QUERIES_STORE, type QueriesStore, queryError, queryErrorAsync, sendCsv } from './shared';
@@ -40,10 +41,16 @@ const CSV_NOTE =
 @ApiBearerAuth()
 @Controller('api/tables')
 export class HandsController {
+  /** The casino's gaming day, for the hand history's `gamingDay` filter. */
+  private readonly clock: GamingClock;
+
   constructor(
     @Inject(ReadModels) private readonly read: ReadModels,
     @Inject(QUERIES_STORE) private readonly source: QueriesStore,
-  ) {}
+    @Inject(ANALYTICS) analytics: AnalyticsOptions,
+  ) {
+    this.clock = clockOf(analytics.gamingDay);
+  }
 
   private async known(tableId: string): Promise<void> {
     if ((await this.read.table(tableId)) === null)
@@ -86,6 +93,11 @@ export class HandsController {
     description: 'Betting opened at or after (ISO date or instant)',
   })
   @ApiQuery({ name: 'to', required: false, description: 'Betting opened before (ISO date or instant)' })
+  @ApiQuery({
+    name: 'gamingDay',
+    required: false,
+    description: 'Betting opened in this gaming day, YYYY-MM-DD (COUP_GAMING_DAY); not with from/to',
+  })
   @ApiQuery({ name: 'outcome', required: false, enum: ['player', 'banker', 'tie', 'void'] })
   @ApiQuery({ name: 'player', required: false, description: 'Hands where this player had stakes' })
   @ApiQuery({
@@ -112,7 +124,7 @@ export class HandsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     tableIdParam(tableId);
-    const { filter, page } = handsQueryOf(query);
+    const { filter, page } = handsQueryOf(query, this.clock);
     // The whole query is checked before access: a malformed one is a 400 whoever asks.
     queryError(() => this.read.checkHandsQuery(filter, page));
     mayReadHands(principal, tableId);

@@ -1,5 +1,5 @@
 /** The hand-history list's query string, checked and read into the read model's filter and page. */
-import type { HandFilter } from '@coup/projections';
+import type { GamingClock, HandFilter } from '@coup/projections';
 import { ApiError } from '../common/api-error';
 import { optionalInt, playerIdParam, queryOf } from './params';
 
@@ -16,6 +16,7 @@ const HANDS_PARAMETERS = [
   'roundTo',
   'from',
   'to',
+  'gamingDay',
   'outcome',
   'player',
   'corrected',
@@ -25,10 +26,32 @@ const HANDS_PARAMETERS = [
 ] as const;
 
 /**
- * The filter and page of `GET /api/tables/:tableId/hands`: numbers, the player id and `corrected` checked here (400 naming the
- * field); the dates, outcome, order and cursor are checked by the read model's `checkHandsQuery`.
+ * `gamingDay` (YYYY-MM-DD, the casino's day by COUP_GAMING_DAY) as the from..to instants of that day; not with
+ * `from` or `to` (400 INVALID_QUERY naming gamingDay).
  */
-export function handsQueryOf(query: unknown): {
+function gamingDayBounds(
+  q: Record<string, string | undefined>,
+  clock: GamingClock,
+): { from: string | undefined; to: string | undefined } {
+  const day = q['gamingDay'];
+  if (day === undefined) return { from: q['from'], to: q['to'] };
+  const bad = (message: string) => new ApiError(400, 'INVALID_QUERY', message, { field: 'gamingDay' });
+  if (q['from'] !== undefined || q['to'] !== undefined) throw bad('give gamingDay or from/to, not both');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))
+    throw bad('gamingDay must be a date, YYYY-MM-DD');
+  const { startsAt, endsAt } = clock.bounds(day);
+  return { from: startsAt, to: endsAt };
+}
+
+/**
+ * The filter and page of `GET /api/tables/:tableId/hands`: numbers, the player id, `corrected` and `gamingDay`
+ * (read by the casino's gaming-day clock) checked here (400 naming the field); the dates, outcome, order and
+ * cursor are checked by the read model's `checkHandsQuery`.
+ */
+export function handsQueryOf(
+  query: unknown,
+  clock: GamingClock,
+): {
   filter: HandFilter;
   page: { cursor: string | undefined; limit: number | undefined };
 } {
@@ -37,8 +60,7 @@ export function handsQueryOf(query: unknown): {
     shoe: optionalInt(q, 'shoe'),
     roundFrom: optionalInt(q, 'roundFrom'),
     roundTo: optionalInt(q, 'roundTo'),
-    from: q['from'],
-    to: q['to'],
+    ...gamingDayBounds(q, clock),
     outcome: q['outcome'] as HandFilter['outcome'],
     player: q['player'] === undefined ? undefined : playerIdParam(q['player'], 'player'),
     corrected: optionalBoolean(q, 'corrected'),
