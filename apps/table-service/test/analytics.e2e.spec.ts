@@ -3,10 +3,10 @@
  * configured gaming day and shifts (COUP_GAMING_DAY, COUP_SHIFTS), answered as JSON and CSV, filtered, refused
  * when a parameter is bad, and read only by the roles the access matrix names.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { exactBetOdds } from '@coup/engine';
 import { analystProjection, gamingDayConfig, gamingDayOf } from '@coup/projections';
 import { startService, type Harness } from './harness';
+import { ok as call, readModelsCaughtUp } from './http-helpers';
 
 jest.setTimeout(60_000);
 
@@ -25,21 +25,9 @@ const odds = exactBetOdds({ decks: 8, spots: ['player', 'banker'] }).bets;
 let h: Harness;
 let day: string;
 
-async function ok(method: string, path: string, body?: unknown, token?: string): Promise<unknown> {
-  const res = await h.api(method, path, { ...(body ? { body } : {}), ...(token ? { token } : {}) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-/** Until the read models have every event of the store. */
-async function caughtUp(): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const status = (await h.api('GET', '/api/projections')).body as { projections: { lag: number }[] };
-    if (status.projections.every((p) => p.lag === 0)) return;
-    await sleep(20);
-  }
-  throw new Error('the read models did not catch up');
-}
+const ok = (method: string, path: string, body?: unknown, token?: string) =>
+  call(h, method, path, body, token);
+const caughtUp = () => readModelsCaughtUp(h);
 
 const analyst = () => h.token('analyst');
 const get = (path: string, token = analyst(), headers: Record<string, string> = {}) =>

@@ -3,30 +3,18 @@
  * odds of each bet before a hand, and the statistics per bet type, on a live one-deck EZ table whose first coup
  * leaves Dragon 7 favourable (known cards: the 8d turned, then 9h Qs Qc 3d).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startService, type Harness } from './harness';
+import { ok as call, readModelsCaughtUp } from './http-helpers';
 
 jest.setTimeout(60_000);
 
 let h: Harness;
 
-/** Until the read models have every event of the store (the projections' lag is 0 everywhere). */
-async function caughtUp(): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const status = (await h.api('GET', '/api/projections')).body as { projections: { lag: number }[] };
-    if (status.projections.every((p) => p.lag === 0)) return;
-    await sleep(20);
-  }
-  throw new Error('the read models did not catch up');
-}
-
 const dealer = () => h.token('dealer');
 
-async function ok(method: string, path: string, body?: unknown, token?: string): Promise<unknown> {
-  const res = await h.api(method, path, { ...(body ? { body } : {}), ...(token ? { token } : {}) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const ok = (method: string, path: string, body?: unknown, token?: string) =>
+  call(h, method, path, body, token);
+const caughtUp = () => readModelsCaughtUp(h);
 
 async function round(roundNo: number, bets: [string, string, number][], cards: string[]): Promise<void> {
   await ok('POST', '/api/tables/T1/rounds', undefined, dealer());

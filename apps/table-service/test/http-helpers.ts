@@ -1,4 +1,5 @@
-/** Helpers of the HTTP edge tests (http-*.e2e.spec.ts, fuzz-openapi.e2e.spec.ts). */
+/** Helpers of the HTTP edge tests (http-*.e2e.spec.ts, fuzz-openapi.e2e.spec.ts) and of the read side's. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { EventStoreHandle } from '../src/store/event-store.provider';
 import type { Harness } from './harness';
@@ -44,4 +45,27 @@ export async function openRound(h: Harness, tableId: string, chips = 1_000_000):
     const r = await h.api(method, path, options);
     if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   }
+}
+
+/** A request that must succeed: its body, or an error naming the request and the answer. */
+export async function ok(
+  h: Harness,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<unknown> {
+  const res = await h.api(method, path, { ...(body ? { body } : {}), ...(token ? { token } : {}) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Until the read models have every event of the store (the projections' lag is 0 everywhere). */
+export async function readModelsCaughtUp(h: Harness): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const status = (await h.api('GET', '/api/projections')).body as { projections: { lag: number }[] };
+    if (status.projections.every((p) => p.lag === 0)) return;
+    await sleep(20);
+  }
+  throw new Error('the read models did not catch up');
 }

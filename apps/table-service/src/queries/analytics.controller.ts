@@ -7,14 +7,12 @@ import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  BET_TYPE_DIMENSIONS,
-  HOLD_DIMENSIONS,
+  type GroupedReport,
   ReadModels,
   type Report,
   type ReportOptions,
   anomalyReport,
   betTypeReport,
-  dimensionsOf,
   holdReport,
   paceReport,
   ratingReport,
@@ -93,6 +91,21 @@ export class AnalyticsController {
     return sendCsv(reply, toCsv(columns, report.rows));
   }
 
+  /** A report grouped by `groupBy` (hold, or hold per bet type). */
+  private async grouped(
+    kind: 'hold' | 'betTypes',
+    query: unknown,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<unknown> {
+    const r = reportQuery(query, ['groupBy']);
+    const options = { ...this.options(r), groupBy: groupByOf(r.q) };
+    const report: GroupedReport<object> = await queryErrorAsync<GroupedReport<object>>(() =>
+      kind === 'hold' ? holdReport(this.read.sql, options) : betTypeReport(this.read.sql, options),
+    );
+    return this.answer(report, r, request, reply, groupedColumns(kind, report.groupBy));
+  }
+
   @Get('hold')
   @Roles(...rolesFor('GET /api/reports/hold'))
   @ApiOperation({
@@ -114,12 +127,7 @@ export class AnalyticsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    const r = reportQuery(query, ['groupBy']);
-    const groupBy = await queryErrorAsync(async () =>
-      dimensionsOf(groupByOf(r.q) ?? HOLD_DIMENSIONS, ['table', 'gamingDay', 'shift', 'hour', 'dealer']),
-    );
-    const report = await queryErrorAsync(() => holdReport(this.read.sql, { ...this.options(r), groupBy }));
-    return this.answer({ ...report, groupBy }, r, request, reply, groupedColumns('hold', groupBy));
+    return this.grouped('hold', query, request, reply);
   }
 
   @Get('bet-types')
@@ -143,12 +151,7 @@ export class AnalyticsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    const r = reportQuery(query, ['groupBy']);
-    const groupBy = await queryErrorAsync(async () =>
-      dimensionsOf(groupByOf(r.q) ?? BET_TYPE_DIMENSIONS, [...HOLD_DIMENSIONS, 'hour', 'betType']),
-    );
-    const report = await queryErrorAsync(() => betTypeReport(this.read.sql, { ...this.options(r), groupBy }));
-    return this.answer({ ...report, groupBy }, r, request, reply, groupedColumns('betTypes', groupBy));
+    return this.grouped('betTypes', query, request, reply);
   }
 
   @Get('dealer-pace')

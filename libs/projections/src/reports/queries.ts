@@ -10,6 +10,7 @@ import type {
   AnomalyReport,
   AnomalyRow,
   BetTypeRow,
+  GroupedReport,
   HoldRow,
   PaceRow,
   RatingRow,
@@ -94,7 +95,7 @@ function filtered(options: ReportOptions): ReportFilter {
 export async function holdReport(
   sql: SqlReader,
   options: ReportOptions & { readonly groupBy?: readonly string[] } = {},
-): Promise<Report<HoldRow>> {
+): Promise<GroupedReport<HoldRow>> {
   const dims = dimensionsOf(options.groupBy ?? HOLD_DIMENSIONS, [
     'table',
     'gamingDay',
@@ -103,7 +104,7 @@ export async function holdReport(
     'dealer',
   ]);
   const w = reportWhere(filtered(options), { player: false });
-  return run(sql, holdSql(dims, w, sql.dialect), w.params, options, (r) => ({
+  const report = await run(sql, holdSql(dims, w, sql.dialect), w.params, options, (r) => ({
     ...keysOf(r, dims),
     coups: num(r['coups']),
     dropAmount: num(r['drop_amount']),
@@ -118,13 +119,14 @@ export async function holdReport(
     voids: num(r['voids']),
     corrections: num(r['corrections']),
   }));
+  return { ...report, groupBy: dims };
 }
 
 /** Hold per bet type, table, gaming day, shift and dealer (or `groupBy`, any of those and hour). */
 export async function betTypeReport(
   sql: SqlReader,
   options: ReportOptions & { readonly groupBy?: readonly string[] } = {},
-): Promise<Report<BetTypeRow>> {
+): Promise<GroupedReport<BetTypeRow>> {
   const dims = dimensionsOf(options.groupBy ?? BET_TYPE_DIMENSIONS, [
     'table',
     'gamingDay',
@@ -134,7 +136,7 @@ export async function betTypeReport(
     'betType',
   ]);
   const w = reportWhere(filtered(options), { player: false });
-  return run(sql, betTypeSql(dims, w, sql.dialect), w.params, options, (r) => ({
+  const report = await run(sql, betTypeSql(dims, w, sql.dialect), w.params, options, (r) => ({
     ...keysOf(r, dims),
     coups: num(r['coups']),
     bets: num(r['bets']),
@@ -148,6 +150,7 @@ export async function betTypeReport(
     voidedBets: num(r['voided_bets']),
     correctedBets: num(r['corrected_bets']),
   }));
+  return { ...report, groupBy: dims };
 }
 
 /** Dealer pace per table, gaming day, shift and dealer. */

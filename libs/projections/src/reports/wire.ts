@@ -120,6 +120,11 @@ export interface Report<R> {
   readonly truncated: boolean;
 }
 
+/** A report grouped by dimensions: the ones it was grouped by, in their order. */
+export interface GroupedReport<R> extends Report<R> {
+  readonly groupBy: readonly ReportDimension[];
+}
+
 export interface AnomalyReport extends Report<AnomalyRow> {
   /** The |z| past which a row is flagged. */
   readonly threshold: number;
