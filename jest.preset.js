@@ -11,6 +11,11 @@ const moduleNameMapper = {
   '^@coup/projections/wire$': path.join(__dirname, 'libs', 'projections', 'src', 'wire.ts'),
 };
 
+// ESM-only packages (the Parquet writer and reader, ADR-34): jest's CommonJS runtime cannot require them, so their
+// sources are compiled to CommonJS like ours. Node itself requires them as they are (require(esm), Node 20.19+).
+const esmPackages = ['hyparquet', 'hyparquet-writer'];
+const esmSources = `/node_modules/(${esmPackages.join('|')})/.+\\.js$`;
+
 /** @param {string} projectDir @param {object} [extra] */
 module.exports = function preset(projectDir, extra = {}) {
   return {
@@ -22,7 +27,15 @@ module.exports = function preset(projectDir, extra = {}) {
         'ts-jest',
         { tsconfig: path.join(projectDir, 'tsconfig.spec.json'), diagnostics: false },
       ],
+      [esmSources]: [
+        'ts-jest',
+        {
+          tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022', isolatedModules: true },
+          diagnostics: false,
+        },
+      ],
     },
+    transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
     moduleNameMapper,
     moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
     ...extra,

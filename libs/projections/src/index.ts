@@ -10,3 +10,4 @@ export * from './replay';
 export * as testing from './testing';
 export * from './sql';
 export * from './reports';
+export * from './export';

@@ -3,6 +3,7 @@
  * it here and add it to {@link COMMANDS}. `help` is added by the CLI itself.
  */
 import type { Command } from '../command';
+import { exportCommand } from './export';
 import { odds } from './odds';
 import { projections } from './projections';
 import { replay } from './replay';
@@ -22,4 +23,5 @@ export const COMMANDS: readonly Command[] = [
   projections,
   replay,
   verify,
+  exportCommand,
 ];
