@@ -7,6 +7,9 @@ import { copyReadModelsToPostgres } from './pg-copy';
 import { startTestPostgres, type TestPostgres } from './postgres';
 import { pgTypes } from '../sql/reader';
 
+// folding the golden corpus through every read model and copying it takes seconds on a loaded machine
+jest.setTimeout(60_000);
+
 describe('copyReadModelsToPostgres', () => {
   let pg: TestPostgres;
   let pool: Pool;
