@@ -1,14 +1,8 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BetStatsView, StatsView } from '@coup/projections/wire';
 import { ApiError, type TableEntry } from '../api';
-import { money } from '../format';
 import { type AnalystApi, analystApi } from './api';
-import { BetResultsPanel } from './BetResultsPanel';
-import { percent } from './cells';
-import { ChartPanel } from './ChartPanel';
-import { dayChart, frequencyChart, holdChart } from './charts';
-import { handleAndWinByDay, holdByBet, outcomeFrequencies, outsideInterval } from './data';
+import { ReportPanels, StatsPanels } from './panels';
 import { type DashboardFilter, analystHash } from './route';
 
 /** The roles the dashboard is for. */
@@ -55,6 +49,7 @@ function FilterForm(props: { readonly filter: DashboardFilter; readonly tables: 
       <div className="field-actions">
         <button type="submit">{t('filter.apply')}</button>
       </div>
+      <p className="muted filter-note">{t('filter.note')}</p>
       {problem && (
         <p className="error-text" role="alert">
           {problem}
@@ -64,106 +59,57 @@ function FilterForm(props: { readonly filter: DashboardFilter; readonly tables: 
   );
 }
 
-interface Loaded {
-  readonly stats: StatsView;
-  readonly bets: BetStatsView;
+/** What `load` answers for the selection (null while loading), read again when the selection changes. */
+function useLoaded<T>(load: () => Promise<T>): T | ApiError | null {
+  const [value, setValue] = useState<T | ApiError | null>(null);
+  useEffect(() => {
+    let stop = false;
+    setValue(null);
+    load().then(
+      (v) => !stop && setValue(v),
+      (e: unknown) => !stop && setValue(e instanceof ApiError ? e : new ApiError(0, 'UNEXPECTED', String(e))),
+    );
+    return () => {
+      stop = true;
+    };
+  }, [load]);
+  return value;
 }
 
 function useDashboardData(api: AnalystApi, filter: DashboardFilter) {
-  const [data, setData] = useState<Loaded | ApiError | null>(null);
-  const [tables, setTables] = useState<TableEntry[]>([]);
-  useEffect(() => {
-    let stop = false;
-    api.tables().then(
-      (l) => !stop && setTables(l),
-      () => undefined,
-    );
-    return () => {
-      stop = true;
-    };
-  }, [api]);
-  useEffect(() => {
-    let stop = false;
-    setData(null);
-    Promise.all([api.stats(filter), api.betStats(filter)]).then(
-      ([stats, bets]) => !stop && setData({ stats, bets }),
-      (e: unknown) => !stop && setData(e instanceof ApiError ? e : new ApiError(0, 'UNEXPECTED', String(e))),
-    );
-    return () => {
-      stop = true;
-    };
-  }, [api, filter]);
-  return { data, tables };
+  const tables = useLoaded(useCallback(() => api.tables(), [api]));
+  const stats = useLoaded(
+    useCallback(
+      () => Promise.all([api.stats(filter), api.betStats(filter)]).then(([s, bets]) => ({ stats: s, bets })),
+      [api, filter],
+    ),
+  );
+  const reports = useLoaded(
+    useCallback(async () => {
+      const [hold, betTypes, pace, anomalies] = await Promise.all([
+        api.hold(filter),
+        api.betTypes(filter),
+        api.pace(filter),
+        api.anomalies(filter),
+      ]);
+      return { hold, betTypes, pace, anomalies };
+    }, [api, filter]),
+  );
+  return { tables: Array.isArray(tables) ? tables : [], stats, reports };
 }
 
-/** The selection's totals in one line: coups, voids, handle, the house's win, hold beside the edge. */
-function Totals({ stats }: { readonly stats: StatsView }) {
+/** A part of the dashboard: loading, refused (said), or drawn. */
+function Part<T>(props: { readonly value: T | ApiError | null; readonly children: (v: T) => ReactNode }) {
   const { t } = useTranslation('analyst');
-  const o = stats.overall;
-  const hold = o.holdPercent === null ? '–' : percent(o.holdPercent);
-  const edge = o.theoreticalEdgePercent === null ? '–' : percent(o.theoreticalEdgePercent);
-  return (
-    <p className="panel totals-line" data-testid="totals">
-      {t('totals', {
-        coups: o.coups,
-        voids: o.voids,
-        handle: money(o.handle.total),
-        win: money(o.houseResult),
-        hold,
-        edge,
-      })}
-    </p>
-  );
-}
-
-function Panels({ data, filter }: { readonly data: Loaded; readonly filter: DashboardFilter }) {
-  const { t } = useTranslation('analyst');
-  const scope = data.bets.overall;
-  const suffix = [filter.table || 'all', filter.from, filter.to].filter(Boolean).join('_');
-  const outcomes = outcomeFrequencies(scope);
-  const hold = holdByBet(scope);
-  const days = handleAndWinByDay(data.stats);
-  const flags = outsideInterval(scope);
-  return (
-    <>
-      <Totals stats={data.stats} />
-      <div className="chart-grid">
-        <ChartPanel
-          id="outcomes"
-          title={t('panels.outcomes.title')}
-          description={t('panels.outcomes.description')}
-          table={outcomes}
-          chart={frequencyChart(outcomes, t)}
-          file={`outcomes-${suffix}.csv`}
-        />
-        <BetResultsPanel scope={scope} file={`bet-results-${suffix}.csv`} />
-        <ChartPanel
-          id="hold"
-          title={t('panels.hold.title')}
-          description={t('panels.hold.description')}
-          table={hold}
-          chart={holdChart(hold, t)}
-          file={`hold-${suffix}.csv`}
-        />
-        <ChartPanel
-          id="days"
-          title={t('panels.days.title')}
-          description={t('panels.days.description')}
-          table={days}
-          chart={dayChart(days, t)}
-          file={`days-${suffix}.csv`}
-        />
-        <ChartPanel
-          id="flags"
-          title={t('panels.flags.title')}
-          description={t('panels.flags.description')}
-          table={flags}
-          chart={null}
-          file={`flags-${suffix}.csv`}
-        />
-      </div>
-    </>
-  );
+  const { value } = props;
+  if (value === null) return <p className="muted">{t('loading')}</p>;
+  if (value instanceof ApiError)
+    return (
+      <p className="refusal" role="alert">
+        {t('errors.refused', { code: value.code, message: value.message })}
+      </p>
+    );
+  return <>{props.children(value)}</>;
 }
 
 /**
@@ -204,18 +150,16 @@ function Dashboard(props: {
   readonly filter: DashboardFilter;
   readonly address: string;
 }) {
-  const { t } = useTranslation('analyst');
-  const { data, tables } = useDashboardData(props.api, props.filter);
+  const { tables, stats, reports } = useDashboardData(props.api, props.filter);
+  const { filter } = props;
+  const suffix = [filter.table || 'all', filter.from, filter.to].filter(Boolean).join('_');
   return (
     <>
-      <FilterForm key={`${props.address}|${tables.length}`} filter={props.filter} tables={tables} />
-      {data === null && <p className="muted">{t('loading')}</p>}
-      {data instanceof ApiError && (
-        <p className="refusal" role="alert">
-          {t('errors.refused', { code: data.code, message: data.message })}
-        </p>
-      )}
-      {data && !(data instanceof ApiError) && <Panels data={data} filter={props.filter} />}
+      <FilterForm key={`${props.address}|${tables.length}`} filter={filter} tables={tables} />
+      <div className="chart-grid">
+        <Part value={stats}>{(d) => <StatsPanels data={d} suffix={suffix} />}</Part>
+        <Part value={reports}>{(d) => <ReportPanels data={d} suffix={suffix} />}</Part>
+      </div>
     </>
   );
 }

@@ -1,9 +1,10 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { ApiError } from '../api';
 import * as exportModule from '../export';
 import type { AnalystApi } from './api';
 import { AnalystDashboard } from './AnalystDashboard';
 import { parseAnalystRoute } from './route';
-import { BET_STATS, STATS } from './testing/fixtures';
+import { ANOMALIES, BET_STATS, BET_TYPES, HOLD, PACE, STATS } from './testing/fixtures';
 
 // jsdom has no canvas: the chart is drawn as what it was given (Chart.js itself is tested by its authors).
 jest.mock('react-chartjs-2', () => ({
@@ -15,11 +16,16 @@ jest.mock('react-chartjs-2', () => ({
   ) => <canvas role="img" aria-label={String(props['aria-label'])} data-chart={JSON.stringify(props.data)} />,
 }));
 
-function fakeApi(): AnalystApi {
+function fakeApi(over: Partial<AnalystApi> = {}): AnalystApi {
   return {
     tables: jest.fn(async () => [{ tableId: 'T1', status: 'open', dealing: 'rng', openedAt: null }]),
     stats: jest.fn(async () => STATS),
     betStats: jest.fn(async () => BET_STATS),
+    hold: jest.fn(async () => HOLD),
+    betTypes: jest.fn(async () => BET_TYPES),
+    pace: jest.fn(async () => PACE),
+    anomalies: jest.fn(async () => ANOMALIES),
+    ...over,
   } as AnalystApi;
 }
 
@@ -51,8 +57,16 @@ describe('AnalystDashboard', () => {
       '10 coups, 1 voided; handle $30, house win $10; hold 33.33% beside a theoretical edge of 1.24%.',
     );
     expect(chartData('outcomes').datasets[1]).toMatchObject({ label: 'Observed', data: [40, 50, 10] });
-    expect(chartData('days')).toMatchObject({ labels: ['2026-11-28', '2026-11-29'] });
-    expect(chartData('hold').labels).toEqual(['Player']);
+    for (const report of ['hold', 'betTypes', 'pace', 'anomalies'] as const)
+      expect(api[report]).toHaveBeenCalledWith({ table: 'T1', from: '2026-11-28', to: '' });
+    await screen.findByTestId('drop');
+    expect(chartData('drop')).toMatchObject({ labels: ['2026-11-28', '2026-11-29'] });
+    expect(chartData('hold').labels).toEqual(['Banker (commission)', 'Super 6 (15-to-1)']);
+    expect(chartData('pace').datasets[0]).toMatchObject({ label: 'Coups per hour', data: [90] });
+    // the anomalies' table is shown open, the flagged row says so
+    const z = within(screen.getByTestId('anomalies')).getByRole('table');
+    expect(within(z).getAllByRole('row')[1]!.textContent).toContain('4.15yes');
+    expect(screen.getByText(/flagged past 3\./)).toBeTruthy();
     // the flags are a table alone, shown open
     const flags = within(screen.getByTestId('flags')).getByRole('table');
     const cells = within(within(flags).getAllByRole('row')[1]!).getAllByRole('cell');
@@ -92,12 +106,12 @@ describe('AnalystDashboard', () => {
         api={fakeApi()}
       />,
     );
-    const panel = await screen.findByTestId('days');
+    const panel = await screen.findByTestId('drop');
     fireEvent.click(within(panel).getByRole('button', { name: 'Download the data (CSV)' }));
     await waitFor(() => expect(save).toHaveBeenCalled());
     expect(save).toHaveBeenCalledWith(
-      'days-T1.csv',
-      'day,coups,voids,handle,houseResult,holdPercent\r\n2026-11-28,4,1,1000,-500,33.333333\r\n2026-11-29,6,1,2000,1500,33.333333\r\n',
+      'drop-T1.csv',
+      'gamingDay,coups,dropAmount,handle,win,holdPct,theoWin\r\n2026-11-28,4,100000,1000,-500,-0.5,12\r\n2026-11-29,6,0,2000,1500,,25\r\n',
     );
     save.mockRestore();
   });
@@ -108,13 +122,32 @@ describe('AnalystDashboard', () => {
     );
     await screen.findByRole('option', { name: 'T1' });
     fireEvent.change(screen.getByLabelText('Table'), { target: { value: 'T1' } });
-    fireEvent.change(screen.getByLabelText('First day (UTC)'), { target: { value: '2026-11-29' } });
-    fireEvent.change(screen.getByLabelText('Last day (UTC)'), { target: { value: '2026-11-28' } });
+    fireEvent.change(screen.getByLabelText('First gaming day'), { target: { value: '2026-11-29' } });
+    fireEvent.change(screen.getByLabelText('Last gaming day'), { target: { value: '2026-11-28' } });
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     expect(screen.getByRole('alert').textContent).toBe('The first day must not be after the last.');
-    fireEvent.change(screen.getByLabelText('Last day (UTC)'), { target: { value: '2026-11-30' } });
+    fireEvent.change(screen.getByLabelText('Last gaming day'), { target: { value: '2026-11-30' } });
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     expect(window.location.hash).toBe('#/analyst?table=T1&from=2026-11-29&to=2026-11-30');
+  });
+
+  it('a report refused leaves the statistics shown, and says why', async () => {
+    const refused = jest.fn(async () => {
+      throw new ApiError(503, 'STORE_UNAVAILABLE', 'the read models cannot be read now');
+    });
+    render(
+      <AnalystDashboard
+        token="t"
+        role="analyst"
+        filter={parseAnalystRoute('#/analyst')!}
+        api={fakeApi({ pace: refused })}
+      />,
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The service refused: STORE_UNAVAILABLE the read models cannot be read now',
+    );
+    expect(screen.getByTestId('outcomes')).toBeTruthy();
+    expect(screen.queryByTestId('drop')).toBeNull();
   });
 
   it('is refused to other roles', () => {

@@ -46,6 +46,8 @@ export function ChartPanel(props: {
   /** null: a table alone (nothing to draw). */
   readonly chart: ChartSpec | null;
   readonly file: string;
+  /** Show the data table at once (it is shown anyway when there is no chart). */
+  readonly open?: boolean;
 }) {
   const { t } = useTranslation('analyst');
   const { id, table } = props;
@@ -71,7 +73,7 @@ export function ChartPanel(props: {
         </div>
       )}
       {!empty && (
-        <details open={props.chart === null}>
+        <details open={props.open === true || props.chart === null}>
           <summary>{t('data.show')}</summary>
           <DataTableView table={table} caption={props.title} />
         </details>

@@ -5,8 +5,10 @@ import { money } from '../format';
 
 /** Columns holding a fraction (shown as a percentage), a percentage already, or cents. */
 const FRACTIONS = new Set(['frequency', 'ciLow', 'ciHigh', 'expected']);
-const PERCENTS = new Set(['holdPercent', 'theoreticalEdgePercent']);
-const CENTS = new Set(['handle', 'houseResult']);
+const PERCENTS = new Set(['holdPercent', 'theoreticalEdgePercent', 'holdPct', 'theoPct']);
+const CENTS = new Set(['handle', 'houseResult', 'dropAmount', 'win', 'theoWin']);
+/** Columns shown with two decimals (z-scores, hours) or one (a pace). */
+const DECIMALS: Readonly<Record<string, number>> = { z: 2, hours: 2, coupsPerHour: 1 };
 
 export const percent = (v: number, digits = 2): string => `${v.toFixed(digits)}%`;
 
@@ -29,6 +31,12 @@ export function betName(spot: string, variant: string, t: TFunction<'analyst'>):
   return spot === 'player' || variant === '' ? name : `${name} (${variant})`;
 }
 
+/** A report's bet type ('banker:commission', 'super6:15-to-1') in words. */
+export function betTypeName(betType: string, t: TFunction<'analyst'>): string {
+  const [spot = '', variant = ''] = betType.split(/:(.*)/);
+  return betName(spot, variant, t);
+}
+
 /** A cell as shown in the data table. */
 export function showCell(column: string, v: CsvCell, t: TFunction<'analyst'>): string {
   if (v === null || v === undefined) return '–';
@@ -37,9 +45,12 @@ export function showCell(column: string, v: CsvCell, t: TFunction<'analyst'>): s
     if (FRACTIONS.has(column)) return percent(v * 100, 3);
     if (PERCENTS.has(column)) return percent(v);
     if (CENTS.has(column)) return money(v);
+    if (DECIMALS[column] !== undefined) return v.toFixed(DECIMALS[column]);
     return v.toLocaleString('en-US');
   }
   if (column === 'result') return resultLabel(v, t);
   if (column === 'bet') return t(`spots.${v}`, { defaultValue: v });
+  if (column === 'betType') return betTypeName(v, t);
+  if (column === 'scope') return t(`scopes.${v}`, { defaultValue: v });
   return v;
 }

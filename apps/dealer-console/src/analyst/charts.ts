@@ -18,8 +18,8 @@ import {
 } from 'chart.js';
 import type { TFunction } from 'i18next';
 import type { CsvCell } from '../export';
-import { betName, resultLabel } from './cells';
-import type { DAY_COLUMNS, DataTable, FREQUENCY_COLUMNS, HOLD_COLUMNS } from './data';
+import { resultLabel } from './cells';
+import type { DataTable, FREQUENCY_COLUMNS } from './data';
 
 Chart.register(
   BarController,
@@ -42,15 +42,20 @@ export interface ChartSpec {
   readonly options: ChartOptions<'bar'>;
 }
 
-const num = (v: CsvCell): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** A cell as a number to draw, or null (a gap). */
+export const num = (v: CsvCell): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const COLOURS = {
   interval: 'rgba(31, 95, 191, 0.25)',
   observed: '#1f5fbf',
   expected: '#c0262d',
-  second: '#1d8a3a',
 };
 
-function options(yTitle: string, yTick: (v: number) => string): ChartOptions<'bar'> {
+/** Options of a bar chart: the y axis titled and its ticks written by `yTick`, starting at 0 unless asked not to. */
+export function barOptions(
+  yTitle: string,
+  yTick: (v: number) => string,
+  beginAtZero = true,
+): ChartOptions<'bar'> {
   return {
     animation: false,
     responsive: true,
@@ -58,7 +63,7 @@ function options(yTitle: string, yTick: (v: number) => string): ChartOptions<'ba
     scales: {
       x: { grid: { display: false } },
       y: {
-        beginAtZero: true,
+        beginAtZero,
         title: { display: true, text: yTitle },
         ticks: { callback: (v) => yTick(Number(v)) },
       },
@@ -117,57 +122,5 @@ export function frequencyChart(
       },
     ],
   };
-  return { data, options: options(t('chart.percentOfCoups'), (v) => `${v}%`) };
-}
-
-/** Hold beside the theoretical edge, per bet type (%). */
-export function holdChart(
-  table: DataTable<(typeof HOLD_COLUMNS)[number]>,
-  t: TFunction<'analyst'>,
-): ChartSpec {
-  const data: BarLineData = {
-    labels: table.rows.map((r) => betName(String(r.bet), String(r.variant), t)),
-    datasets: [
-      {
-        type: 'bar',
-        label: t('columns.holdPercent'),
-        data: table.rows.map((r) => num(r.holdPercent)),
-        backgroundColor: COLOURS.observed,
-      },
-      {
-        type: 'bar',
-        label: t('columns.theoreticalEdgePercent'),
-        data: table.rows.map((r) => num(r.theoreticalEdgePercent)),
-        backgroundColor: COLOURS.expected,
-      },
-    ],
-  };
-  const o = options(t('chart.percentOfHandle'), (v) => `${v}%`);
-  return { data, options: { ...o, scales: { ...o.scales, y: { ...o.scales?.y, beginAtZero: false } } } };
-}
-
-/** Handle and the house's win per day, in dollars. */
-export function dayChart(table: DataTable<(typeof DAY_COLUMNS)[number]>, t: TFunction<'analyst'>): ChartSpec {
-  const dollars = (v: CsvCell) => {
-    const n = num(v);
-    return n === null ? null : n / 100;
-  };
-  const data: BarLineData = {
-    labels: table.rows.map((r) => String(r.day)),
-    datasets: [
-      {
-        type: 'bar',
-        label: t('columns.handle'),
-        data: table.rows.map((r) => dollars(r.handle)),
-        backgroundColor: COLOURS.observed,
-      },
-      {
-        type: 'bar',
-        label: t('columns.houseResult'),
-        data: table.rows.map((r) => dollars(r.houseResult)),
-        backgroundColor: COLOURS.second,
-      },
-    ],
-  };
-  return { data, options: options(t('chart.dollars'), (v) => `$${v.toLocaleString('en-US')}`) };
+  return { data, options: barOptions(t('chart.percentOfCoups'), (v) => `${v}%`) };
 }

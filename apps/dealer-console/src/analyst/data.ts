@@ -2,7 +2,7 @@
  * The analyst dashboard's data, pure: each chart's rows from the API's answers. A chart, its data table and its
  * CSV download are all drawn from the same rows, so the download is exactly what the chart shows.
  */
-import type { BetStatsScope, BetTypeStats, StatsView } from '@coup/projections/wire';
+import type { BetStatsScope, BetTypeStats } from '@coup/projections/wire';
 import { type CsvCell, csvOf } from '../export';
 
 /** A chart's data as a table: column keys (the CSV header, and the catalogue's `columns.*`) and rows. */
@@ -72,47 +72,6 @@ export function betResults(bet: BetTypeStats | undefined): DataTable<(typeof FRE
     withinCi: r.withinCi95,
   }));
   return { columns: FREQUENCY_COLUMNS, rows };
-}
-
-export const HOLD_COLUMNS = [
-  'bet',
-  'variant',
-  'bets',
-  'handle',
-  'houseResult',
-  'holdPercent',
-  'theoreticalEdgePercent',
-] as const;
-
-/** Hold beside the theoretical edge, per bet type (those with stakes). */
-export function holdByBet(scope: BetStatsScope | null): DataTable<(typeof HOLD_COLUMNS)[number]> {
-  const rows = (scope?.bets ?? [])
-    .filter((b) => b.handle > 0)
-    .map((b) => ({
-      bet: b.spot,
-      variant: b.variant,
-      bets: b.bets,
-      handle: b.handle,
-      houseResult: b.houseResult,
-      holdPercent: b.holdPercent,
-      theoreticalEdgePercent: b.theoreticalEdgePercent,
-    }));
-  return { columns: HOLD_COLUMNS, rows };
-}
-
-export const DAY_COLUMNS = ['day', 'coups', 'voids', 'handle', 'houseResult', 'holdPercent'] as const;
-
-/** Handle (the stakes of the main bets) and the house's win per day. */
-export function handleAndWinByDay(stats: StatsView | null): DataTable<(typeof DAY_COLUMNS)[number]> {
-  const rows = (stats?.days ?? []).map((d) => ({
-    day: d.day,
-    coups: d.coups,
-    voids: d.voids,
-    handle: d.handle.total,
-    houseResult: d.houseResult,
-    holdPercent: d.holdPercent,
-  }));
-  return { columns: DAY_COLUMNS, rows };
 }
 
 export const FLAG_COLUMNS = [

@@ -1,15 +1,18 @@
 import { i18n } from '../i18n';
 import { showCell } from './cells';
-import { dayChart, frequencyChart, holdChart } from './charts';
+import { frequencyChart } from './charts';
+import { betResults, dataCsv, outcomeFrequencies, outsideInterval } from './data';
 import {
-  betResults,
-  dataCsv,
-  handleAndWinByDay,
-  holdByBet,
-  outcomeFrequencies,
-  outsideInterval,
-} from './data';
-import { BET_STATS, PLAYER_BET, STATS, TIE_BET } from './testing/fixtures';
+  anomalies,
+  anomalyChart,
+  betTypeChart,
+  betTypeHold,
+  dealerPace,
+  dropAndWin,
+  dropChart,
+  paceChart,
+} from './report-data';
+import { ANOMALIES, BET_STATS, BET_TYPES, HOLD, PACE, TIE_BET } from './testing/fixtures';
 
 const t = i18n.getFixedT('en', 'analyst');
 
@@ -63,25 +66,14 @@ describe('the dashboard’s data', () => {
         'banker,10,5,0.5,0.237,0.763,0.458597,true\r\n' +
         'tie,10,1,0.1,0.018,0.404,0.095156,true\r\n',
     );
-    expect(dataCsv(handleAndWinByDay(STATS))).toBe(
-      'day,coups,voids,handle,houseResult,holdPercent\r\n' +
-        '2026-11-28,4,1,1000,-500,33.333333\r\n' +
-        '2026-11-29,6,1,2000,1500,33.333333\r\n',
+    expect(dataCsv(dropAndWin(HOLD))).toBe(
+      'gamingDay,coups,dropAmount,handle,win,holdPct,theoWin\r\n' +
+        '2026-11-28,4,100000,1000,-500,-0.5,12\r\n' +
+        '2026-11-29,6,0,2000,1500,,25\r\n',
     );
   });
 
-  it('hold by bet type lists only bets with stakes; the flags are the results outside their interval', () => {
-    expect(holdByBet(BET_STATS.overall).rows).toEqual([
-      {
-        bet: 'player',
-        variant: '1-to-1',
-        bets: 3,
-        handle: 3_000,
-        houseResult: 1_000,
-        holdPercent: 33.333333,
-        theoreticalEdgePercent: 1.235,
-      },
-    ]);
+  it('the flags are the results outside their interval', () => {
     expect(outsideInterval(BET_STATS.overall).rows).toEqual([
       {
         bet: 'tie',
@@ -133,18 +125,30 @@ describe('the charts’ data', () => {
     expect(options.animation).toBe(false);
   });
 
-  it('hold beside the edge per bet, and handle and win per day in dollars', () => {
-    const hold = holdChart(holdByBet({ ...BET_STATS.overall, bets: [PLAYER_BET] }), t).data;
-    expect(hold.labels).toEqual(['Player']);
+  it('the reports: hold beside the theoretical per bet type with stakes, drop and win in dollars, pace, z-scores', () => {
+    const types = betTypeHold(BET_TYPES);
+    expect(types.rows.map((r) => r.betType)).toEqual(['banker:commission', 'super6:15-to-1']);
+    const hold = betTypeChart(types, t).data;
+    expect(hold.labels).toEqual(['Banker (commission)', 'Super 6 (15-to-1)']);
     expect(hold.datasets.map((d) => [d.label, d.data])).toEqual([
-      ['Hold', [33.333333]],
-      ['Theoretical edge', [1.235]],
+      ['Hold', [2.5, 100]],
+      ['Theoretical hold', [1.06, 14]],
     ]);
-    const days = dayChart(handleAndWinByDay(STATS), t).data;
-    expect(days.labels).toEqual(['2026-11-28', '2026-11-29']);
-    expect(days.datasets.map((d) => [d.label, d.data])).toEqual([
-      ['Handle', [10, 20]],
-      ['House win', [-5, 15]],
+    const drop = dropChart(dropAndWin(HOLD), t).data;
+    expect(drop.labels).toEqual(['2026-11-28', '2026-11-29']);
+    expect(drop.datasets.map((d) => [d.label, d.data])).toEqual([
+      ['Drop', [1000, 0]],
+      ['Win', [-5, 15]],
+      ['Theoretical win', [0.12, 0.25]],
     ]);
+    const pace = paceChart(dealerPace(PACE), t).data;
+    expect([pace.labels, pace.datasets[0]!.data]).toEqual([['dora · T1 · 2026-11-29 day'], [90]]);
+    const z = anomalyChart(anomalies(ANOMALIES), t).data;
+    expect(z.labels).toEqual(['T1 · 2026-11-29', 'alice · 2026-11-29']);
+    expect(z.datasets[0]!.data).toEqual([4.15, 0.05]);
+    expect(z.datasets[0]!.backgroundColor).toEqual(['#c0262d', '#1f5fbf']);
+    expect(showCell('z', 4.15, t)).toBe('4.15');
+    expect(showCell('betType', 'tie:8-to-1', t)).toBe('Tie (8-to-1)');
+    expect(showCell('scope', 'player', t)).toBe('player');
   });
 });

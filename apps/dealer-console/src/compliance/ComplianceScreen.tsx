@@ -8,7 +8,7 @@ import { HandResults } from './HandResults';
 import { PlayerTrail } from './PlayerTrail';
 import { type ComplianceRoute, playerHash, searchHash } from './route';
 import { SearchForm } from './SearchForm';
-import { type GamingDayClock, isProblem, toSearch } from './search';
+import { type CasinoZone, isProblem, toSearch } from './search';
 
 /** The roles the screen is for (the service answers them; others would be refused). */
 export const COMPLIANCE_ROLES: readonly string[] = ['compliance', 'admin'];
@@ -24,14 +24,10 @@ function validZone(zone: string | undefined): string | undefined {
   }
 }
 
-/**
- * Where gaming days start: the cut-over in `<meta name="coup-gaming-day-start" content="HH:mm">` (the service
- * sets it when configured; midnight otherwise), in the casino's time zone.
- */
-export function gamingDayClock(): GamingDayClock {
-  const v = document.querySelector('meta[name="coup-gaming-day-start"]')?.getAttribute('content') ?? '';
+/** The casino's time zone, for the local times of the search. */
+export function casinoZone(): CasinoZone {
   const timeZone = validZone(casinoTimeZone());
-  return { cutover: /^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? v : '00:00', ...(timeZone ? { timeZone } : {}) };
+  return timeZone ? { timeZone } : {};
 }
 
 function PlayerLookup() {
@@ -72,13 +68,13 @@ function SearchPage(props: {
   const { t } = useTranslation('compliance');
   const { api, route } = props;
   const tables = useTables(api);
-  const clock = useMemo(gamingDayClock, []);
+  const zone = useMemo(casinoZone, []);
   const address = searchHash(route.form);
   // One search object per address, so its pages are read once and start again only when the search changes.
   const search = useMemo(() => {
-    const s = toSearch(route.form, clock);
+    const s = toSearch(route.form, zone);
     return route.form.table === '' || isProblem(s) ? null : s;
-  }, [address, clock]);
+  }, [address, zone]);
   return (
     <>
       {tables !== null && (
@@ -86,7 +82,7 @@ function SearchPage(props: {
           key={address}
           initial={route.form}
           tables={tables}
-          clock={clock}
+          zone={zone}
           onSearch={(form) => (window.location.hash = searchHash(form))}
         />
       )}

@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableEntry } from '../api';
 import { EMPTY_SEARCH, type SearchForm as Form } from './route';
-import { type GamingDayClock, type SearchProblem, isProblem, toSearch } from './search';
+import { type CasinoZone, type SearchProblem, isProblem, toSearch } from './search';
 
 /** One labelled field of the form; a problem with it is announced and marks it invalid. */
 function Field(props: {
@@ -41,7 +41,7 @@ type Bind = (name: keyof Form) => {
 function useSearchDraft(
   initial: Form,
   tables: readonly TableEntry[] | null,
-  clock: GamingDayClock,
+  zone: CasinoZone,
   onSearch: (form: Form) => void,
 ) {
   const [form, setForm] = useState<Form>(initial);
@@ -54,7 +54,7 @@ function useSearchDraft(
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const wanted = { ...form, table };
-    const s = toSearch(wanted, clock);
+    const s = toSearch(wanted, zone);
     setProblem(isProblem(s) ? s : null);
     if (!isProblem(s)) onSearch(wanted);
   };
@@ -71,12 +71,12 @@ function WhereFields(props: {
   readonly bind: Bind;
   readonly table: string;
   readonly tables: readonly TableEntry[] | null;
-  readonly clock: GamingDayClock;
+  readonly zone: CasinoZone;
   readonly problem: SearchProblem | null;
 }) {
   const { t } = useTranslation('compliance');
   const { bind, problem, table } = props;
-  const zone = props.clock.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = props.zone.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const listed = props.tables?.some((x) => x.tableId === table) ?? false;
   return (
     <>
@@ -95,12 +95,7 @@ function WhereFields(props: {
       <Field name="shoe" label={t('form.shoe')} problem={problem}>
         {(p) => <input {...p} {...bind('shoe')} inputMode="numeric" size={5} />}
       </Field>
-      <Field
-        name="day"
-        label={t('form.day')}
-        hint={t('form.dayHint', { cutover: props.clock.cutover, zone })}
-        problem={problem}
-      >
+      <Field name="day" label={t('form.day')} hint={t('form.dayHint')} problem={problem}>
         {(p) => <input {...p} {...bind('day')} type="date" />}
       </Field>
       <Field name="from" label={t('form.from')} hint={t('form.timeHint', { zone })} problem={problem}>
@@ -120,18 +115,18 @@ function WhereFields(props: {
 export function SearchForm(props: {
   readonly initial: Form;
   readonly tables: readonly TableEntry[] | null;
-  readonly clock: GamingDayClock;
+  readonly zone: CasinoZone;
   readonly onSearch: (form: Form) => void;
 }) {
   const { t } = useTranslation('compliance');
-  const d = useSearchDraft(props.initial, props.tables, props.clock, props.onSearch);
+  const d = useSearchDraft(props.initial, props.tables, props.zone, props.onSearch);
   return (
     <form className="search-form panel" onSubmit={d.submit} aria-label={t('form.label')} noValidate>
       <WhereFields
         bind={d.bind}
         table={d.table}
         tables={props.tables}
-        clock={props.clock}
+        zone={props.zone}
         problem={d.problem}
       />
       <Field name="player" label={t('form.player')} problem={d.problem}>

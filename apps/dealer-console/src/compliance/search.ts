@@ -3,19 +3,18 @@ import { PLAYER_ID_PATTERN, TABLE_ID_PATTERN } from '@coup/table';
 import type { HandFilter } from '@coup/projections/wire';
 import { queryString } from '../replay/http';
 import type { SearchForm } from './route';
-import { gamingDayRange, zonedToIso } from './zoned';
+import { zonedToIso } from './zoned';
 
-/** The hands filter of a search (`corrected`: only hands with a corrected card). */
-export type HandQuery = HandFilter & { readonly corrected?: true };
+/** The hands filter of a search: a gaming day (the service knows its cut-over) or instants. */
+export type HandQuery = HandFilter & { readonly gamingDay?: string };
 
 export interface Search {
   readonly tableId: string;
   readonly filter: HandQuery;
 }
 
-/** Where gaming days start: the cut-over (HH:mm) in the casino's time zone (IANA; none: the browser's own). */
-export interface GamingDayClock {
-  readonly cutover: string;
+/** The casino's time zone (IANA; none: the browser's own): local times typed in the form are read in it. */
+export interface CasinoZone {
   readonly timeZone?: string;
 }
 
@@ -27,14 +26,18 @@ export interface SearchProblem {
 
 const OUTCOMES = ['player', 'banker', 'tie', 'void'] as const;
 
-function timeBounds(form: SearchForm, clock: GamingDayClock): SearchProblem | { from?: string; to?: string } {
+const isDate = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && zonedToIso(`${day}T00:00`) !== null;
+
+function timeBounds(
+  form: SearchForm,
+  zone: CasinoZone,
+): SearchProblem | Pick<HandQuery, 'from' | 'to' | 'gamingDay'> {
   if (form.day !== '') {
     if (form.from !== '' || form.to !== '') return { field: 'day', message: 'errors.dayOrRange' };
-    const r = gamingDayRange(form.day, clock.cutover, clock.timeZone);
-    return r ?? { field: 'day', message: 'errors.day' };
+    return isDate(form.day) ? { gamingDay: form.day } : { field: 'day', message: 'errors.day' };
   }
-  const from = form.from === '' ? undefined : zonedToIso(form.from, clock.timeZone);
-  const to = form.to === '' ? undefined : zonedToIso(form.to, clock.timeZone);
+  const from = form.from === '' ? undefined : zonedToIso(form.from, zone.timeZone);
+  const to = form.to === '' ? undefined : zonedToIso(form.to, zone.timeZone);
   if (from === null) return { field: 'from', message: 'errors.time' };
   if (to === null) return { field: 'to', message: 'errors.time' };
   if (from !== undefined && to !== undefined && from >= to) return { field: 'to', message: 'errors.range' };
@@ -42,7 +45,7 @@ function timeBounds(form: SearchForm, clock: GamingDayClock): SearchProblem | { 
 }
 
 /** The search a form asks for, or the first problem with it. */
-export function toSearch(form: SearchForm, clock: GamingDayClock): Search | SearchProblem {
+export function toSearch(form: SearchForm, zone: CasinoZone): Search | SearchProblem {
   const tableId = form.table.trim();
   if (!TABLE_ID_PATTERN.test(tableId)) return { field: 'table', message: 'errors.table' };
   const shoe = form.shoe.trim();
@@ -51,7 +54,7 @@ export function toSearch(form: SearchForm, clock: GamingDayClock): Search | Sear
   if (player !== '' && !PLAYER_ID_PATTERN.test(player)) return { field: 'player', message: 'errors.player' };
   const outcome = OUTCOMES.find((o) => o === form.outcome);
   if (form.outcome !== '' && outcome === undefined) return { field: 'outcome', message: 'errors.outcome' };
-  const times = timeBounds(form, clock);
+  const times = timeBounds(form, zone);
   if ('field' in times) return times;
   return {
     tableId,
@@ -60,7 +63,7 @@ export function toSearch(form: SearchForm, clock: GamingDayClock): Search | Sear
       ...times,
       ...(player === '' ? {} : { player }),
       ...(outcome === undefined ? {} : { outcome }),
-      ...(form.corrected === 'true' ? { corrected: true as const } : {}),
+      ...(form.corrected === 'true' ? { corrected: true } : {}),
     },
   };
 }
@@ -72,11 +75,12 @@ export function handsPath(search: Search, cursor: string | null, limit: number):
   const { filter } = search;
   return `/tables/${encodeURIComponent(search.tableId)}/hands${queryString({
     shoe: filter.shoe,
+    gamingDay: filter.gamingDay,
     from: filter.from,
     to: filter.to,
     player: filter.player,
     outcome: filter.outcome,
-    corrected: filter.corrected ? 'true' : undefined,
+    corrected: filter.corrected,
     cursor,
     limit,
   })}`;

@@ -1,8 +1,8 @@
 import { EMPTY_SEARCH, parseComplianceRoute, playerHash, searchHash } from './route';
 import { handsPath, isProblem, toSearch } from './search';
-import { gamingDayRange, zonedToIso } from './zoned';
+import { zonedToIso } from './zoned';
 
-const LONDON = { cutover: '06:00', timeZone: 'Europe/London' };
+const LONDON = { timeZone: 'Europe/London' };
 
 describe('casino local times', () => {
   it('reads a wall time in the casino zone, either side of a clock change', () => {
@@ -22,18 +22,6 @@ describe('casino local times', () => {
   it('refuses what is not a time', () => {
     for (const bad of ['', '2026-02-30T06:00', '2026-01-15', '2026-01-15T24:00', 'yesterday'])
       expect(zonedToIso(bad, 'Europe/London')).toBeNull();
-  });
-
-  it('a gaming day runs from its cut-over to the next day’s, 23 or 25 hours across a clock change', () => {
-    expect(gamingDayRange('2026-01-15', '06:00', 'Europe/London')).toEqual({
-      from: '2026-01-15T06:00:00.000Z',
-      to: '2026-01-16T06:00:00.000Z',
-    });
-    const spring = gamingDayRange('2026-03-28', '06:00', 'Europe/London')!;
-    expect(Date.parse(spring.to) - Date.parse(spring.from)).toBe(23 * 3_600_000);
-    const autumn = gamingDayRange('2026-10-24', '06:00', 'Europe/London')!;
-    expect(Date.parse(autumn.to) - Date.parse(autumn.from)).toBe(25 * 3_600_000);
-    expect(gamingDayRange('15/01/2026', '06:00', 'Europe/London')).toBeNull();
   });
 });
 
@@ -58,12 +46,11 @@ describe('the search form', () => {
         player: 'alice',
         outcome: 'void',
         corrected: true,
-        from: '2026-01-15T06:00:00.000Z',
-        to: '2026-01-16T06:00:00.000Z',
+        gamingDay: '2026-01-15',
       },
     });
     expect(handsPath(s as Exclude<typeof s, { field: string }>, 'c1', 20)).toBe(
-      '/tables/T1/hands?shoe=2&from=2026-01-15T06%3A00%3A00.000Z&to=2026-01-16T06%3A00%3A00.000Z&player=alice&outcome=void&corrected=true&cursor=c1&limit=20',
+      '/tables/T1/hands?shoe=2&gamingDay=2026-01-15&player=alice&outcome=void&corrected=true&cursor=c1&limit=20',
     );
   });
 

@@ -1,6 +1,6 @@
 /**
- * Wall-clock times in the casino's time zone as instants: what a compliance officer types ("2026-12-01 06:00",
- * a gaming day) is the casino's local time, and the API filters on ISO instants.
+ * Wall-clock times in the casino's time zone as instants: what a compliance officer types ("2026-12-01 06:00")
+ * is the casino's local time, and the API filters on ISO instants.
  */
 
 /** The zone's offset from UTC at `instant`, in ms (positive east of Greenwich). */
@@ -65,27 +65,4 @@ export function zonedToIso(local: string, timeZone?: string): string | null {
   if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
   if (timeZone === undefined) return new Date(y, mo - 1, d, h, mi, s).toISOString();
   return new Date(firstInstantAt(wall, timeZone)).toISOString();
-}
-
-/** The day after `YYYY-MM-DD`. */
-export function nextDay(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
-
-/**
- * A gaming day's instants: from its cut-over (`HH:mm` in the casino's zone) on `day` to the next day's, or null
- * when `day` is not a date.
- */
-export function gamingDayRange(
-  day: string,
-  cutover: string,
-  timeZone?: string,
-): { readonly from: string; readonly to: string } | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
-  const from = zonedToIso(`${day}T${cutover}`, timeZone);
-  if (from === null) return null;
-  const to = zonedToIso(`${nextDay(day)}T${cutover}`, timeZone);
-  return to === null ? null : { from, to };
 }

@@ -1,5 +1,14 @@
 /** Statistics as the API answers them, for the dashboard's tests: 10 coups (4 player, 5 banker, 1 tie). */
-import type { BetStatsView, BetTypeStats, StatsView } from '@coup/projections/wire';
+import type {
+  AnomalyReport,
+  BetStatsView,
+  BetTypeRow,
+  BetTypeStats,
+  HoldRow,
+  PaceRow,
+  Report,
+  StatsView,
+} from '@coup/projections/wire';
 
 const result = (key: string, count: number, coups: number, expected: number, low: number, high: number) => ({
   key,
@@ -106,4 +115,142 @@ export const STATS: StatsView = {
     },
   ],
   shoes: [],
+};
+
+const report = { filter: {}, truncated: false };
+
+export const HOLD: Report<HoldRow> = {
+  ...report,
+  rows: [
+    {
+      gamingDay: '2026-11-28',
+      coups: 4,
+      dropAmount: 100_000,
+      cashedOut: 0,
+      handle: 1_000,
+      win: -500,
+      holdPct: -0.5,
+      winPctOfHandle: -50,
+      theoWin: 12,
+      theoPctOfHandle: 1.2,
+      commission: 0,
+      voids: 1,
+      corrections: 0,
+    },
+    {
+      gamingDay: '2026-11-29',
+      coups: 6,
+      dropAmount: 0,
+      cashedOut: 20_000,
+      handle: 2_000,
+      win: 1_500,
+      holdPct: null,
+      winPctOfHandle: 75,
+      theoWin: 25,
+      theoPctOfHandle: 1.25,
+      commission: 0,
+      voids: 0,
+      corrections: 1,
+    },
+  ],
+};
+
+export const BET_TYPES: Report<BetTypeRow> = {
+  ...report,
+  rows: [
+    {
+      betType: 'banker:commission',
+      coups: 10,
+      bets: 4,
+      handle: 4_000,
+      paid: 3_900,
+      win: 100,
+      holdPct: 2.5,
+      theoWin: 42,
+      theoPct: 1.06,
+      commission: 100,
+      voidedBets: 0,
+      correctedBets: 0,
+    },
+    {
+      betType: 'tie:8-to-1',
+      coups: 10,
+      bets: 0,
+      handle: 0,
+      paid: 0,
+      win: 0,
+      holdPct: null,
+      theoWin: 0,
+      theoPct: null,
+      commission: 0,
+      voidedBets: 0,
+      correctedBets: 0,
+    },
+    {
+      betType: 'super6:15-to-1',
+      coups: 10,
+      bets: 2,
+      handle: 200,
+      paid: 0,
+      win: 200,
+      holdPct: 100,
+      theoWin: 28,
+      theoPct: 14.0,
+      commission: 0,
+      voidedBets: 0,
+      correctedBets: 0,
+    },
+  ],
+};
+
+export const PACE: Report<PaceRow> = {
+  ...report,
+  rows: [
+    {
+      tableId: 'T1',
+      gamingDay: '2026-11-29',
+      shift: 'day',
+      dealerId: 'dora',
+      coups: 60,
+      firstAt: '2026-11-29T06:00:00.000Z',
+      lastAt: '2026-11-29T06:40:00.000Z',
+      hours: 2 / 3,
+      coupsPerHour: 90,
+    },
+  ],
+};
+
+export const ANOMALIES: AnomalyReport = {
+  ...report,
+  threshold: 3,
+  rows: [
+    {
+      scope: 'table',
+      tableId: 'T1',
+      playerId: null,
+      gamingDay: '2026-11-29',
+      coups: 60,
+      handle: 60_000,
+      win: 9_000,
+      theoWin: 700,
+      theoVar: 4_000_000,
+      sd: 2_000,
+      z: 4.15,
+      flagged: true,
+    },
+    {
+      scope: 'player',
+      tableId: null,
+      playerId: 'alice',
+      gamingDay: '2026-11-29',
+      coups: 60,
+      handle: 30_000,
+      win: 400,
+      theoWin: 350,
+      theoVar: 1_000_000,
+      sd: 1_000,
+      z: 0.05,
+      flagged: false,
+    },
+  ],
 };
