@@ -219,7 +219,7 @@ it('the layout holds at 1280x800 and on a 1920x1080 dealer monitor, with the roa
       .boundingBox();
     expect((box?.y ?? 2000) + 40).toBeLessThan(1080);
   }
-  await screenshot(big, 'console-table-1920');
+  // the 1920x1080 monitor's screenshot: dealer-screen.e2e.spec.ts
   await big.close();
   expect(unexpectedErrors()).toEqual([]);
 });

@@ -1,10 +1,12 @@
 /**
- * The player page in real Chromium on the built service: sign in with a player token, buy in, play several coups,
- * rebet with the 0 key, hit the table maximum, clear, reload in the middle of a deal (the finished coup shows and the
- * chips are right), and exit (refused while a bet is on the layout). Screenshots for the README (tmp/screenshots, or docs/screenshots with
- * UPDATE_SCREENSHOTS=1).
+ * The player page in real Chromium on the built service: arrive with the operator's launch link, buy in, play
+ * several coups (the balance, the result and the history change only once the cards are shown), rebet with the 0
+ * key (drawn as a key), hit the table maximum, clear, reload in the middle of a deal (the finished coup shows and the
+ * chips are right), and exit (refused while a bet is on the layout); no serious accessibility violation. Screenshots
+ * for the README (tmp/screenshots, or docs/screenshots with UPDATE_SCREENSHOTS=1).
  */
 import type { Page } from 'playwright-core';
+import { expectNoSeriousA11yViolations } from './axe';
 import { launchBrowser, screenshot, startStack, type BrowserSession, type Stack } from './stack';
 
 let stack: Stack;
@@ -64,15 +66,39 @@ async function dealAndWait(page: Page) {
   await page.waitForTimeout(300); // the last card's slide-in
 }
 
+/**
+ * Records, on every change of the page while a coup is dealt, how many cards are shown, the balance, the stake on
+ * the layout and the history's rows (in the page: each state as it was drawn, none missed between two looks).
+ */
+async function recordDeal(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { dealStates: string[][]; dealObserver?: MutationObserver };
+    const state = () => [
+      String(document.querySelectorAll('.felt-hand .playing-card').length),
+      document.querySelector('.player-balance strong')?.textContent ?? '',
+      document.querySelector('[data-testid="total-bet"]')?.textContent ?? '',
+      String(document.querySelectorAll('[data-testid^="history-"]').length),
+      document.querySelector('[data-testid="coup-result"]') ? 'result' : '',
+    ];
+    w.dealStates = [state()];
+    w.dealObserver?.disconnect();
+    w.dealObserver = new MutationObserver(() => w.dealStates.push(state()));
+    w.dealObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
 it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal, history, exit', async () => {
   const token = stack.token('player', PLAYER);
   const page = await browser.page(1280, 900);
-  await page.goto(stack.url + '/');
-  await page.getByRole('textbox').first().fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The operator's launch link: the token in the address's fragment, taken and removed at once.
+  await page.goto(`${stack.url}/#token=${token}`);
+  await page.waitForFunction(() => !window.location.hash.includes('token'));
 
-  // A player token leads to #/play, which opens the personal table; no chips yet: the buy-in form.
-  await page.waitForFunction(() => window.location.hash === '#/play');
+  // The header names the game and the table, not a staff console; no chips yet: the buy-in form.
+  await page.getByRole('heading', { name: new RegExp(`Baccarat.*${TABLE}`) }).waitFor();
+  expect(await page.locator('header, h1, h2').allTextContents()).not.toContainEqual(
+    expect.stringMatching(/console/i),
+  );
   await page.getByLabel('Amount in dollars').fill('1000');
   await page.getByRole('button', { name: 'Buy in' }).click();
   await chip(page, 500).waitFor();
@@ -84,7 +110,48 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await expectText(page, 'total-bet', 'Total bet: $5');
   await field(page, 'Player').click();
   await expectText(page, 'total-bet', 'Total bet: $10');
+  // Dealt: while its cards are revealed, the balance, the stake and the history stay as they were before the deal
+  await recordDeal(page);
   await dealAndWait(page);
+  const states = await page.evaluate(() => (window as unknown as { dealStates: string[][] }).dealStates);
+  const cards = Number(states.at(-1)?.[0]); // all the coup's cards, shown at the end
+  expect(cards).toBeGreaterThanOrEqual(4);
+  const during = states.filter(([shown]) => Number(shown) < cards);
+  expect(during.length).toBeGreaterThan(0);
+  for (const [, balance, total, rows, result] of during)
+    expect({ balance, total, rows, result }).toEqual({
+      balance: '$990',
+      total: 'Total bet: $10',
+      rows: '0',
+      result: '',
+    });
+  expect(await balanceShown(page)).toContain(dollars((await serviceView(token)).players[0]?.chips ?? -1));
+  await page.getByTestId('history-1').waitFor();
+
+  // REBET reads as a key: a keycap, not a bare character beside the word
+  const key = await page
+    .getByRole('button', { name: /^REBET/ })
+    .locator('kbd')
+    .evaluate((k) => {
+      const s = getComputedStyle(k);
+      return {
+        text: k.textContent,
+        display: s.display,
+        radius: parseFloat(s.borderTopLeftRadius),
+        bottom: parseFloat(s.borderBottomWidth) - parseFloat(s.borderTopWidth),
+        face: s.backgroundImage !== 'none' || s.backgroundColor !== 'rgba(0, 0, 0, 0)',
+        mono: /mono|consol|menlo/i.test(s.fontFamily),
+      };
+    });
+  expect(key).toEqual({
+    text: '0',
+    display: 'inline-block',
+    radius: expect.any(Number),
+    bottom: 2,
+    face: true,
+    mono: true,
+  });
+  expect(key.radius).toBeGreaterThanOrEqual(3);
 
   // Coup 2: REBET with the 0 key repeats $10 on Player.
   await page.keyboard.press('0');
@@ -122,6 +189,7 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await screenshot(page, 'player-table');
   await dealAndWait(page);
   await screenshot(page, 'player-result');
+  await expectNoSeriousA11yViolations(page);
 
   // Sound off: remembered across the reload below.
   await page.getByRole('button', { name: 'Sound on' }).click();
@@ -132,9 +200,12 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await field(page, 'Banker').click();
   await expectText(page, 'total-bet', 'Total bet: $25');
   const betRound = (await serviceView(token)).roundNo;
-  // Reload as soon as the DEAL request has left the browser, without waiting for its answer.
+  // Reload while the coup's cards are being revealed: once the service has answered the DEAL (the coup is dealt and
+  // settled), not when the request has merely left the browser (a reload then may cancel it before it is sent).
   await Promise.all([
-    page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/rounds/${betRound}/deal`)),
+    page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith(`/rounds/${betRound}/deal`),
+    ),
     page.getByRole('button', { name: 'DEAL', exact: true }).click(),
   ]);
   await page.reload();

@@ -6,6 +6,10 @@ import { paysWords, spotLabel } from '../bets';
 import { money } from '../format';
 import { betSpots } from './betting';
 
+/** `<h>` in a message: words for screen readers only. */
+export const HIDDEN = { h: <span className="visually-hidden" /> };
+const FIELD = { ...HIDDEN, n: <span className="bet-name" /> };
+
 type FieldRules = Pick<TableRules, 'tiePays' | 'limits' | 'game' | 'sideBets'>;
 
 function BetField(props: {
@@ -23,11 +27,11 @@ function BetField(props: {
     <button
       type="button"
       className={`bet-field bet-${isSideSpot(spot) ? 'side' : spot}`}
-      aria-label={t('bets.field', { spot: spotLabel(spot, t), amount: money(amount) })}
       disabled={props.locked}
       onClick={() => props.onBet(spot)}
     >
-      <span className="bet-name">{spotLabel(spot, t)}</span>
+      {/* named by what it shows ("Bet on" for screen readers only): the name holds the visible text */}
+      <Trans t={t} i18nKey="bets.field" values={{ spot: spotLabel(spot, t) }} components={FIELD} />
       <span className="bet-pays">{paysWords(spot, rules, t)}</span>
       <span className="bet-amount">{amount > 0 ? money(amount) : '\u00a0'}</span>
       {limit && (

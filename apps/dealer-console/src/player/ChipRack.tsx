@@ -1,7 +1,8 @@
 /** The player's chips stacked by denomination; a click selects the chip the bet fields stake. */
 import type { TableRules } from '@coup/table';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { money } from '../format';
+import { HIDDEN } from './BetControls';
 import { chipStacks } from './betting';
 
 export function ChipRack({
@@ -28,16 +29,19 @@ export function ChipRack({
             type="button"
             className={`chip chip-${c}${chip === c ? ' selected' : ''}`}
             aria-pressed={chip === c}
-            aria-label={t('chips.chip', { amount: money(c) })}
             onClick={() => onChip(c)}
           >
-            <span className="chip-face">{money(c)}</span>
+            <span className="chip-face">
+              <Trans t={t} i18nKey="chips.chip" values={{ amount: money(c) }} components={HIDDEN} />
+            </span>
             <span className="chip-stack" aria-hidden="true">
               {Array.from({ length: Math.min(count, 10) }, (_, i) => (
                 <span key={i} className="chip-disc" />
               ))}
             </span>
-            <span className="chip-count">{t('chips.count', { count })}</span>
+            <span className="chip-count" aria-hidden="true">
+              {t('chips.count', { count })}
+            </span>
           </button>
         ))}
       </div>

@@ -25,10 +25,10 @@ it('shows the player page in Chinese: every key in the catalogues, no English le
         audio={() => null}
       />,
     );
-    const player = await screen.findByRole('button', { name: /^下注闲：/ });
+    const player = await screen.findByRole('button', { name: /^下注\s*闲\s*1 赔 1/ });
     fireEvent.click(player);
     await waitFor(() => expect(screen.getByTestId('total-bet').textContent).toBe('总注额：$1'));
-    fireEvent.click(screen.getByRole('button', { name: /^下注庄：/ })); // refused: Player and Banker together
+    fireEvent.click(screen.getByRole('button', { name: /^下注\s*庄/ })); // refused: Player and Banker together
     await screen.findByRole('alert');
     fireEvent.click(screen.getByRole('button', { name: '发牌' }));
     await screen.findByTestId('history-1');

@@ -38,7 +38,7 @@ function renderPage(fake: Fake) {
   );
 }
 
-const field = (name: string) => screen.getByRole('button', { name: new RegExp(`^Bet on ${name}:`) });
+const field = (name: string) => screen.getByRole('button', { name: new RegExp(`^Bet on ${name} pays`) });
 const totalBet = () => screen.getByTestId('total-bet').textContent;
 
 beforeEach(() => window.localStorage.clear());
@@ -79,7 +79,7 @@ describe('PlayerPage with side bets', () => {
     await waitFor(() => expect(totalBet()).toBe('Total bet: $1'));
     fireEvent.click(field('Dragon 7'));
     await waitFor(() => expect(totalBet()).toBe('Total bet: $2'));
-    expect(field('Dragon 7').getAttribute('aria-label')).toBe('Bet on Dragon 7: $1');
+    expect(field('Dragon 7').querySelector('.bet-amount')?.textContent).toBe('$1');
     fireEvent.click(screen.getByRole('button', { name: '$25 chip' }));
     fireEvent.click(field('Dragon 7'));
     await waitFor(() =>
