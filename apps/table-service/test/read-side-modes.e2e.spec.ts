@@ -13,7 +13,7 @@ import { spawnService, type ServiceProcess } from './process';
 jest.setTimeout(120_000);
 
 const admin = signToken(SECRET, { sub: 'admin-1', role: 'admin' });
-const PROJECTIONS = ['table-view', 'hand-history', 'roads', 'stats', 'ledger', 'edge-monitor'];
+const PROJECTIONS = ['table-view', 'hand-history', 'roads', 'stats', 'ledger', 'edge-monitor', 'analyst'];
 
 let dataDir: string;
 beforeAll(() => {

@@ -43,7 +43,7 @@ describe('coup projections', () => {
     io = fakeIo(true);
     expect(await projections.run(['rebuild'], io)).toBe(0);
     expect(io.out()).toMatch(
-      /^rebuilt table-view, hand-history, roads, stats, ledger, edge-monitor: [\d,]+ events to position \d+/,
+      /^rebuilt table-view, hand-history, roads, stats, ledger, edge-monitor, analyst: [\d,]+ events to position \d+/,
     );
     expect(io.err()).toContain('100%');
     io = fakeIo();

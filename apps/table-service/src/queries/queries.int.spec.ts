@@ -302,6 +302,7 @@ describe('statistics and ledger', () => {
       'stats',
       'ledger',
       'edge-monitor',
+      'analyst',
     ]);
     expect(
       body.projections.every(
