@@ -46,7 +46,7 @@ async function signIn(page: Page, token: string, hash: string) {
 }
 
 const field = (page: Page, name: string) =>
-  page.getByRole('button', { name: new RegExp(`^Bet on ${name}:`) });
+  page.getByRole('button', { name: new RegExp(`^Bet on ${name}\\s*pays`) });
 
 async function totalIs(page: Page, text: string) {
   await page.getByTestId('total-bet').filter({ hasText: text }).waitFor({ timeout: 10_000 });
