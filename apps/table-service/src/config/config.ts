@@ -104,9 +104,8 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
-  }
   return Number(raw);
 }
 
