@@ -24,6 +24,7 @@ import { AuthController } from '../src/staff/auth.controller';
 import { StaffController } from '../src/staff/staff.controller';
 import { AnalyticsController } from '../src/queries/analytics.controller';
 import { EdgeController } from '../src/queries/edge.controller';
+import { ExportsController } from '../src/queries/exports.controller';
 import { HandsController } from '../src/queries/hands.controller';
 import { ReportsController } from '../src/queries/reports.controller';
 import { OnlineController } from '../src/tables/online.controller';
@@ -114,6 +115,8 @@ function textInvalid(name: string, value: string): boolean {
       return !POSITIVE.test(value);
     case 'index':
       return !/^[0-5]$/.test(value);
+    case 'table':
+      return !['coups', 'bets', 'cash', 'amendments'].includes(value);
     case 'from':
     case 'to':
     case 'cursor':
@@ -360,6 +363,7 @@ function routeRoles(): Map<string, readonly Role[]> {
     ReportsController,
     EdgeController,
     AnalyticsController,
+    ExportsController,
   ];
   for (const controller of [...controllers, AuthController, StaffController]) {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller));
@@ -392,6 +396,7 @@ function baseParam(path: string, name: string): string {
   if (name === 'playerId') return path.endsWith('/cash-out') ? 'p3' : 'p1';
   if (name === 'roundNo') return '1';
   if (name === 'index') return '0';
+  if (name === 'table') return 'coups';
   if (name === 'username') return 'fz.staff';
   throw new Error(`no fixture value for the path parameter '${name}'`);
 }

@@ -70,6 +70,7 @@ export const ACCESS: readonly AccessRow[] = [
   row('GET /api/reports/dealer-pace',                                     'yes  no     yes   no     yes   yes'),
   row('GET /api/reports/player-rating',                                   'yes  no     yes   no     yes   yes'),
   row('GET /api/reports/anomalies',                                       'yes  no     yes   no     yes   yes'),
+  row('GET /api/exports/:table',                                          'yes  no     no    no     yes   yes'),
   row('GET /api/players/:playerId/ledger',                                'yes  no     yes   own    yes   yes'),
   row('GET /api/projections',                                             'yes  no     yes   no     yes   yes'),
   row('POST /api/online/tables',                                          'no   no     no    yes    no    no'),

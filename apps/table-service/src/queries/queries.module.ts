@@ -21,6 +21,7 @@ import {
 import { AnalyticsController } from './analytics.controller';
 import { ANALYTICS, type AnalyticsOptions } from './analytics.params';
 import { EdgeController } from './edge.controller';
+import { ExportsController } from './exports.controller';
 import { HandsController } from './hands.controller';
 import { registerProjectionMetrics } from './metrics';
 import { ReportsController } from './reports.controller';
@@ -99,7 +100,13 @@ export class QueriesModule {
     const analytics = options.analytics ?? { gamingDay: gamingDayConfig(), anomalyZ: 3 };
     return {
       module: QueriesModule,
-      controllers: [HandsController, ReportsController, EdgeController, AnalyticsController],
+      controllers: [
+        HandsController,
+        ReportsController,
+        EdgeController,
+        AnalyticsController,
+        ExportsController,
+      ],
       providers: [
         { provide: OPTIONS, useValue: options },
         { provide: ANALYTICS, useValue: analytics },
