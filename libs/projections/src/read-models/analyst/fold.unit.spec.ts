@@ -400,6 +400,39 @@ describe('analysts: corrections and voids', () => {
     expectIdempotent(s);
   });
 
+  test('given a coup settled just before the cut-over, when it is corrected after it, then the coup stays in its gaming day and the correction is in the next', () => {
+    const rules = { dealing: 'live' };
+    const s = new Scenario<AnalystState>(model, {
+      players: 0,
+      rules,
+      start: '2025-01-01T05:59:40.000Z',
+    }).given((d) => [
+      ...d.execute('OpenTable', { tableId: 'T1', rules }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p1', amount: 50_000 }, ADMIN),
+      ...d.execute('BuyIn', { playerId: 'p2', amount: 50_000 }, ADMIN),
+      ...d.liveRound(COUPS.bankerNatural, STAKES),
+    ]);
+    expect(s.row(AN_COUPS, { round_no: 1 })).toMatchObject({ gaming_day: '2024-12-31', shift: 'grave' });
+    s.when((d) => {
+      d.setTime('2025-01-01T06:00:10.000Z');
+      return correctSettled(1, '6d', 'misread')(d);
+    });
+    expect(s.row(AN_COUPS, { round_no: 1 })).toMatchObject({
+      gaming_day: '2024-12-31',
+      shift: 'grave',
+      status: 'corrected',
+    });
+    expect(s.rows(AN_BETS).map((b) => b.gaming_day)).toEqual(['2024-12-31', '2024-12-31']);
+    expect(s.row(AN_AMENDMENTS, { kind: 'settled-correction' })).toMatchObject({
+      gaming_day: '2025-01-01',
+      shift: 'day',
+      coup_gaming_day: '2024-12-31',
+    });
+    expect(s.rows(AN_DAYS).map((r) => r.gaming_day)).toEqual(['2024-12-31', '2025-01-01']);
+    expect(s.state().day).toBe('2025-01-01');
+    expectIdempotent(s);
+  });
+
   test('given a settled coup, when SettledCoupVoided, then its coup and bets are voided and the amendment says what was given back', () => {
     const s = Scenario.settledLive<AnalystState>(model, COUPS.bankerNatural);
     s.when((d) => d.execute('VoidRound', { roundNo: 1, reason: 'shoe found short' }, SUPER));

@@ -12,6 +12,7 @@ import {
 } from '@coup/table';
 import type { Write } from '../kernel/types';
 import { betTypeFigures } from './bet-types';
+import type { Placement } from './gaming-day';
 import { type AnalystRules, type CoupContext, coupWrites, winOf } from './rows';
 import { AN_BETS, AN_CASH, AN_COUPS } from './schema-facts';
 import { AN_BET_TYPES, AN_PLAYERS, AN_SHOES, AN_TABLES, PLAYER_COUNTERS } from './schema-dims';
@@ -200,13 +201,17 @@ function bettingOpened(step: Step, d: EventData<'BettingOpened'>): void {
   step.with({ round, settled: null, dealerId: round.dealerId }).staff('rounds_opened', d.at);
 }
 
-/** The context of the coup of `roundNo` settled at `at` (its round as opened, when known). */
+/**
+ * The context of the coup of `roundNo` settled at `at` (its round as opened, when known); `place`: where `at`
+ * falls (a coup settled now brings its gaming day's rows; a settled coup amended later keeps its own).
+ */
 function contextOf(
   step: Step,
   round: SettledCoup | null,
   roundNo: number,
   shoeNo: number,
   at: string,
+  place: Placement,
 ): CoupContext {
   const s = step.state;
   const known = round !== null && round.roundNo === roundNo ? round : null;
@@ -220,7 +225,7 @@ function contextOf(
     openedAt: known?.openedAt ?? null,
     openedMs: known?.openedMs ?? null,
     at,
-    place: step.place(at),
+    place,
   };
 }
 
@@ -230,7 +235,7 @@ function coupResolved(step: Step, d: EventData<'CoupResolved'>): void {
     round !== null && round.roundNo === d.roundNo
       ? { ...round, at: d.at, status: 'settled' as const, corrections: 0 }
       : null;
-  const c = contextOf(step, opened, d.roundNo, d.shoeNo, d.at);
+  const c = contextOf(step, opened, d.roundNo, d.shoeNo, d.at, step.place(d.at));
   const settled: SettledCoup = opened ?? {
     roundNo: d.roundNo,
     shoeNo: d.shoeNo,
@@ -258,7 +263,7 @@ function settledCorrected(step: Step, d: EventData<'SettledCoupCorrected'>): voi
     }),
   );
   if (coup === null || coup.roundNo !== d.roundNo) return;
-  const c = { ...contextOf(step, coup, d.roundNo, d.shoeNo, coup.at), place: step.placeOnly(coup.at) };
+  const c = contextOf(step, coup, d.roundNo, d.shoeNo, coup.at, step.placeOnly(coup.at));
   const kept = new Set(d.settlements.map((st) => `${st.playerId}\u0000${st.spot}`));
   const gone = d.reversed.filter((st) => !kept.has(`${st.playerId}\u0000${st.spot}`));
   step.with({ settled: { ...coup, status: 'corrected', corrections: coup.corrections + 1 } }).write(
