@@ -201,6 +201,7 @@ it('in Simplified Chinese, chosen with the language switch: the same screen, its
   await page.getByRole('button', { name: /开始下注/ }).waitFor();
   expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
   expect(await page.locator('.table-header h2').textContent()).toBe(`${TABLE} 号桌`);
+  expect(await page.title()).toBe(`${TABLE} 号桌 · Coup 荷官控制台`);
   expect(await page.locator('.result .result-line').textContent()).toBe('庄赢 4 比 9（例牌）');
   await page.getByText(/第 1 靴，9 局（读模型）/).waitFor();
   // the bead plate in the characters Chinese players read: 庄 闲 和

@@ -99,6 +99,7 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   expect(await page.locator('header, h1, h2').allTextContents()).not.toContainEqual(
     expect.stringMatching(/console/i),
   );
+  expect(await page.title()).toBe(`Coup Baccarat, table ${TABLE}`);
   await page.getByLabel('Amount in dollars').fill('1000');
   await page.getByRole('button', { name: 'Buy in' }).click();
   await chip(page, 500).waitFor();

@@ -20,6 +20,7 @@ import {
 } from './DealerActions';
 import { EdgeAlert, useEdgeMonitor } from './EdgeAlert';
 import { NextCard } from './NextCard';
+import { useDocumentTitle } from './useDocumentTitle';
 import {
   BetsPanel,
   EventLog,
@@ -204,6 +205,7 @@ export function TableScreen(props: {
   const view = feed.view;
   const edge = useEdgeMonitor(token, tableId, view?.shoe ?? null);
   const { t } = useTranslation('dealer');
+  useDocumentTitle(t('documentTitle', { tableId }));
   return (
     <div className="table-screen">
       <TableHeader tableId={tableId} view={view} feed={feed} />

@@ -1,5 +1,6 @@
 /** The player page's toolbar: the game and the table, the balance, the sound switch, exit and help. */
 import { useTranslation } from 'react-i18next';
+import { useDocumentTitle } from '../components/useDocumentTitle';
 import { money } from '../format';
 
 export function PlayerToolbar({
@@ -20,6 +21,7 @@ export function PlayerToolbar({
   readonly onToggleHelp: () => void;
 }) {
   const { t } = useTranslation('player');
+  useDocumentTitle(t('toolbar.documentTitle', { tableId }));
   return (
     <div className="player-toolbar">
       <h2>
