@@ -6,11 +6,11 @@
  * access matrix names may ask.
  */
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { parquetReadObjects } from 'hyparquet';
 import { type ExportRequest, ReadModels, exportFacts, gamingDayConfig, gamingDayOf } from '@coup/projections';
 import { startService, type Harness } from './harness';
+import { ok as okAs, readModelsCaughtUp } from './http-helpers';
 
 jest.setTimeout(60_000);
 
@@ -20,20 +20,8 @@ const CONFIG = gamingDayConfig({ gamingDay: cutover });
 
 let h: Harness;
 let day: string;
-
-async function ok(method: string, path: string, body?: unknown, token?: string): Promise<void> {
-  const res = await h.api(method, path, { ...(body ? { body } : {}), ...(token ? { token } : {}) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-}
-
-async function caughtUp(): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const status = (await h.api('GET', '/api/projections')).body as { projections: { lag: number }[] };
-    if (status.projections.every((p) => p.lag === 0)) return;
-    await sleep(20);
-  }
-  throw new Error('the read models did not catch up');
-}
+const ok = (method: string, path: string, body?: unknown, token?: string) =>
+  okAs(h, method, path, body, token);
 
 async function download(path: string, role: 'analyst' | 'compliance' | 'admin' = 'analyst') {
   const res = await fetch(`${h.url}${path}`, { headers: { authorization: `Bearer ${h.token(role)}` } });
@@ -71,7 +59,7 @@ beforeAll(async () => {
     await ok('POST', '/api/tables/T1/rounds/1/cards', { card }, dealer);
   await ok('POST', '/api/tables/T1/rounds', undefined, dealer);
   await ok('POST', '/api/tables/T1/rounds/2/void', { reason: 'dealer error' }, h.token('supervisor'));
-  await caughtUp();
+  await readModelsCaughtUp(h);
 });
 afterAll(async () => {
   await h.close();
