@@ -19,6 +19,7 @@ import { Metrics } from './common/metrics';
 import { installJsonBodyParser } from './common/validation';
 import { capConnectionsPerIp, clientErrorHandler, installRequestLimits } from './ops/request-limits';
 import { installSecurityHeaders, SECURITY_HEADERS } from './ops/security-headers';
+import { serveConsoleIndex } from './ops/console-index';
 import { toErrorBody } from './common/exception.filter';
 import { installStaffCatchUp, StaffAccounts } from './staff';
 import type { ServiceConfig } from './config/config';
@@ -64,11 +65,13 @@ export async function createApp(
   app.useWebSocketAdapter(new LiveWsAdapter(app, liveLimitsOf(config)));
   serveDocs(app, config);
   if (config.consoleDir) {
-    // The dealer console's built files at `/` (its routes are in the URL hash, so no fallback is needed).
+    // The dealer console's built files at `/` (its routes are in the URL hash, so no fallback is needed); its page
+    // carries the casino's time zone.
+    serveConsoleIndex(app, config.consoleDir, config.analytics.gamingDay.timeZone);
     app.useStaticAssets({
       root: config.consoleDir,
       prefix: '/',
-      index: ['index.html'],
+      index: false,
       decorateReply: false,
     });
   }
