@@ -1,6 +1,10 @@
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TokenInfo, apiClient, readToken } from './api';
+import { AnalystDashboard } from './analyst/AnalystDashboard';
+import { parseAnalystRoute } from './analyst/route';
+import { ComplianceScreen } from './compliance/ComplianceScreen';
+import { parseComplianceRoute } from './compliance/route';
 import { TablePicker } from './components/TablePicker';
 import { TableScreen } from './components/TableScreen';
 import { LanguageSwitch } from './i18n/LanguageSwitch';
@@ -23,7 +27,10 @@ function Redirect({ to }: { readonly to: string }) {
   return null;
 }
 
-/** Each role's own screen at `#/` (and right after signing in): the pit, the pit boss, the player page, the tables. */
+/**
+ * Each role's own screen at `#/` (and right after signing in): the pit, the pit boss, the player page, compliance,
+ * the analyst dashboard, the tables.
+ */
 function Home({ ctx }: { readonly ctx: RouteContext }) {
   switch (ctx.who.role) {
     case 'admin':
@@ -32,6 +39,10 @@ function Home({ ctx }: { readonly ctx: RouteContext }) {
       return <Redirect to="#/supervisor" />;
     case 'player':
       return <Redirect to="#/play" />;
+    case 'compliance':
+      return <Redirect to="#/compliance" />;
+    case 'analyst':
+      return <Redirect to="#/analyst" />;
     default:
       return <TablePicker api={ctx.api} onPick={(id) => (window.location.hash = `#/tables/${id}`)} />;
   }
@@ -85,6 +96,16 @@ export const ROUTES: readonly Route[] = [
     match: path('#/supervisor/tables/:tableId'),
     roles: ['supervisor'],
     render: (ctx, p) => <SupervisorTable key={p['tableId']} ctx={ctx} tableId={p['tableId'] ?? ''} />,
+  }),
+  route({
+    match: parseComplianceRoute,
+    roles: ['compliance', 'admin'],
+    render: ({ token, who }, r) => <ComplianceScreen token={token} role={who.role} route={r} />,
+  }),
+  route({
+    match: parseAnalystRoute,
+    roles: ['analyst', 'admin'],
+    render: ({ token, who }, f) => <AnalystDashboard token={token} role={who.role} filter={f} />,
   }),
   route({
     match: path('#/tables/:tableId'),

@@ -45,6 +45,11 @@ describe("the app's routes", () => {
     ['#/supervisor', ['supervisor']],
     ['#/supervisor/tables/T1', ['supervisor']],
     ['#/play', ['player']],
+    ['#/compliance', ['compliance', 'admin']],
+    ['#/compliance?table=T1&outcome=void', ['compliance', 'admin']],
+    ['#/compliance/players/alice', ['compliance', 'admin']],
+    ['#/analyst', ['analyst', 'admin']],
+    ['#/analyst?table=T1&from=2026-12-01', ['analyst', 'admin']],
   ])('%s is for %j', (hash, roles) => expect(rolesAt(hash)).toEqual(roles));
 
   it('a table, its hands and a replay are for every staff reader', () => {

@@ -44,7 +44,8 @@ export function showCell(column: string, v: CsvCell, t: TFunction<'analyst'>): s
   if (typeof v === 'number') {
     if (FRACTIONS.has(column)) return percent(v * 100, 3);
     if (PERCENTS.has(column)) return percent(v);
-    if (CENTS.has(column)) return money(v);
+    // a theoretical win is a fraction of a cent: shown to the cent
+    if (CENTS.has(column)) return money(Math.round(v));
     if (DECIMALS[column] !== undefined) return v.toFixed(DECIMALS[column]);
     return v.toLocaleString('en-US');
   }

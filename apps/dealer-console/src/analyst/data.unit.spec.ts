@@ -95,6 +95,7 @@ describe('the dashboard’s data', () => {
     expect(showCell('frequency', 0.4, t)).toBe('40.000%');
     expect(showCell('holdPercent', 33.333333, t)).toBe('33.33%');
     expect(showCell('handle', 123_456, t)).toBe('$1,234.56');
+    expect(showCell('theoWin', 1_175.7637, t)).toBe('$11.76');
     expect(showCell('withinCi', false, t)).toBe('no');
     expect(showCell('result', 'win:1/1:commission', t)).toBe('win 1:1 less 5%');
     expect(showCell('result', 'win:54/100', t)).toBe('win 0.54:1');

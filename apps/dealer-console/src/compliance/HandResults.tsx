@@ -55,7 +55,12 @@ function ResultCell({ hand: h }: { readonly hand: HandSummary }) {
           ? t(`outcomes.${h.outcome}`)
           : t('hand.inPlay', { status: t(`status.${h.status}`) })}
       {h.natural ? ` (${t('hand.natural')})` : ''}
-      {h.amended && <span className="badge badge-amended">{t('hand.corrected')}</span>}
+      {h.amended && (
+        <>
+          {' '}
+          <span className="badge badge-amended">{t('hand.corrected')}</span>
+        </>
+      )}
     </td>
   );
 }
@@ -73,7 +78,7 @@ function HandRow(props: { readonly api: ComplianceApi; readonly hand: HandSummar
           {t('hand.link', { round: h.roundNo })}
         </a>
       </td>
-      <td>{h.shoeNo}</td>
+      <td className="num">{h.shoeNo}</td>
       <td>{formatTime(h.openedAt)}</td>
       <ResultCell hand={h} />
       <td>
@@ -82,9 +87,9 @@ function HandRow(props: { readonly api: ComplianceApi; readonly hand: HandSummar
       <td>
         {h.bankerCards.join(' ')} {h.bankerTotal !== null && <strong>{h.bankerTotal}</strong>}
       </td>
-      <td>{money(h.totalStaked)}</td>
-      <td>{money(h.totalPaid)}</td>
-      <td>{money(h.houseResult)}</td>
+      <td className="num">{money(h.totalStaked)}</td>
+      <td className="num">{money(h.totalPaid)}</td>
+      <td className="num">{money(h.houseResult)}</td>
       <td className="players">
         {h.players.map((p) => (
           <a key={p} href={playerHash(p)} aria-label={t('hand.trailOf', { player: p })}>
@@ -112,6 +117,7 @@ const COLUMNS = [
   'players',
   'verify',
 ];
+const NUMERIC = new Set(['shoe', 'staked', 'paid', 'house']);
 
 function ResultsTable(props: {
   readonly api: ComplianceApi;
@@ -129,7 +135,7 @@ function ResultsTable(props: {
       <thead>
         <tr>
           {COLUMNS.map((c) => (
-            <th key={c} scope="col">
+            <th key={c} scope="col" className={NUMERIC.has(c) ? 'num' : undefined}>
               {t(`columns.${c}`)}
             </th>
           ))}

@@ -75,10 +75,10 @@ function EntryRow({ entry: e }: { readonly entry: LedgerEntry }) {
         )}
       </td>
       <td>{e.spot ?? ''}</td>
-      <td>{money(e.amount)}</td>
-      <td>{money(e.chipsDelta)}</td>
+      <td className="num">{money(e.amount)}</td>
+      <td className="num">{money(e.chipsDelta)}</td>
       <td>{e.result ? t(`settled.${e.result}`, { defaultValue: e.result }) : ''}</td>
-      <td>{e.commission ? money(e.commission) : ''}</td>
+      <td className="num">{e.commission ? money(e.commission) : ''}</td>
       <td>{e.by ? `${e.by}${e.role ? ` (${e.role})` : ''}` : ''}</td>
       <td>{e.reason ?? ''}</td>
     </tr>
@@ -98,6 +98,7 @@ const ENTRY_COLUMNS = [
   'by',
   'reason',
 ];
+const NUMERIC = new Set(['amount', 'chipsDelta', 'commission']);
 
 function EntriesTable(props: { readonly entries: readonly LedgerEntry[]; readonly pageNo: number }) {
   const { t } = useTranslation('compliance');
@@ -107,7 +108,7 @@ function EntriesTable(props: { readonly entries: readonly LedgerEntry[]; readonl
       <thead>
         <tr>
           {ENTRY_COLUMNS.map((c) => (
-            <th key={c} scope="col">
+            <th key={c} scope="col" className={NUMERIC.has(c) ? 'num' : undefined}>
               {t(`entry.${c}`)}
             </th>
           ))}
