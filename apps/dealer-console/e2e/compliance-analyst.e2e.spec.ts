@@ -4,7 +4,9 @@
  * an rng table of 24 coups with side bets. Compliance searches by player and by voided, each hand with its verify
  * result, opens one in the replay, downloads the search as CSV and reads a player's audit trail; the analyst sees
  * the charts with the numbers the service answers and downloads a chart's data. Each page is checked with axe, in
- * English and once in Chinese, and the dashboard's charts raise no CSP violation.
+ * English and once in Chinese, and the dashboard's charts raise no CSP violation. Screenshots for the README:
+ * compliance-search, compliance-audit-trail, analyst-dashboard (tmp/screenshots, or docs/screenshots with
+ * UPDATE_SCREENSHOTS=1).
  */
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';

@@ -50,6 +50,9 @@ const COLOURS = {
   expected: '#c0262d',
 };
 
+/** An axis tick: at most two decimals (a step of 0.1 adds up to 1.2000000000000002). */
+export const tick = (v: number): string => v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+
 /** Options of a bar chart: the y axis titled and its ticks written by `yTick`, starting at 0 unless asked not to. */
 export function barOptions(
   yTitle: string,
@@ -122,5 +125,5 @@ export function frequencyChart(
       },
     ],
   };
-  return { data, options: barOptions(t('chart.percentOfCoups'), (v) => `${v}%`) };
+  return { data, options: barOptions(t('chart.percentOfCoups'), (v) => `${tick(v)}%`) };
 }

@@ -124,6 +124,12 @@ describe('the charts’ data', () => {
     expect(data.datasets[1]!.data).toEqual([40, 50, 10]);
     expect(data.datasets[2]!.data.map(round)).toEqual([44.6247, 45.8597, 9.5156]);
     expect(options.animation).toBe(false);
+    const ticks = options.scales?.['y']?.ticks as { callback: (v: number) => string };
+    expect([0.1 + 0.2, 12, 1.2000000000000002].map((v) => ticks.callback(v))).toEqual([
+      '0.3%',
+      '12%',
+      '1.2%',
+    ]);
   });
 
   it('the reports: hold beside the theoretical per bet type with stakes, drop and win in dollars, pace, z-scores', () => {

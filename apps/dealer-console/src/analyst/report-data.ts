@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 import type { AnomalyReport, BetTypeRow, HoldRow, PaceRow, Report } from '@coup/projections/wire';
 import type { CsvCell } from '../export';
 import { betTypeName } from './cells';
-import { type BarLineData, type ChartSpec, barOptions, num } from './charts';
+import { type BarLineData, type ChartSpec, barOptions, num, tick } from './charts';
 import type { DataTable } from './data';
 
 export const DROP_COLUMNS = [
@@ -134,7 +134,7 @@ export function dropChart(
       backgroundColor: COLOURS[i],
     })),
   };
-  return { data, options: barOptions(t('chart.dollars'), (v) => `$${v.toLocaleString('en-US')}`) };
+  return { data, options: barOptions(t('chart.dollars'), (v) => `$${tick(v)}`) };
 }
 
 export function betTypeChart(
@@ -150,7 +150,7 @@ export function betTypeChart(
       backgroundColor: i === 0 ? BLUE : RED,
     })),
   };
-  return { data, options: barOptions(t('chart.percentOfHandle'), (v) => `${v}%`, false) };
+  return { data, options: barOptions(t('chart.percentOfHandle'), (v) => `${tick(v)}%`, false) };
 }
 
 export function paceChart(
@@ -168,7 +168,7 @@ export function paceChart(
       },
     ],
   };
-  return { data, options: barOptions(t('columns.coupsPerHour'), (v) => String(v)) };
+  return { data, options: barOptions(t('columns.coupsPerHour'), tick) };
 }
 
 export function anomalyChart(
@@ -186,5 +186,5 @@ export function anomalyChart(
       },
     ],
   };
-  return { data, options: barOptions(t('columns.z'), (v) => String(v), false) };
+  return { data, options: barOptions(t('columns.z'), tick, false) };
 }
