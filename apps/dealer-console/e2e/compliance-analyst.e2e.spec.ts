@@ -147,7 +147,7 @@ describe('compliance', () => {
     const byAlice = await rows(handsTable(page));
     expect(byAlice.map((r) => [r[0], r[3], r[10]])).toEqual([
       ['Hand 3', 'Voided: misdeal', 'verified'],
-      ['Hand 2', 'Voided: cards exposed corrected after it settled', 'verified'],
+      ['Hand 2', 'Voided: cards exposed voided after it settled', 'verified'],
       ['Hand 1', 'Tie (natural) corrected after it settled', 'verified'],
     ]);
     expect(page.url()).toContain('#/compliance?table=LV1&player=alice');

@@ -93,7 +93,13 @@ describe('ComplianceScreen: the hand search', () => {
     const hands = jest.fn(async () => ({
       items: [
         hand(3, { amended: true }),
-        hand(2, { status: 'voided', outcome: null, voidReason: 'misdeal', players: ['alice'] }),
+        hand(2, {
+          status: 'voided',
+          outcome: null,
+          voidReason: 'misdeal',
+          players: ['alice'],
+          amended: true,
+        }),
         hand(1),
       ],
       nextCursor: null,
@@ -121,6 +127,7 @@ describe('ComplianceScreen: the hand search', () => {
     await waitFor(() => expect(within(rows[0]!).getByText('pending: commitment, shuffle')).toBeTruthy());
     expect(within(rows[0]!).getByText('corrected after it settled')).toBeTruthy();
     expect(within(rows[1]!).getByText('Voided: misdeal')).toBeTruthy();
+    expect(within(rows[1]!).getByText('voided after it settled')).toBeTruthy();
     expect(within(rows[1]!).getByText('failed: chain')).toBeTruthy();
     expect(within(rows[2]!).getByText('verified')).toBeTruthy();
     expect(within(rows[0]!).getByRole('link', { name: 'Audit trail of bob' }).getAttribute('href')).toBe(

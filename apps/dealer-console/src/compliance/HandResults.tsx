@@ -44,7 +44,7 @@ function VerifyCell(props: {
   return <span className="verify-ok">{t('verify.ok')}</span>;
 }
 
-/** The hand's result in words: outcome (natural), voided with why, or still in play; corrected after it settled. */
+/** The hand's result in words: outcome (natural), voided with why, or still in play; corrected or voided after it settled. */
 function ResultCell({ hand: h }: { readonly hand: HandSummary }) {
   const { t } = useTranslation('compliance');
   return (
@@ -58,7 +58,9 @@ function ResultCell({ hand: h }: { readonly hand: HandSummary }) {
       {h.amended && (
         <>
           {' '}
-          <span className="badge badge-amended">{t('hand.corrected')}</span>
+          <span className="badge badge-amended">
+            {t(h.status === 'voided' ? 'hand.voidedAfter' : 'hand.corrected')}
+          </span>
         </>
       )}
     </td>
