@@ -116,9 +116,21 @@ afterAll(async () => {
 async function open(token: string, hash: string, language: 'en' | 'zh' = 'en', height = 900): Promise<Page> {
   const page = await browser.page(1280, height);
   await page.addInitScript((lng) => localStorage.setItem('coup.language', lng), language);
+  // every CSP violation the page meets, as csp.e2e.spec watches for them
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = seen;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
   await openWithToken(page, stack.url, token, hash);
   return page;
 }
+
+/** The CSP violations the page has met. */
+const cspViolations = (page: Page): Promise<string[]> =>
+  page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
 
 /** Each body row's cells' text. */
 const rows = (table: Locator): Promise<string[][]> =>
@@ -180,6 +192,7 @@ describe('compliance', () => {
     await page.getByRole('link', { name: `Replay hand 2 of table ${LIVE}` }).click();
     await page.locator('.replay-events li').first().waitFor({ timeout: 15_000 });
     expect(page.url()).toContain(`#/tables/${LIVE}/hands/2`);
+    expect(await cspViolations(page)).toEqual([]);
     await page.goBack();
     await handsTable(page).waitFor();
     expect(await page.getByLabel('Outcome').inputValue()).toBe('void');
@@ -325,6 +338,7 @@ describe('analyst', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'analyst-dashboard');
     expect(csp).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
     expect(browser.errors).toEqual([]);
   });
 
