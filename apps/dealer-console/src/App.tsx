@@ -131,6 +131,34 @@ function Screen({ ctx }: { readonly ctx: RouteContext }) {
   );
 }
 
+/** The screens each role can open from the header (shown when a role has more than one). */
+export const NAV: readonly {
+  readonly key: string;
+  readonly href: string;
+  readonly roles: readonly string[];
+}[] = [
+  { key: 'pit', href: '#/pit', roles: ['admin'] },
+  { key: 'supervisor', href: '#/supervisor', roles: ['supervisor'] },
+  { key: 'compliance', href: '#/compliance', roles: ['compliance', 'admin'] },
+  { key: 'analyst', href: '#/analyst', roles: ['analyst', 'admin'] },
+];
+
+export function AppNav({ role }: { readonly role: string }) {
+  const { t } = useTranslation('signin');
+  const hash = useHash();
+  const links = NAV.filter((n) => n.roles.includes(role));
+  if (links.length < 2) return null;
+  return (
+    <nav className="app-nav" aria-label={t('app.nav.label')}>
+      {links.map((n) => (
+        <a key={n.key} href={n.href} aria-current={hash.startsWith(n.href) ? 'page' : undefined}>
+          {t(`app.nav.${n.key}`)}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
 function AppHeader(props: { readonly who: TokenInfo | null; readonly onSignOut: () => void }) {
   const { t } = useTranslation('signin');
   const { who } = props;
@@ -139,6 +167,7 @@ function AppHeader(props: { readonly who: TokenInfo | null; readonly onSignOut: 
       <h1>
         <a href="#/">{t('app.brand')}</a> {t(`app.titles.${who?.role ?? 'signIn'}`)}
       </h1>
+      {who && <AppNav role={who.role} />}
       <LanguageSwitch />
       {who && (
         <span className="who">

@@ -1,5 +1,5 @@
 /** Hash routes: path patterns, the first match wins, and the app's table sends each role home. */
-import { ROUTES } from './App';
+import { NAV, ROUTES } from './App';
 import { isHome, path, resolve, route } from './routing';
 
 describe('path', () => {
@@ -58,4 +58,16 @@ describe("the app's routes", () => {
   });
 
   it('an unknown address matches nothing', () => expect(resolve(ROUTES, '#/nowhere')).toBeNull());
+});
+
+describe("the header's screens", () => {
+  it('each link opens a route its roles may see', () => {
+    for (const n of NAV) {
+      const found = resolve(ROUTES, n.href);
+      expect({ href: n.href, roles: found?.route.roles }).toEqual({
+        href: n.href,
+        roles: expect.arrayContaining([...n.roles]) as unknown,
+      });
+    }
+  });
 });
