@@ -1,6 +1,13 @@
 export * from './db';
 export * from './write-set';
+export * from './batch-folder';
 export * from './engine';
+export * from './status';
 export * from './runner';
 export * from './rebuild';
 export * from './sqlite-store';
+export * from './storage';
+export * from './storage-engine';
+export * from './sqlite-storage';
+export * from './open-storage';
+export { PostgresReadModelStorage, type PostgresStorageOptions } from './postgres/storage';

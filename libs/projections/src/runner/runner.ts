@@ -1,21 +1,22 @@
 /**
  * The projection runner: subscribes to the store's `$all` from the lowest projection checkpoint, batches the
  * events (a batch ends when the subscription has nothing more at once, or at `maxBatch` events) and commits
- * each batch with the engine (writes + checkpoints in one transaction). Failures are retried with backoff from
- * the stored checkpoints; a rebuild by another process (the CLI) is noticed at the next commit and resumed from.
+ * each batch through the read-model storage (writes + checkpoints in one transaction; SQLite or PostgreSQL).
+ * Failures are retried with backoff from the stored checkpoints; a rebuild by another process (the CLI) is
+ * noticed at the next commit and resumed from.
  */
 import type { EventStore, RecordedEvent, Subscription } from '@coup/event-store';
 import { PROJECTIONS } from '../read-models';
 import type { AnyProjection } from '../read-models/kernel/types';
-import {
-  CHECKPOINTS,
-  type Db,
-  ensureCheckpointTable,
-  ensureProjection,
-  openReadModelDb,
-  readCheckpoint,
-} from './db';
-import { CheckpointMovedError, ProjectionEngine } from './engine';
+import { CheckpointMovedError } from './batch-folder';
+import type { Db } from './db';
+import { openReadModelStorage } from './open-storage';
+import { SqliteReadModelStorage } from './sqlite-storage';
+import { type RunnerStatus, scanHead, statusOf } from './status';
+import type { ReadModelStorage } from './storage';
+import { StorageEngine } from './storage-engine';
+
+export { type KnownHead, type ProjectionStatus, type RunnerStatus, readStatus, scanHead } from './status';
 
 export interface RunnerLogger {
   info(msg: Record<string, unknown>): void;
@@ -27,8 +28,13 @@ const silent: RunnerLogger = { info: () => undefined, warn: () => undefined, err
 
 export interface ProjectionRunnerOptions {
   readonly store: EventStore;
-  /** The read-model file (or an open database). */
-  readonly readModels: string | Db;
+  /**
+   * Where the read models are: a SQLite file, an open SQLite connection, or a `postgres://` URL (opened with
+   * `openReadModelStorage`, closed with the runner). Or give `storage`.
+   */
+  readonly readModels?: string | Db;
+  /** An open storage (left open by `close`): instead of `readModels`. */
+  readonly storage?: ReadModelStorage;
   /** Which projections (default: all). */
   readonly projections?: readonly AnyProjection[];
   /** Most events per transaction. Default 2000. */
@@ -51,96 +57,18 @@ export interface ProjectionRunnerOptions {
   readonly headPosition?: () => Promise<bigint | null>;
 }
 
-export interface ProjectionStatus {
-  readonly name: string;
-  readonly version: number;
-  /** Global position of the last event applied. */
-  readonly checkpoint: number;
-  /** The store's last global position (as far as known). */
-  readonly head: number;
-  /** Events not yet applied (head - checkpoint where positions count events, else the events counted after it). */
-  readonly lag: number;
-  /** True when the head was not read to the end (lag is at least this). */
-  readonly lagIsLowerBound: boolean;
-  readonly updatedAt: string | null;
-  readonly rebuiltAt: string | null;
-  /** The version the read model was built with (null: never built); differs from `version` until refolded. */
-  readonly storedVersion: number | null;
-}
-
-export interface RunnerStatus {
-  readonly running: boolean;
-  readonly lastError: string | null;
-  readonly projections: readonly ProjectionStatus[];
-}
-
-const HEAD_SCAN_LIMIT = 100_000;
-
-/** The head as far as known; with `positions` (those read after the lowest checkpoint), lag counts events. */
-export interface KnownHead {
-  readonly position: number;
-  readonly lowerBound: boolean;
-  readonly positions?: readonly number[];
-}
-
-/** The store's last position by reading forward from `from` (at most 100,000 events: then a lower bound). */
-export async function scanHead(store: EventStore, from: number): Promise<KnownHead> {
-  let position = from;
-  const positions: number[] = [];
-  for await (const e of store.readAll({ fromPosition: BigInt(from), maxCount: HEAD_SCAN_LIMIT })) {
-    position = Number(e.globalPosition);
-    positions.push(position);
-  }
-  return { position, lowerBound: positions.length >= HEAD_SCAN_LIMIT, positions };
-}
-
-/** How many of the ascending `positions` are after `checkpoint`. */
-function countAfter(positions: readonly number[], checkpoint: number): number {
-  let lo = 0;
-  let hi = positions.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((positions[mid] ?? Number.POSITIVE_INFINITY) <= checkpoint) lo = mid + 1;
-    else hi = mid;
-  }
-  return positions.length - lo;
-}
-
-/** Each projection's stored checkpoint and its lag behind `head` (read-only: for tools and the runner). */
-export function readStatus(
-  db: Db,
-  projections: readonly AnyProjection[],
-  head: KnownHead,
-): ProjectionStatus[] {
-  const built =
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CHECKPOINTS) !==
-    undefined;
-  return projections.map((p) => {
-    const row = built ? readCheckpoint(db, p.name) : undefined;
-    const checkpoint = row?.position ?? 0;
-    return {
-      name: p.name,
-      version: p.version,
-      checkpoint,
-      head: Math.max(head.position, checkpoint),
-      lag: head.positions ? countAfter(head.positions, checkpoint) : Math.max(0, head.position - checkpoint),
-      lagIsLowerBound: head.lowerBound,
-      updatedAt: row?.updated_at ?? null,
-      rebuiltAt: row?.rebuilt_at ?? null,
-      storedVersion: row?.version ?? null,
-    };
-  });
-}
-
 export class ProjectionRunner {
-  readonly db: Db;
-  readonly engine: ProjectionEngine;
-  private readonly ownsDb: boolean;
+  /** Where the read models are written. */
+  readonly storage: ReadModelStorage;
+  readonly engine: StorageEngine;
+  private readonly ownsStorage: boolean;
   private readonly store: EventStore;
   private readonly logger: RunnerLogger;
   private readonly maxBatch: number;
   private readonly minCommitIntervalMs: number;
   private readonly catchUpPage: number;
+  /** The storage's tables exist and the engine has read the checkpoints. */
+  private readonly prepared: Promise<void>;
   private running = false;
   private stopping = false;
   private loopDone: Promise<void> | null = null;
@@ -151,22 +79,42 @@ export class ProjectionRunner {
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.store = options.store;
-    this.ownsDb = typeof options.readModels === 'string';
-    this.db =
-      typeof options.readModels === 'string' ? openReadModelDb(options.readModels) : options.readModels;
-    // A live commit's multi-row upserts keep their statement journals (each at most one statement's undo) in memory:
-    // on disk they spill past 64 KiB into a temporary file, written page by page on every commit. Only on a
-    // connection the runner opened: a rebuild's CREATE INDEX on another connection keeps sorting on disk (with
-    // temp_store = MEMORY SQLite sorts a whole index in memory).
-    if (typeof options.readModels === 'string') this.db.pragma('temp_store = MEMORY');
+    this.ownsStorage = options.storage === undefined;
+    if (options.storage === undefined && options.readModels === undefined)
+      throw new Error('ProjectionRunner: give readModels or storage');
+    this.storage = options.storage ?? openReadModelStorage(options.readModels as string | Db);
     this.logger = options.logger ?? silent;
     this.maxBatch = options.maxBatch ?? 2000;
     this.minCommitIntervalMs = options.minCommitIntervalMs ?? 0;
     this.catchUpPage = options.catchUpPage ?? 1000;
     const projections = options.projections ?? PROJECTIONS;
-    ensureCheckpointTable(this.db);
-    for (const p of projections) ensureProjection(this.db, p);
-    this.engine = new ProjectionEngine({ db: this.db, projections });
+    const storage = this.storage;
+    if (storage instanceof SqliteReadModelStorage) {
+      // A live commit's multi-row upserts keep their statement journals (each at most one statement's undo) in
+      // memory: on disk they spill past 64 KiB into a temporary file, written page by page on every commit. Only
+      // on a connection the runner opened: a rebuild's CREATE INDEX on another connection keeps sorting on disk
+      // (with temp_store = MEMORY SQLite sorts a whole index in memory).
+      if (typeof options.readModels === 'string') storage.db.pragma('temp_store = MEMORY');
+      // SQLite answers at once: the tables and checkpoints are there when the constructor returns
+      storage.ensureNow(projections);
+      this.engine = new StorageEngine({ projections, live: storage.live(projections) });
+      this.prepared = Promise.resolve();
+    } else {
+      this.engine = new StorageEngine({ projections, live: storage.live(projections) });
+      this.prepared = storage.ensure(projections).then(() => this.engine.reset());
+      this.prepared.catch(() => undefined); // reported by whoever awaits `ready`
+    }
+  }
+
+  /** The SQLite read-model connection (a runner on SQLite only; on PostgreSQL use `storage`). */
+  get db(): Db {
+    if (this.storage instanceof SqliteReadModelStorage) return this.storage.db;
+    throw new Error(`the read models are in ${this.storage.location}, not a SQLite file: use runner.storage`);
+  }
+
+  /** Resolves once the storage's tables exist and the checkpoints are read (at once on SQLite). */
+  ready(): Promise<void> {
+    return this.prepared;
   }
 
   get projections(): readonly AnyProjection[] {
@@ -191,12 +139,12 @@ export class ProjectionRunner {
     this.running = false;
   }
 
-  /** Stops and closes the read-model file if the runner opened it. */
+  /** Stops and closes the storage if the runner opened it. */
   async close(): Promise<void> {
     await this.stop();
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
-    if (this.ownsDb) this.db.close();
+    if (this.ownsStorage) await this.storage.close();
   }
 
   /**
@@ -204,6 +152,7 @@ export class ProjectionRunner {
    * For tools (CLI, benchmark) and tests; do not run it while `start()` is following in this process.
    */
   async catchUp(onProgress?: (position: number) => void): Promise<{ events: number; position: number }> {
+    await this.prepared;
     let events = 0;
     if (this.engine.projections.length === 0) return { events, position: 0 };
     for (;;) {
@@ -216,9 +165,9 @@ export class ProjectionRunner {
       }
       if (page.length === 0) break;
       try {
-        this.engine.applyBatch(page);
+        await this.engine.applyBatch(page);
       } catch (error) {
-        this.engine.reset();
+        await this.engine.reset();
         if (error instanceof CheckpointMovedError) continue;
         throw error;
       }
@@ -255,13 +204,14 @@ export class ProjectionRunner {
 
   /** Checkpoints and lag of every projection (for `projections status` and the Prometheus gauge). */
   async status(): Promise<RunnerStatus> {
+    await this.prepared;
     const head = this.options.headPosition
       ? { position: Number((await this.options.headPosition()) ?? 0), lowerBound: false }
       : await scanHead(this.store, this.engine.minCheckpoint());
     return {
       running: this.running,
       lastError: this.lastError,
-      projections: readStatus(this.db, this.engine.projections, head),
+      projections: statusOf(await this.storage.checkpoints(), this.engine.projections, head),
     };
   }
 
@@ -287,18 +237,25 @@ export class ProjectionRunner {
   private async loop(): Promise<void> {
     let backoff = 100;
     while (!this.stopping) {
+      try {
+        await this.prepared;
+      } catch (error) {
+        this.lastError = error instanceof Error ? error.message : String(error);
+        this.logger.error({ msg: 'read-model storage not ready: the runner stops', error: this.lastError });
+        return;
+      }
       const subscription = this.store.subscribeToAll({ fromPosition: BigInt(this.engine.minCheckpoint()) });
       this.subscription = subscription;
       try {
         await this.consume(subscription);
         backoff = 100;
       } catch (error) {
-        this.engine.reset();
         if (error instanceof CheckpointMovedError) {
           this.logger.info({
             msg: 'projection checkpoint moved (rebuild): resuming from the stored checkpoint',
             projection: error.projection,
           });
+          await this.engine.reset().catch(() => undefined);
           continue;
         }
         this.lastError = error instanceof Error ? error.message : String(error);
@@ -309,6 +266,8 @@ export class ProjectionRunner {
         });
         await this.sleep(backoff);
         backoff = Math.min(backoff * 2, 30_000);
+        // the stored checkpoints, if the storage answers again (else the next batch fails the same way)
+        await this.engine.reset().catch(() => undefined);
       } finally {
         await subscription.close();
         this.subscription = null;
@@ -318,7 +277,8 @@ export class ProjectionRunner {
 
   /**
    * Reads the subscription, committing a batch whenever no more events are at hand (or maxBatch is reached), and
-   * with `minCommitIntervalMs` not sooner than that after the previous commit.
+   * with `minCommitIntervalMs` not sooner than that after the previous commit. One commit at a time: events
+   * arriving during a commit wait for the next; at `maxBatch` of them the subscription waits too.
    */
   private async consume(subscription: Subscription): Promise<void> {
     let batch: RecordedEvent[] = [];
@@ -326,35 +286,49 @@ export class ProjectionRunner {
     let scheduled = false;
     let timer: NodeJS.Timeout | null = null;
     let lastCommit = Number.NEGATIVE_INFINITY;
+    let committing: Promise<void> | null = null;
+    const schedule = (): void => {
+      if (scheduled || batch.length === 0) return;
+      scheduled = true;
+      const wait = lastCommit + this.minCommitIntervalMs - performance.now();
+      if (wait > 0) timer = setTimeout(flush, wait);
+      else setImmediate(flush);
+    };
     const flush = (): void => {
       scheduled = false;
       if (timer) clearTimeout(timer);
       timer = null;
-      if (batch.length === 0 || failure !== null) return;
+      if (batch.length === 0 || failure !== null || committing !== null) return;
       lastCommit = performance.now();
       const events = batch;
       batch = [];
-      try {
-        this.engine.applyBatch(events);
-        this.lastError = null;
-        this.notifyWaiters();
-      } catch (error) {
-        failure = error;
-        void subscription.close();
-      }
+      committing = this.engine.applyBatch(events).then(
+        () => {
+          this.lastError = null;
+          this.notifyWaiters();
+        },
+        (error: unknown) => {
+          failure = error;
+          void subscription.close();
+        },
+      );
+      void committing.then(() => {
+        committing = null;
+        if (batch.length >= this.maxBatch) flush();
+        else schedule();
+      });
     };
     for await (const event of subscription) {
       if (failure !== null) break;
       batch.push(event);
-      if (batch.length >= this.maxBatch) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        const wait = lastCommit + this.minCommitIntervalMs - performance.now();
-        if (wait > 0) timer = setTimeout(flush, wait);
-        else setImmediate(flush);
-      }
+      if (batch.length >= this.maxBatch) {
+        if (committing !== null) await committing;
+        flush();
+      } else schedule();
     }
+    while (committing !== null) await committing;
     flush();
+    while (committing !== null) await committing;
     if (failure !== null) throw failure;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Compiled write statements for the read-model tables, and the write set that applies a batch's writes with them
- * (ordered per table, `add`s summed, `coalesce` tables' writes collapsed to the last per row).
+ * The write set that applies a batch's writes (ordered per table, `add`s summed, `coalesce` tables' writes
+ * collapsed to the last per row), and the tables' writers: how a row's values are packed (here, for every
+ * dialect) and how they become statements (SQLite here; PostgreSQL in `postgres/statements.ts`).
  */
 import type Database from 'better-sqlite3';
 import type { AnyProjection, Row, SqlValue, TableDef, Write } from '../read-models/kernel/types';
@@ -8,7 +9,7 @@ import { type Db, projectionTables, q } from './db';
 
 /**
  * Where a write statement goes: run on this connection (default), or handed to someone else with its SQL and
- * values (the rebuild's writer thread, which runs them on its own connection).
+ * values (the rebuild's writer thread, which runs them on its own connection; a PostgreSQL transaction).
  */
 export type StatementSink = (sql: string, values: SqlValue[]) => void;
 
@@ -24,49 +25,39 @@ function localSink(db: Db): StatementSink {
 
 /**
  * A run of a table's ordered writes: upserts (their values, row after row), one delete (its key), or one update
- * (its statement: the columns it sets, then the key).
+ * (the columns it sets; its values: those columns, then the key).
  */
-interface Segment {
+export interface Segment {
   readonly kind: 'upsert' | 'delete' | 'update';
   readonly values: SqlValue[];
   rows: number;
-  readonly sql?: string;
+  readonly set?: readonly string[];
 }
 
-/** Most rows per multi-row INSERT (a batch of n rows runs as statements of 64, 32, ..., 1 rows). */
-const MAX_ROWS_PER_INSERT = 64;
-
 /**
- * Compiled statements for one table under a (possibly temporary) name. Upserts and `add`s of a batch run as
- * multi-row INSERTs (`VALUES (...), (...)`, up to {@link MAX_ROWS_PER_INSERT} rows each, one prepared statement
- * per row count: 64, 32, 16, 8, 4, 2, 1): SQLite applies the rows of one statement in order, each with its
- * ON CONFLICT clause, so the table ends as with one statement per row, for a fraction of the calls.
+ * One table's writes as values, whatever the dialect: a row's values packed in column order by small functions
+ * compiled per table from its column names (constants of the table definitions, quoted by JSON.stringify): a
+ * property read per column at its own site (one row shape each), instead of one loop reading every table's rows
+ * by computed name, measured at about 3 % of a rebuild. A dialect's writer turns the packed values into statements.
  */
-class TableStatements {
-  private readonly upsertSql: string[] = [];
-  private readonly addSql: string[] = [];
-  private deleteSql: string | null = null;
-  private readonly updateSql = new Map<string, string>();
-  private readonly names: readonly string[];
+export abstract class TableWriter {
+  protected readonly names: readonly string[];
   readonly coalesce: boolean;
   /** Appends a row's values (columns in order, missing ones NULL). */
-  private readonly pushRow: (out: SqlValue[], row: Row) => void;
+  protected readonly pushRow: (out: SqlValue[], row: Row) => void;
   /** Appends an add's values (columns in order, counters from `add`, the others from `row`). */
-  private readonly pushAdd: (out: SqlValue[], row: Row, add: Readonly<Record<string, number>>) => void;
+  protected readonly pushAdd: (out: SqlValue[], row: Row, add: Readonly<Record<string, number>>) => void;
   /** Adds an add's counters into a sum. */
   readonly sumInto: (sum: Record<string, number>, add: Readonly<Record<string, number>>) => void;
 
   constructor(
-    private readonly sink: StatementSink,
-    private readonly def: TableDef,
-    private readonly name: string,
+    protected readonly sink: StatementSink,
+    protected readonly def: TableDef,
+    protected readonly name: string,
   ) {
     this.names = def.columns.map((c) => c.name);
     const counters = def.counters ?? [];
     this.coalesce = def.coalesce ?? false;
-    // Compiled per table from its column names (constants of the table definitions, quoted by JSON.stringify):
-    // a property read per column at its own site (one row shape each), instead of one loop reading every
-    // table's rows by computed name, measured at about 3 % of a rebuild.
     const at = (obj: string, n: string): string => `${obj}[${JSON.stringify(n)}]`;
     const compile = <F>(params: string[], body: string): F => new Function(...params, body) as F;
     this.pushRow = compile(
@@ -84,6 +75,90 @@ class TableStatements {
       counters.map((n) => `${at('sum', n)} = (${at('sum', n)} ?? 0) + (${at('add', n)} ?? 0);`).join('\n'),
     );
   }
+
+  /** Runs a table's segments in order. */
+  abstract runSegments(segments: readonly Segment[]): void;
+  /** Runs upserts or adds of one row each (distinct keys), in any order. */
+  protected abstract runPacked(values: SqlValue[], rows: number, kind: 'upsert' | 'add'): void;
+  /** Deletes the row with this key (its primary key's values). */
+  protected abstract deleteValues(key: SqlValue[]): void;
+
+  /** Runs upserts (kind 'upsert') or adds (kind 'add') of `writes[from, to)`, one per row. */
+  runRows(writes: readonly Write[], from: number, to: number, kind: 'upsert' | 'add'): void {
+    if (to <= from) return;
+    if (kind === 'add' && (this.def.counters ?? []).length === 0)
+      throw new Error(`table ${this.def.name} has no counters: it takes no add writes`);
+    const values: SqlValue[] = [];
+    for (let k = from; k < to; k++) {
+      const w = writes[k] as Write;
+      if (w.kind === 'delete' || w.kind === 'update') throw new Error(`runRows: a ${w.kind}`);
+      if (w.kind === 'add') this.pushAdd(values, w.row, w.add);
+      else this.pushRow(values, w.row);
+    }
+    this.runPacked(values, to - from, kind);
+  }
+
+  delete(key: Row): void {
+    this.deleteValues(this.def.primaryKey.map((n) => key[n] ?? null));
+  }
+
+  /** Checks that an update may set these columns. */
+  protected checkUpdate(set: readonly string[]): void {
+    for (const n of set)
+      if (!this.names.includes(n) || this.def.primaryKey.includes(n))
+        throw new Error(`table ${this.def.name}: an update cannot set ${n}`);
+  }
+
+  /**
+   * Adds an ordered write (upsert, delete or update) to a table's segments: an upsert's values go straight into
+   * the run of upserts it continues (so the row objects are not kept until the batch is applied: a rebuild holds
+   * a whole commit's rows, and rows kept that long outlive the garbage collector's young generation).
+   */
+  addOrdered(segments: Segment[], w: Write): void {
+    if (w.kind === 'delete') {
+      segments.push({ kind: 'delete', values: this.def.primaryKey.map((n) => w.key[n] ?? null), rows: 1 });
+      return;
+    }
+    if (w.kind === 'update') {
+      const set = Object.keys(w.set);
+      this.checkUpdate(set);
+      const values = [
+        ...set.map((n) => w.set[n] ?? null),
+        ...this.def.primaryKey.map((n) => w.key[n] ?? null),
+      ];
+      segments.push({ kind: 'update', values, rows: 1, set });
+      return;
+    }
+    if (w.kind !== 'upsert') throw new Error('addOrdered: an add');
+    let last = segments[segments.length - 1];
+    if (last === undefined || last.kind !== 'upsert')
+      segments.push((last = { kind: 'upsert', values: [], rows: 0 }));
+    this.pushRow(last.values, w.row);
+    last.rows += 1;
+  }
+
+  /** The primary key of a row as a string (for coalescing writes). */
+  keyOf(row: Row): string {
+    let k = '';
+    for (const n of this.def.primaryKey) k += `${String(row[n])}\u0001`;
+    return k;
+  }
+}
+
+/** Most rows per multi-row INSERT (a batch of n rows runs as statements of 64, 32, ..., 1 rows). */
+const MAX_ROWS_PER_INSERT = 64;
+
+/**
+ * SQLite's statements for one table under a (possibly temporary) name. Upserts and `add`s of a batch run as
+ * multi-row INSERTs (`VALUES (...), (...)`, up to {@link MAX_ROWS_PER_INSERT} rows each, one prepared statement
+ * per row count: 64, 32, 16, 8, 4, 2, 1): SQLite applies the rows of one statement in order, each with its
+ * ON CONFLICT clause, so the table ends as with one statement per row, for a fraction of the calls.
+ */
+class TableStatements extends TableWriter {
+  private readonly upsertSql: string[] = [];
+  private readonly addSql: string[] = [];
+  private deleteSql: string | null = null;
+  private readonly updateSql = new Map<string, string>();
 
   private insertSql(rows: number, conflict: string): string {
     const cols = this.names.map(q).join(', ');
@@ -109,37 +184,25 @@ class TableStatements {
     let sql = this.addSql[rows];
     if (sql === undefined) {
       const counters = this.def.counters ?? [];
-      if (counters.length === 0)
-        throw new Error(`table ${this.def.name} has no counters: it takes no add writes`);
       const conflict = `DO UPDATE SET ${counters.map((n) => `${q(n)} = ${q(n)} + excluded.${q(n)}`).join(', ')}`;
       this.addSql[rows] = sql = this.insertSql(rows, conflict);
     }
     return sql;
   }
 
-  /** Runs upserts (kind 'upsert') or adds (kind 'add') of `writes[from, to)`, in order, in multi-row statements. */
-  runRows(writes: readonly Write[], from: number, to: number, kind: 'upsert' | 'add'): void {
-    let i = from;
-    while (i < to) {
+  protected runPacked(values: SqlValue[], rows: number, kind: 'upsert' | 'add'): void {
+    const width = this.names.length;
+    let i = 0;
+    while (i < rows) {
       let n = MAX_ROWS_PER_INSERT;
-      while (n > to - i) n >>= 1;
-      const values: SqlValue[] = [];
-      for (let k = i; k < i + n; k++) {
-        const w = writes[k] as Write;
-        if (w.kind === 'delete' || w.kind === 'update') throw new Error(`runRows: a ${w.kind}`);
-        if (w.kind === 'add') this.pushAdd(values, w.row, w.add);
-        else this.pushRow(values, w.row);
-      }
-      this.sink(kind === 'add' ? this.addStatement(n) : this.upsertStatement(n), values);
+      while (n > rows - i) n >>= 1;
+      const part = n === rows ? values : values.slice(i * width, (i + n) * width);
+      this.sink(kind === 'add' ? this.addStatement(n) : this.upsertStatement(n), part);
       i += n;
     }
   }
 
-  delete(key: Row): void {
-    this.deleteValues(this.def.primaryKey.map((n) => key[n] ?? null));
-  }
-
-  private deleteValues(key: SqlValue[]): void {
+  protected deleteValues(key: SqlValue[]): void {
     if (this.deleteSql === null) {
       this.deleteSql = `DELETE FROM ${q(this.name)} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`;
     }
@@ -151,70 +214,19 @@ class TableStatements {
     const id = set.join('\u0000');
     let sql = this.updateSql.get(id);
     if (sql === undefined) {
-      for (const n of set)
-        if (!this.names.includes(n) || this.def.primaryKey.includes(n))
-          throw new Error(`table ${this.def.name}: an update cannot set ${n}`);
       sql = `UPDATE ${q(this.name)} SET ${set.map((n) => `${q(n)} = ?`).join(', ')} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`;
       this.updateSql.set(id, sql);
     }
     return sql;
   }
 
-  /**
-   * Adds an ordered write (upsert, delete or update) to a table's segments: an upsert's values go straight into
-   * the run of upserts it continues (so the row objects are not kept until the batch is applied: a rebuild holds
-   * a whole commit's rows, and rows kept that long outlive the garbage collector's young generation).
-   */
-  addOrdered(segments: Segment[], w: Write): void {
-    if (w.kind === 'delete') {
-      segments.push({ kind: 'delete', values: this.def.primaryKey.map((n) => w.key[n] ?? null), rows: 1 });
-      return;
-    }
-    if (w.kind === 'update') {
-      const set = Object.keys(w.set);
-      const values = [
-        ...set.map((n) => w.set[n] ?? null),
-        ...this.def.primaryKey.map((n) => w.key[n] ?? null),
-      ];
-      segments.push({ kind: 'update', values, rows: 1, sql: this.updateStatement(set) });
-      return;
-    }
-    if (w.kind !== 'upsert') throw new Error('addOrdered: an add');
-    let last = segments[segments.length - 1];
-    if (last === undefined || last.kind !== 'upsert')
-      segments.push((last = { kind: 'upsert', values: [], rows: 0 }));
-    this.pushRow(last.values, w.row);
-    last.rows += 1;
-  }
-
   /** Runs a table's segments in order: each run of upserts in multi-row statements. */
   runSegments(segments: readonly Segment[]): void {
-    const width = this.names.length;
     for (const seg of segments) {
-      if (seg.kind === 'delete') {
-        this.deleteValues(seg.values);
-        continue;
-      }
-      if (seg.kind === 'update') {
-        this.sink(seg.sql as string, seg.values);
-        continue;
-      }
-      let i = 0;
-      while (i < seg.rows) {
-        let n = MAX_ROWS_PER_INSERT;
-        while (n > seg.rows - i) n >>= 1;
-        const values = n === seg.rows ? seg.values : seg.values.slice(i * width, (i + n) * width);
-        this.sink(this.upsertStatement(n), values);
-        i += n;
-      }
+      if (seg.kind === 'delete') this.deleteValues(seg.values);
+      else if (seg.kind === 'update') this.sink(this.updateStatement(seg.set ?? []), seg.values);
+      else this.runPacked(seg.values, seg.rows, 'upsert');
     }
-  }
-
-  /** The primary key of a row as a string (for coalescing writes). */
-  keyOf(row: Row): string {
-    let k = '';
-    for (const n of this.def.primaryKey) k += `${String(row[n])}\u0001`;
-    return k;
   }
 }
 
@@ -227,11 +239,11 @@ class TableStatements {
  */
 export class WriteSet {
   /** Each table's ordered writes (upserts, deletes and updates), in order; tables in the order of their first write. */
-  private readonly ordered = new Map<TableStatements, Segment[]>();
+  private readonly ordered = new Map<TableWriter, Segment[]>();
   private orderedCount = 0;
-  private readonly keyed = new Map<string, { stmts: TableStatements; write: Write }>();
+  private readonly keyed = new Map<string, { stmts: TableWriter; write: Write }>();
 
-  constructor(private readonly tables: ReadonlyMap<string, TableStatements>) {}
+  constructor(private readonly tables: ReadonlyMap<string, TableWriter>) {}
 
   get size(): number {
     return this.orderedCount + this.keyed.size;
@@ -268,7 +280,7 @@ export class WriteSet {
     this.ordered.clear();
     this.orderedCount = 0;
     // keyed writes (one per row): grouped by table and kind, each group in multi-row statements
-    const groups = new Map<TableStatements, { upsert: Write[]; add: Write[]; delete: Write[] }>();
+    const groups = new Map<TableWriter, { upsert: Write[]; add: Write[]; delete: Write[] }>();
     for (const { stmts, write } of this.keyed.values()) {
       let g = groups.get(stmts);
       if (g === undefined) groups.set(stmts, (g = { upsert: [], add: [], delete: [] }));
@@ -283,19 +295,33 @@ export class WriteSet {
   }
 }
 
+/** Makes a dialect's writer for a table written under `name`. */
+export type TableWriterFactory = (sink: StatementSink, def: TableDef, name: string) => TableWriter;
+
+const sqliteWriter: TableWriterFactory = (sink, def, name) => new TableStatements(sink, def, name);
+
 /**
- * Statements for every table of some projections, under names given by `rename` (identity for live tables),
- * run on `db` unless a `sink` takes them.
+ * Writers for every table of some projections, under names given by `rename` (identity for live tables): SQLite
+ * statements run on `db` unless a `sink` takes them.
  */
 export function compileTables(
   db: Db,
   projections: readonly AnyProjection[],
   rename: (name: string) => string = (n) => n,
   sink: StatementSink = localSink(db),
-): Map<string, TableStatements> {
-  const out = new Map<string, TableStatements>();
+): Map<string, TableWriter> {
+  return writersFor(projections, rename, sink, sqliteWriter);
+}
+
+/** Writers of a dialect for every table of some projections, under names given by `rename`. */
+export function writersFor(
+  projections: readonly AnyProjection[],
+  rename: (name: string) => string,
+  sink: StatementSink,
+  make: TableWriterFactory,
+): Map<string, TableWriter> {
+  const out = new Map<string, TableWriter>();
   for (const p of projections)
-    for (const def of projectionTables(p))
-      out.set(def.name, new TableStatements(sink, def, rename(def.name)));
+    for (const def of projectionTables(p)) out.set(def.name, make(sink, def, rename(def.name)));
   return out;
 }

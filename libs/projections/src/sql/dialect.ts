@@ -22,6 +22,11 @@ export function columnType(type: ColumnDef['type'], dialect: Dialect): string {
   return 'TEXT';
 }
 
+/** The SQL name of a table's index `idx` in the generation `tag` (see createTableStatements). */
+export function indexName(def: TableDef, idx: { readonly name: string }, tag: string): string {
+  return `${def.name}_${idx.name}_${tag}`;
+}
+
 /**
  * CREATE TABLE and CREATE INDEX statements for a table created under `name` (a rebuild builds under another
  * name); index names carry `tag` so that a table built beside the live one has its own.
@@ -36,7 +41,7 @@ export function createTableStatements(def: TableDef, name: string, tag: string, 
   ];
   for (const idx of def.indexes ?? []) {
     sql.push(
-      `CREATE INDEX IF NOT EXISTS ${ident(`${def.name}_${idx.name}_${tag}`)} ON ${ident(name)} (${idx.columns.map(ident).join(', ')})`,
+      `CREATE INDEX IF NOT EXISTS ${ident(indexName(def, idx, tag))} ON ${ident(name)} (${idx.columns.map(ident).join(', ')})`,
     );
   }
   return sql;

@@ -1,0 +1,157 @@
+/**
+ * A rebuild into PostgreSQL, blue-green: the projections are refolded from position 0 into fresh `rb_` tables
+ * beside the live ones (readers and a live runner keep using those), their indexes built and their statistics
+ * gathered once the rows are in, then swapped in with ONE transaction that drops the live tables, renames the
+ * rebuilt ones and moves the checkpoints to where the rebuild stopped with a new generation. A reader's statement
+ * sees the old tables or the new ones, never an empty or half table: the swap holds the tables' locks until it
+ * commits, and a statement that waited for them reads the renamed table (READ COMMITTED, the pool's default).
+ *
+ * The folds run here while the server writes: each commit (every `commitEvery` events) is ONE simple query
+ * (BEGIN, the `INSERT ... SELECT FROM unnest(...)` statements with their arrays inlined as literals, COMMIT),
+ * sent while the next events fold, at most one commit outstanding; the fold yields to the event loop after each
+ * page, so the connection's answers are read.
+ */
+import type { RecordedEvent } from '@coup/event-store';
+import type { PoolClient } from 'pg';
+import type { AnyProjection } from '../../read-models/kernel/types';
+import { createTableStatements, ident } from '../../sql/dialect';
+import { REBUILD_PREFIX, projectionTables } from '../db';
+import { type RebuildResult, selectProjections } from '../rebuild';
+import type { StorageRebuildOptions } from '../storage';
+import { StorageEngine } from '../storage-engine';
+import { SCHEMA_LOCK, inTransaction, readCheckpointRow } from './ddl';
+import type { PgStatement, PostgresReadModelStorage } from './storage';
+import { pgWriters } from './storage';
+import { BEGIN, inlined } from './statements';
+import { swapIn } from './swap';
+
+/** Held (per session) by the rebuild: two rebuilds at once are refused. */
+const REBUILD_LOCK = 7239158702012;
+
+/** The rb_ tables, fresh, with index names of the next generation (built after the rows are in). */
+async function createRebuildTables(
+  client: PoolClient,
+  projections: readonly AnyProjection[],
+): Promise<{ generations: Map<string, number>; deferredIndexes: string[] }> {
+  const generations = new Map<string, number>();
+  const deferredIndexes: string[] = [];
+  await inTransaction(client, async () => {
+    await client.query(SCHEMA_LOCK);
+    for (const p of projections) {
+      const generation = ((await readCheckpointRow(client, p.name))?.generation ?? 0) + 1;
+      generations.set(p.name, generation);
+      for (const def of projectionTables(p)) {
+        await client.query(`DROP TABLE IF EXISTS ${ident(REBUILD_PREFIX + def.name)}`);
+        const [table, ...indexes] = createTableStatements(
+          def,
+          REBUILD_PREFIX + def.name,
+          `g${generation}`,
+          'postgres',
+        );
+        if (table !== undefined) await client.query(table);
+        deferredIndexes.push(...indexes);
+      }
+    }
+  });
+  return { generations, deferredIndexes };
+}
+
+/** The fold: pages read from the store, folded here, committed every `commitEvery` events while the next fold. */
+class PgRebuildFold {
+  private events = 0;
+  private uncommitted = 0;
+  private committing: Promise<void> | null = null;
+  private readonly pending: PgStatement[] = [];
+  readonly engine: StorageEngine;
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly options: StorageRebuildOptions,
+    projections: readonly AnyProjection[],
+  ) {
+    this.engine = new StorageEngine({
+      projections,
+      // a rebuild's engine holds every state it folded: a key it has not seen has nothing stored yet
+      rebuild: {
+        writers: pgWriters(projections, (n) => REBUILD_PREFIX + n, this.pending),
+        load: async () => new Map(),
+      },
+      ...(options.now ? { now: options.now } : {}),
+    });
+  }
+
+  async run(): Promise<number> {
+    const page = this.options.page ?? 1000;
+    const commitEvery = this.options.commitEvery ?? 10_000;
+    for (;;) {
+      const batch: RecordedEvent[] = [];
+      const from = BigInt(this.engine.minCheckpoint());
+      for await (const e of this.options.store.readAll({ fromPosition: from, maxCount: page })) batch.push(e);
+      if (batch.length === 0) break;
+      await this.engine.applyBatch(batch);
+      this.events += batch.length;
+      this.uncommitted += batch.length;
+      this.options.onProgress?.({ position: this.engine.minCheckpoint(), events: this.events });
+      if (this.uncommitted >= commitEvery) await this.commit();
+      // a turn of the event loop: the connection reads the server's answers and sends what waits
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (this.uncommitted > 0) await this.commit();
+    await this.committing;
+    return this.events;
+  }
+
+  /** Sends what was folded since the last commit as one transaction, once the previous one is done. */
+  private async commit(): Promise<void> {
+    this.engine.flushStates();
+    const sql = [BEGIN, ...this.pending.splice(0).map(inlined), 'COMMIT'].join(';\n');
+    this.uncommitted = 0;
+    if (this.committing) await this.committing;
+    const sent = this.client.query(sql).then(() => undefined);
+    sent.catch(() => undefined); // awaited at the next commit or at the end
+    this.committing = sent;
+  }
+}
+
+/** Rebuilds projections into PostgreSQL (see the file's comment). */
+export async function rebuildPostgres(
+  storage: PostgresReadModelStorage,
+  options: StorageRebuildOptions,
+): Promise<RebuildResult> {
+  const started = Date.now();
+  const projections = selectProjections(options.names);
+  const now = options.now ?? (() => new Date());
+  await storage.ensure(projections);
+  return storage.withClient(async (client) => {
+    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+      REBUILD_LOCK,
+    ]);
+    if (rows[0]?.ok !== true) throw new Error('another rebuild of these read models is running');
+    try {
+      const { generations, deferredIndexes } = await createRebuildTables(client, projections);
+      const fold = new PgRebuildFold(client, options, projections);
+      const events = await fold.run();
+      for (const sql of deferredIndexes) await client.query(sql);
+      for (const p of projections)
+        for (const def of projectionTables(p))
+          await client.query(`ANALYZE ${ident(REBUILD_PREFIX + def.name)}`);
+      const position = fold.engine.minCheckpoint();
+      await swapIn(
+        client,
+        projections,
+        generations,
+        position,
+        now().toISOString(),
+        options.swapLockTimeoutMs,
+      );
+      return {
+        projections: projections.map((p) => p.name),
+        events,
+        position,
+        seconds: (Date.now() - started) / 1000,
+      };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [REBUILD_LOCK]).catch(() => undefined);
+    }
+  });
+}
