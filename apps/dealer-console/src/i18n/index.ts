@@ -23,6 +23,8 @@ import enPit from './en/pit.json';
 import zhPit from './zh/pit.json';
 import enSupervisor from './en/supervisor.json';
 import zhSupervisor from './zh/supervisor.json';
+import enReplay from './en/replay.json';
+import zhReplay from './zh/replay.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -39,6 +41,7 @@ export const CATALOGUES = {
     signin: enSignin,
     pit: enPit,
     supervisor: enSupervisor,
+    replay: enReplay,
   },
   zh: {
     common: zhCommon,
@@ -50,6 +53,7 @@ export const CATALOGUES = {
     signin: zhSignin,
     pit: zhPit,
     supervisor: zhSupervisor,
+    replay: zhReplay,
   },
 } as const;
 
