@@ -95,6 +95,9 @@ export function apiClient(token: string, fetchFn: Fetch = (i, init) => fetch(i, 
     deal: (tableId: string, roundNo: number) => call<unknown>('POST', `${r(tableId, roundNo)}/deal`, {}),
     dealCard: (tableId: string, roundNo: number, card: string) =>
       call<unknown>('POST', `${r(tableId, roundNo)}/cards`, { card }),
+    /** Settles a complete coup on a table whose rules ask the dealer to confirm each result. */
+    confirmResult: (tableId: string, roundNo: number) =>
+      call<unknown>('POST', `${r(tableId, roundNo)}/confirm`, {}),
     voidRound: (tableId: string, roundNo: number, reason: string) =>
       call<unknown>('POST', `${r(tableId, roundNo)}/void`, { reason }),
   };

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type Api, ApiError } from '../api';
 import { useShortcut } from '../shortcuts';
 import { CardEntry } from './CardEntry';
+import { awaitingConfirmation } from './ConfirmResult';
 
 export interface Refusal {
   readonly action: string;
@@ -34,12 +35,15 @@ export function allowed(view: TableView, role: string) {
   const live = rules?.dealing === 'live';
   const everyCoup = rules?.shuffle === 'every-coup';
   const p = view.phase;
+  // a complete coup on a table that confirms results: no card is due, the dealer confirms it
+  const confirming = awaitingConfirmation(view);
   return {
     newShoe: staff && p === 'idle' && !everyCoup,
     open: staff && (p === 'ready' || (p === 'idle' && everyCoup)),
     close: staff && p === 'betting',
     deal: staff && p === 'dealing' && !live,
-    card: staff && p === 'dealing' && live,
+    card: staff && p === 'dealing' && live && !confirming,
+    confirm: staff && p === 'dealing' && confirming,
     void: role === 'supervisor' && (p === 'betting' || p === 'dealing'),
     live,
   };

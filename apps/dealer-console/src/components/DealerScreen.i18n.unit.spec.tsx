@@ -7,6 +7,7 @@ import type { RoundView, ShoeView, TableView } from '@coup/table';
 import { fromLive } from '../roads/data';
 import { RoadsView } from '../roads/Roads';
 import { CardEntry } from './CardEntry';
+import { ConfirmResultPanel } from './ConfirmResult';
 import { Countdown } from './Countdown';
 import { ActionBar, RefusalBox, allowed } from './DealerActions';
 import { latinWords, missingKeysIn } from './i18nTesting';
@@ -116,6 +117,13 @@ it('shows the dealer screen in Chinese: every key in the catalogues, no English 
         <NextCard next={{ to: 'banker', slot: 'banker3' } as never} />
         <CardEntry label="输入牌" shortcut="e" onSubmit={() => undefined} />
         <Hands round={ROUND} />
+        <ConfirmResultPanel
+          tableId="T1"
+          round={{ ...ROUND, status: 'dealing', result: null }}
+          role="supervisor"
+          enabled
+          onConfirm={async () => undefined}
+        />
         <Result round={ROUND} />
         <BetsPanel round={ROUND} />
         <ShoePanel shoe={SHOE} />
@@ -139,5 +147,6 @@ it('shows the dealer screen in Chinese: every key in the catalogues, no English 
   });
   expect(missing).toEqual([]);
   expect(text).toContain('闲赢');
+  expect(text).toContain('第 4 局已完成：核对结果，确认后结算');
   expect(latinWords(text, ALLOWED)).toEqual([]);
 });

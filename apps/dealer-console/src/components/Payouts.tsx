@@ -47,7 +47,12 @@ function PayoutsTable({ result: r }: { readonly result: CoupSummary }) {
   );
 }
 
-function ResultLine({ result: r }: { readonly result: CoupSummary }) {
+/** The winner and the totals (a natural said so). */
+export function ResultLine({
+  result: r,
+}: {
+  readonly result: Pick<CoupSummary, 'outcome' | 'playerTotal' | 'bankerTotal' | 'natural'>;
+}) {
   const { t } = useTranslation('dealer');
   return (
     <div className="result-line">

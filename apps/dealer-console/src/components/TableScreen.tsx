@@ -7,6 +7,7 @@ import type { FeedState } from '../feed';
 import { Roads } from '../roads/Roads';
 import { useTableFeed } from '../useTableFeed';
 import { CardEntry } from './CardEntry';
+import { ConfirmResultPanel } from './ConfirmResult';
 import { LiveCountdown } from './Countdown';
 import {
   ActionBar,
@@ -154,7 +155,17 @@ function MainColumn(props: {
       )}
       <LiveCardEntry {...{ api, tableId, view, feed, can, roundNo, run }} />
       <Hands round={view.round} />
-      <Result round={view.round} />
+      {can.confirm && view.round ? (
+        <ConfirmResultPanel
+          tableId={tableId}
+          round={view.round}
+          role={role}
+          enabled={ready}
+          onConfirm={() => run(t('actions.confirm'), () => api.confirmResult(tableId, roundNo))}
+        />
+      ) : (
+        <Result round={view.round} />
+      )}
       {/* a player-dealt table opens the next round with the deal: its last coup is shown beside */}
       {view.rules?.dealtBy === 'player' && !view.round?.result && <LastCoup result={view.lastResult} />}
       <BetsPanel round={view.round} />
@@ -174,7 +185,8 @@ function LiveCardEntry(props: {
 }) {
   const { t } = useTranslation('dealer');
   const { api, tableId, view, can, roundNo, run } = props;
-  if (!(view.round?.next && view.round.status === 'dealing' && can.live)) return null;
+  // no card is due once the coup is complete (a table that confirms results shows the result instead)
+  if (!(view.round?.next && view.round.status === 'dealing' && can.live) || can.confirm) return null;
   const dealCard = (card: Card) =>
     run(t('actions.card', { card }), () => api.dealCard(tableId, roundNo, card));
   return (
