@@ -1,12 +1,12 @@
 import type { Outcome } from '@coup/engine';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api';
 import { money } from '../format';
+import { formatTime } from '../i18n';
 import { type ReadApi, readApi } from './api';
 import { handHash } from './route';
 import type { HandFilter, HandPage, HandSummary } from '@coup/projections/wire';
-
-const OUTCOME_TEXT: Record<Outcome, string> = { player: 'Player', banker: 'Banker', tie: 'Tie' };
 
 interface FilterForm {
   shoe: string;
@@ -18,26 +18,29 @@ interface FilterForm {
 
 const EMPTY: FilterForm = { shoe: '', roundFrom: '', roundTo: '', outcome: '', player: '' };
 
-/** The form as the query's filter; a field that is not a positive whole number is an error in words. */
-export function toFilter(f: FilterForm): { ok: true; filter: HandFilter } | { ok: false; message: string } {
-  const num = (label: string, s: string): number | undefined | string => {
-    const t = s.trim();
-    if (t === '') return undefined;
-    return /^[0-9]{1,9}$/.test(t) ? Number(t) : `${label} must be a whole number`;
-  };
-  const shoe = num('Shoe', f.shoe);
-  const roundFrom = num('Round from', f.roundFrom);
-  const roundTo = num('Round to', f.roundTo);
-  for (const v of [shoe, roundFrom, roundTo]) if (typeof v === 'string') return { ok: false, message: v };
-  if (typeof roundFrom === 'number' && typeof roundTo === 'number' && roundFrom > roundTo)
-    return { ok: false, message: 'Round from must not be after round to' };
+/** Why a filter form cannot be searched: its field, and the message's key in the `replay` catalogue. */
+export interface FilterRefusal {
+  readonly field: keyof FilterForm;
+  readonly key: string;
+}
+
+/** The form as the query's filter; a field that is not a positive whole number is refused at that field. */
+export function toFilter(f: FilterForm): { ok: true; filter: HandFilter } | ({ ok: false } & FilterRefusal) {
+  const nums: Partial<Record<'shoe' | 'roundFrom' | 'roundTo', number>> = {};
+  for (const field of ['shoe', 'roundFrom', 'roundTo'] as const) {
+    const text = f[field].trim();
+    if (text === '') continue;
+    if (!/^[0-9]{1,9}$/.test(text)) return { ok: false, field, key: `hands.errors.${field}` };
+    nums[field] = Number(text);
+  }
+  const { roundFrom, roundTo } = nums;
+  if (roundFrom !== undefined && roundTo !== undefined && roundFrom > roundTo)
+    return { ok: false, field: 'roundFrom', key: 'hands.errors.order' };
   const player = f.player.trim();
   return {
     ok: true,
     filter: {
-      ...(shoe === undefined ? {} : { shoe: shoe as number }),
-      ...(roundFrom === undefined ? {} : { roundFrom: roundFrom as number }),
-      ...(roundTo === undefined ? {} : { roundTo: roundTo as number }),
+      ...nums,
       ...(f.outcome === '' ? {} : { outcome: f.outcome }),
       ...(player === '' ? {} : { player }),
     },
@@ -72,53 +75,51 @@ function useHandPage(api: ReadApi, tableId: string, filter: HandFilter, cursor: 
 
 /** The filters: searching applies the form (or shows why it cannot), clearing empties it; both go to page 1. */
 function HandFilters(props: { readonly onFilter: (filter: HandFilter) => void }) {
+  const { t } = useTranslation('replay');
   const [form, setForm] = useState<FilterForm>(EMPTY);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [refused, setRefused] = useState<FilterRefusal | null>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const r = toFilter(form);
-    if (!r.ok) {
-      setFormError(r.message);
-      return;
-    }
-    setFormError(null);
-    props.onFilter(r.filter);
+    setRefused(r.ok ? null : r);
+    if (r.ok) props.onFilter(r.filter);
   };
   const clear = () => {
     setForm(EMPTY);
-    setFormError(null);
+    setRefused(null);
     props.onFilter({});
   };
   const field = (key: keyof FilterForm) => ({
     id: `hf-${key}`,
     value: form[key],
     onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value }),
+    ...(refused?.field === key ? { 'aria-invalid': true, 'aria-describedby': 'hf-error' } : {}),
   });
   return (
-    <form className="filters panel" onSubmit={submit} aria-label="filters">
-      <label htmlFor="hf-shoe">Shoe</label>
+    <form className="filters panel" onSubmit={submit} aria-label={t('hands.filters')}>
+      <label htmlFor="hf-shoe">{t('hands.shoe')}</label>
       <input {...field('shoe')} inputMode="numeric" size={5} />
-      <label htmlFor="hf-roundFrom">Rounds from</label>
+      <label htmlFor="hf-roundFrom">{t('hands.roundFrom')}</label>
       <input {...field('roundFrom')} inputMode="numeric" size={6} />
-      <label htmlFor="hf-roundTo">to</label>
+      <label htmlFor="hf-roundTo">{t('hands.roundTo')}</label>
       <input {...field('roundTo')} inputMode="numeric" size={6} />
-      <label htmlFor="hf-outcome">Outcome</label>
+      <label htmlFor="hf-outcome">{t('hands.outcome')}</label>
       <select {...field('outcome')}>
-        <option value="">any</option>
-        <option value="player">Player</option>
-        <option value="banker">Banker</option>
-        <option value="tie">Tie</option>
-        <option value="void">voided</option>
+        {(['', 'player', 'banker', 'tie', 'void'] as const).map((o) => (
+          <option key={o} value={o}>
+            {t(`hands.outcomes.${o === '' ? 'any' : o}`)}
+          </option>
+        ))}
       </select>
-      <label htmlFor="hf-player">Player</label>
+      <label htmlFor="hf-player">{t('hands.player')}</label>
       <input {...field('player')} size={12} />
-      <button type="submit">Search</button>
+      <button type="submit">{t('hands.search')}</button>
       <button type="button" className="link" onClick={clear}>
-        clear
+        {t('hands.clear')}
       </button>
-      {formError && (
-        <span className="error-text" role="alert">
-          {formError}
+      {refused && (
+        <span className="error-text" role="alert" id="hf-error">
+          {t(refused.key)}
         </span>
       )}
     </form>
@@ -137,20 +138,42 @@ const COLUMNS = [
   'paid',
   'players',
   'opened',
-];
+] as const;
+
+/** The hand's result: its outcome (natural), or voided with why; marked when put right after it settled. */
+function OutcomeCell({ hand: h }: { readonly hand: HandSummary }) {
+  const { t } = useTranslation('replay');
+  const outcome = h.outcome as Outcome | null;
+  return (
+    <td className={outcome ? `spot-${outcome}` : ''}>
+      {outcome
+        ? t(`hands.outcomes.${outcome}`)
+        : h.status === 'voided'
+          ? t('hands.voided', { reason: h.voidReason ?? '' })
+          : ''}
+      {h.natural ? ` ${t('hands.natural')}` : ''}
+      {h.amended && (
+        <>
+          {' '}
+          <span className="badge badge-amended">
+            {t(h.status === 'voided' ? 'hands.voidedAfter' : 'hands.corrected')}
+          </span>
+        </>
+      )}
+    </td>
+  );
+}
 
 function HandRow({ tableId, hand: h }: { readonly tableId: string; readonly hand: HandSummary }) {
+  const { t } = useTranslation('replay');
   return (
     <tr>
       <td>
-        <a href={handHash(tableId, h.roundNo)}>Hand {h.roundNo}</a>
+        <a href={handHash(tableId, h.roundNo)}>{t('hands.link', { round: h.roundNo })}</a>
       </td>
       <td>{h.shoeNo}</td>
-      <td>{h.status}</td>
-      <td className={h.outcome ? `spot-${h.outcome}` : ''}>
-        {h.outcome ? OUTCOME_TEXT[h.outcome] : h.status === 'voided' ? `void: ${h.voidReason ?? ''}` : ''}
-        {h.natural ? ' (natural)' : ''}
-      </td>
+      <td>{t(`status.${h.status}`, h.status)}</td>
+      <OutcomeCell hand={h} />
       <td>
         {h.playerCards.join(' ')} {h.playerTotal !== null && <strong>{h.playerTotal}</strong>}
       </td>
@@ -160,23 +183,26 @@ function HandRow({ tableId, hand: h }: { readonly tableId: string; readonly hand
       <td>{h.betCount}</td>
       <td>{money(h.totalStaked)}</td>
       <td>{money(h.totalPaid)}</td>
-      <td>{h.players.join(', ')}</td>
-      <td>{h.openedAt.replace('T', ' ').slice(0, 19)}</td>
+      <td>{h.players.join(t('hands.separator'))}</td>
+      <td>
+        <time dateTime={h.openedAt}>{formatTime(h.openedAt)}</time>
+      </td>
     </tr>
   );
 }
 
 function HandsTable(props: { readonly tableId: string; readonly page: HandPage; readonly pageNo: number }) {
+  const { t } = useTranslation('replay');
   const { page } = props;
   return (
     <table className="grid hands-table">
-      <caption>
-        Page {props.pageNo}: {page.items.length} hand(s), newest first
-      </caption>
+      <caption>{t('hands.caption', { page: props.pageNo, count: page.items.length })}</caption>
       <thead>
         <tr>
           {COLUMNS.map((c) => (
-            <th key={c}>{c}</th>
+            <th key={c} scope="col">
+              {t(`hands.columns.${c}`)}
+            </th>
           ))}
         </tr>
       </thead>
@@ -184,7 +210,7 @@ function HandsTable(props: { readonly tableId: string; readonly page: HandPage; 
         {page.items.length === 0 && (
           <tr>
             <td colSpan={COLUMNS.length} className="muted">
-              No hand matches.
+              {t('hands.none')}
             </td>
           </tr>
         )}
@@ -202,6 +228,7 @@ export function HandList(props: {
   readonly tableId: string;
   readonly api?: ReadApi;
 }) {
+  const { t } = useTranslation('replay');
   const { tableId } = props;
   const api = useMemo(() => props.api ?? readApi(props.token), [props.api, props.token]);
   const [filter, setFilter] = useState<HandFilter>({});
@@ -213,9 +240,9 @@ export function HandList(props: {
     <div className="hand-list">
       <header className="replay-header">
         <h2>
-          Hand history <span className="muted">table {tableId}</span>
+          {t('hands.title')} <span className="muted">{t('hands.table', { table: tableId })}</span>
         </h2>
-        <a href={`#/tables/${tableId}`}>Live table</a>
+        <a href={`#/tables/${tableId}`}>{t('hands.liveTable')}</a>
       </header>
       <HandFilters
         onFilter={(f) => {
@@ -223,29 +250,29 @@ export function HandList(props: {
           setCursors([null]);
         }}
       />
-      {page === null && <p className="muted">Loading...</p>}
+      {page === null && <p className="muted">{t('hands.loading')}</p>}
       {page instanceof ApiError && (
         <div className="refusal" role="alert">
-          <strong>Hand history refused</strong> <code>{page.code}</code> {page.message}
+          <strong>{t('hands.refused')}</strong> <code>{page.code}</code> <span lang="en">{page.message}</span>
         </div>
       )}
       {page && !(page instanceof ApiError) && (
         <>
           <HandsTable tableId={tableId} page={page} pageNo={cursors.length} />
-          <nav className="pager" aria-label="pages">
+          <nav className="pager" aria-label={t('hands.pages')}>
             <button
               type="button"
               disabled={cursors.length <= 1}
               onClick={() => setCursors(cursors.slice(0, -1))}
             >
-              Previous page
+              {t('hands.previous')}
             </button>
             <button
               type="button"
               disabled={page.nextCursor === null}
               onClick={() => page.nextCursor !== null && setCursors([...cursors, page.nextCursor])}
             >
-              Next page
+              {t('hands.next')}
             </button>
           </nav>
         </>

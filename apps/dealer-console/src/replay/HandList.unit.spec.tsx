@@ -84,11 +84,28 @@ describe('HandList', () => {
     }
   });
 
-  it('refuses a malformed filter in words', () => {
+  it('refuses a malformed filter at its field', () => {
     expect(toFilter({ shoe: 'x', roundFrom: '', roundTo: '', outcome: '', player: '' })).toEqual({
       ok: false,
-      message: 'Shoe must be a whole number',
+      field: 'shoe',
+      key: 'hands.errors.shoe',
     });
-    expect(toFilter({ shoe: '', roundFrom: '5', roundTo: '2', outcome: '', player: '' }).ok).toBe(false);
+    expect(toFilter({ shoe: '', roundFrom: '5', roundTo: '2', outcome: '', player: '' })).toEqual({
+      ok: false,
+      field: 'roundFrom',
+      key: 'hands.errors.order',
+    });
+  });
+
+  it('shows the refusal in words at the field, and sends nothing', async () => {
+    const hands = jest.fn(async () => ({ items: [hand(1)], nextCursor: null }));
+    render(<HandList token="t" tableId="T1" api={{ hands } as unknown as ReadApi} />);
+    await screen.findByRole('link', { name: 'Hand 1' });
+    const calls = hands.mock.calls.length;
+    fireEvent.change(screen.getByLabelText('Shoe'), { target: { value: 'x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(screen.getByRole('alert').textContent).toBe('Shoe must be a whole number');
+    expect(screen.getByLabelText('Shoe').getAttribute('aria-invalid')).toBe('true');
+    expect(hands.mock.calls.length).toBe(calls);
   });
 });

@@ -1,10 +1,13 @@
 import type { TableView } from '@coup/table';
 import { useEffect, useMemo, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { ApiError } from '../api';
 import { BetsPanel, Hands, PlayersPanel, Result, ShoePanel } from '../components/TableParts';
-import { outcomeLabel } from '../format';
+import { formatTime } from '../i18n';
 import { type ReadApi, readApi } from './api';
-import { type FoldedReplay, type Recheck, foldReplay, recheckCoup } from './fold';
+import { auditTrail, recheckCoup } from './coup-audit';
+import { type FoldedReplay, foldReplay } from './fold';
+import { AuditTrail, CoupCheck, VerifyChecks } from './ReplayChecks';
 import { handHash } from './route';
 import { Stepper } from './Stepper';
 import type { HandReplay, HandVerification, ReplayEvent } from '@coup/projections/wire';
@@ -12,107 +15,31 @@ import type { HandReplay, HandVerification, ReplayEvent } from '@coup/projection
 /** How soon a hand still in play, or with a pending check, is read again. */
 export const HAND_REREAD_MS = 3_000;
 
-const STATUS_TEXT = { pass: 'PASSED', fail: 'FAILED', pending: 'PENDING', skipped: 'SKIPPED' } as const;
-
-function CoupCheck({ check }: { readonly check: Recheck }) {
-  if (check.kind === 'none') return <p className="muted">{check.reason}</p>;
-  if (check.kind === 'error')
-    return (
-      <p className="check-fail">
-        <strong>FAILED</strong>: the engine cannot resolve the dealt cards: {check.message}
-      </p>
-    );
-  return (
-    <>
-      <p className={check.same ? 'check-pass' : 'check-fail'}>
-        <strong>{check.same ? 'MATCHES' : 'DIFFERS'}</strong>{' '}
-        {check.same
-          ? `the engine resolves the dealt cards to the recorded coup: ${outcomeLabel(check.engine.outcome)} ${check.engine.playerTotal} to ${check.engine.bankerTotal}`
-          : 'the engine resolves the dealt cards differently from the record'}
-      </p>
-      <table className="grid">
-        <thead>
-          <tr>
-            <th>field</th>
-            <th>recorded</th>
-            <th>re-resolved</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {check.fields.map((f) => (
-            <tr key={f.name} className={f.same ? 'check-pass' : 'check-fail'}>
-              <td>{f.name}</td>
-              <td>{f.recorded}</td>
-              <td>{f.engine}</td>
-              <td>{f.same ? 'same' : 'DIFFERENT'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
-  );
+/** An event type in words (the recorded type when the catalogue has none). */
+function useEventType(): (type: string) => string {
+  const { t } = useTranslation('replay');
+  return (type) => t(`dealer:events.types.${type}`, type);
 }
 
-function VerifyChecks({ verify }: { readonly verify: HandVerification | ApiError | null }) {
-  if (verify === null) return <p className="muted">Verifying...</p>;
-  if (verify instanceof ApiError)
-    return (
-      <p className="check-fail" role="alert">
-        Verify refused: <code>{verify.code}</code> {verify.message}
-      </p>
-    );
-  return (
-    <>
-      <p className={verify.ok ? 'check-pass' : 'check-fail'} aria-label="verification">
-        <strong>{verify.ok ? 'VERIFIED' : 'NOT VERIFIED'}</strong>:{' '}
-        {(['pass', 'fail', 'pending', 'skipped'] as const)
-          .map((st) => [st, verify.checks.filter((c) => c.status === st).length] as const)
-          .filter(([st, n]) => n > 0 || st === 'fail')
-          .map(([st, n]) => `${n} ${STATUS_TEXT[st].toLowerCase()}`)
-          .join(', ')}
-      </p>
-      <table className="grid checks">
-        <thead>
-          <tr>
-            <th>check</th>
-            <th>status</th>
-            <th>detail</th>
-          </tr>
-        </thead>
-        <tbody>
-          {verify.checks.map((c) => (
-            <tr key={c.name} className={`check-${c.status}`} data-check={c.name}>
-              <td>{c.name}</td>
-              <td>
-                <strong>{STATUS_TEXT[c.status]}</strong>
-              </td>
-              <td>
-                {c.detail}
-                {c.event && ` (event ${c.event.type} at revision ${c.event.revision})`}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
-  );
-}
+/** An event's time as recorded, in the casino's time zone. */
+const timeOf = (iso: string): string => formatTime(iso, { dateStyle: undefined, timeStyle: 'medium' });
 
 function EventList(props: {
   readonly events: readonly ReplayEvent[];
   readonly step: number;
   readonly onStep: (s: number) => void;
 }) {
+  const { t } = useTranslation('replay');
+  const typeOf = useEventType();
   return (
-    <ol className="replay-events" aria-label="events">
+    <ol className="replay-events" aria-label={t('events.list')}>
       {props.events.map((e, i) => (
         <li key={e.revision} aria-current={i + 1 === props.step ? 'step' : undefined}>
           <button type="button" className="link" onClick={() => props.onStep(i + 1)}>
-            {i + 1}. {e.type}
+            {t('events.item', { n: i + 1, type: typeOf(e.type) })}
           </button>{' '}
           <span className="muted">
-            #{e.revision} {e.recordedAt.slice(11, 19)}
+            #{e.revision} <time dateTime={e.recordedAt}>{timeOf(e.recordedAt)}</time>
             {e.actor && ` ${e.actor}`}
           </span>
         </li>
@@ -135,35 +62,46 @@ function TableAt({ view }: { readonly view: TableView }) {
   );
 }
 
+function StepHeading({ folded, step }: { readonly folded: FoldedReplay; readonly step: number }) {
+  const { t } = useTranslation('replay');
+  const typeOf = useEventType();
+  const s = step === 0 ? null : folded.steps[step - 1];
+  if (!s) return <h3 data-testid="step-heading">{t('step.before')}</h3>;
+  const { event } = s;
+  const meta = { revision: event.revision, at: formatTime(event.recordedAt), by: event.actor };
+  return (
+    <h3 data-testid="step-heading">
+      {t('step.heading', { step, type: typeOf(event.type) })}{' '}
+      <span className="muted">{t(event.actor ? 'step.metaBy' : 'step.meta', meta)}</span>
+    </h3>
+  );
+}
+
 /** What the replay shows at one step, from the browser's fold. */
 function StepDetail({ folded, step }: { readonly folded: FoldedReplay; readonly step: number }) {
+  const { t } = useTranslation('replay');
   const s = step === 0 ? null : folded.steps[step - 1];
   const view = s ? s.view : folded.before;
   return (
-    <section className="panel replay-step" aria-label="step">
-      <h3 data-testid="step-heading">
-        {s ? (
-          <>
-            Step {step}: {s.event.type}{' '}
-            <span className="muted">
-              revision {s.event.revision}, {s.event.recordedAt}
-              {s.event.actor && `, by ${s.event.actor}`}
-            </span>
-          </>
-        ) : (
-          'Before the hand'
-        )}
-      </h3>
+    <section className="panel replay-step" aria-label={t('step.region')}>
+      <StepHeading folded={folded} step={step} />
       {s && (
         <p className={s.matchesService ? 'check-pass' : 'check-fail'} data-testid="fold-match">
-          {s.matchesService
-            ? 'Folded in this browser by the table decider: same table as the service.'
-            : 'Folded in this browser by the table decider: DIFFERS from the table the service folded.'}
+          {s.matchesService ? t('step.same') : t('step.differs')}
         </p>
       )}
-      {s && <pre className="event-data no-print">{JSON.stringify(s.event.data, null, 2)}</pre>}
+      {s && (
+        <pre className="event-data no-print" aria-label={t('step.data')} translate="no">
+          {JSON.stringify(s.event.data, null, 2)}
+        </pre>
+      )}
       <p>
-        Phase <strong>{view.phase}</strong>, round {view.roundNo}
+        <Trans
+          t={t}
+          i18nKey="step.phase"
+          values={{ phase: t(`phases.${view.phase}`, view.phase), round: view.roundNo }}
+          components={{ b: <strong /> }}
+        />
       </p>
       <TableAt view={view} />
     </section>
@@ -209,58 +147,67 @@ function ReplayHeader(props: {
   readonly replay: HandReplay | null;
   readonly count: number;
 }) {
+  const { t } = useTranslation('replay');
   const { tableId, replay } = props;
   return (
     <header className="replay-header">
       <h2>
-        Hand {props.roundNo} <span className="muted">table {tableId}</span>
+        {t('header.title', { round: props.roundNo })}{' '}
+        <span className="muted">{t('header.table', { table: tableId })}</span>
       </h2>
       {replay && (
         <span>
-          shoe {replay.shoeNo}, {replay.status}, {props.count} events
+          {t('header.summary', {
+            shoe: replay.shoeNo,
+            status: t(`status.${replay.status}`, replay.status),
+            count: props.count,
+          })}
         </span>
       )}
       <a className="no-print" href={`#/tables/${tableId}/hands`}>
-        All hands
+        {t('header.allHands')}
       </a>
       <a className="no-print" href={`#/tables/${tableId}`}>
-        Live table
+        {t('header.liveTable')}
       </a>
       <button type="button" className="no-print" onClick={() => window.print()}>
-        Print record
+        {t('header.print')}
       </button>
     </header>
   );
 }
 
-/** Beside the step: the hand's events (each a link to its step), the coup re-resolved, the service's checks. */
+/** Beside the step: the hand's events (each a link to its step), the coup re-resolved, its audit trail, the checks. */
 function ReplayAside(props: {
   readonly folded: FoldedReplay;
   readonly step: number;
   readonly onStep: (s: number) => void;
   readonly verify: HandVerification | ApiError | null;
 }) {
+  const { t } = useTranslation('replay');
   const { folded } = props;
   const count = folded.steps.length;
   const mismatches = folded.steps.filter((s) => !s.matchesService).length;
   const check = useMemo(() => recheckCoup(folded), [folded]);
+  const trail = useMemo(() => auditTrail(folded), [folded]);
   return (
     <div className="replay-aside">
-      <section className="panel" aria-label="events of the hand">
-        <h3>Events</h3>
+      <section className="panel" aria-label={t('events.region')}>
+        <h3>{t('events.title')}</h3>
         <p className={mismatches === 0 ? 'check-pass' : 'check-fail'}>
           {mismatches === 0
-            ? `Browser fold: all ${count} steps match the service`
-            : `Browser fold: ${mismatches} of ${count} steps DIFFER from the service`}
+            ? t('events.allMatch', { count })
+            : t('events.someDiffer', { count: mismatches, total: count })}
         </p>
         <EventList events={folded.steps.map((s) => s.event)} step={props.step} onStep={props.onStep} />
       </section>
-      <section className="panel" aria-label="coup re-resolved">
-        <h3>Coup re-resolved by the engine</h3>
+      <section className="panel" aria-label={t('coup.region')}>
+        <h3>{t('coup.title')}</h3>
         <CoupCheck check={check} />
       </section>
-      <section className="panel" aria-label="verify checks">
-        <h3>Verify checks</h3>
+      <AuditTrail entries={trail} />
+      <section className="panel" aria-label={t('verify.region')}>
+        <h3>{t('verify.title')}</h3>
         <VerifyChecks verify={props.verify} />
       </section>
     </div>
@@ -269,8 +216,9 @@ function ReplayAside(props: {
 
 /**
  * A hand, replayed step by step: the events from the service (`GET .../replay`), the table after each folded in
- * this browser, the coup re-resolved by the engine, and the service's verify checks. The address carries the step
- * (`#/tables/T1/hands/12?step=5`), for a compliance report; printing gives a one-page record.
+ * this browser, the coup re-resolved by the engine, its audit trail when it was put right after it settled, and the
+ * service's verify checks. The address carries the step (`#/tables/T1/hands/12?step=5`), for a compliance report;
+ * printing gives a one-page record.
  */
 export function ReplayScreen(props: {
   readonly token: string;
@@ -280,6 +228,7 @@ export function ReplayScreen(props: {
   readonly api?: ReadApi;
   readonly playMs?: number;
 }) {
+  const { t } = useTranslation('replay');
   const { tableId, roundNo } = props;
   const api = useMemo(() => props.api ?? readApi(props.token), [props.api, props.token]);
   const { replay, verify } = useHandReplay(api, tableId, roundNo);
@@ -299,14 +248,14 @@ export function ReplayScreen(props: {
     <div className="replay-screen">
       <ReplayHeader tableId={tableId} roundNo={roundNo} replay={loaded} count={count} />
       <p className="replay-link">
-        Link to this step: <a href={handHash(tableId, roundNo, shown)}>{link}</a>
+        {t('header.link')} <a href={handHash(tableId, roundNo, shown)}>{link}</a>
       </p>
       {replay instanceof ApiError && (
         <div className="refusal" role="alert">
-          <strong>Replay refused</strong> <code>{replay.code}</code> {replay.message}
+          <strong>{t('refused')}</strong> <code>{replay.code}</code> <span lang="en">{replay.message}</span>
         </div>
       )}
-      {replay === null && <p className="muted">Loading the hand...</p>}
+      {replay === null && <p className="muted">{t('loading')}</p>}
       {folded && (
         <>
           <Stepper count={count} step={shown} onStep={goTo} playMs={props.playMs} />

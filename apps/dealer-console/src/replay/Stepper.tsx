@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../shortcuts';
 
 /**
@@ -38,6 +39,7 @@ export function Stepper(props: {
   readonly onStep: (step: number) => void;
   readonly playMs?: number;
 }) {
+  const { t } = useTranslation('replay');
   const { count, step, onStep } = props;
   const [playing, setPlaying] = usePlayback(count, step, onStep, props.playMs ?? 700);
 
@@ -59,33 +61,31 @@ export function Stepper(props: {
   useShortcut('p', togglePlay, count > 0);
 
   return (
-    <div className="stepper no-print" role="group" aria-label="replay stepper">
+    <div className="stepper no-print" role="group" aria-label={t('stepper.label')}>
       <button type="button" onClick={() => go(0)} disabled={step === 0}>
-        First <kbd>Home</kbd>
+        {t('stepper.first')} <kbd>Home</kbd>
       </button>
       <button type="button" onClick={() => go(step - 1)} disabled={step === 0}>
-        Back <kbd>←</kbd>
+        {t('stepper.back')} <kbd>←</kbd>
       </button>
       <button type="button" onClick={togglePlay} disabled={count === 0} aria-pressed={playing}>
-        {playing ? 'Pause' : 'Play'} <kbd>P</kbd>
+        {playing ? t('stepper.pause') : t('stepper.play')} <kbd>P</kbd>
       </button>
       <button type="button" onClick={() => go(step + 1)} disabled={step >= count}>
-        Step <kbd>→</kbd>
+        {t('stepper.step')} <kbd>→</kbd>
       </button>
       <button type="button" onClick={() => go(count)} disabled={step >= count}>
-        Last <kbd>End</kbd>
+        {t('stepper.last')} <kbd>End</kbd>
       </button>
       <input
         type="range"
-        aria-label="step"
+        aria-label={t('stepper.slider')}
         min={0}
         max={count}
         value={step}
         onChange={(e) => go(Number(e.target.value))}
       />
-      <output aria-live="polite">
-        Step {step} of {count}
-      </output>
+      <output aria-live="polite">{t('stepper.position', { step, count })}</output>
     </div>
   );
 }

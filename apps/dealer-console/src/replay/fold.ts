@@ -1,12 +1,10 @@
 /**
  * The replay folded in the browser by the table's own decider: the state before the hand is rebuilt from the
  * service's `before` view, each event is applied with `@coup/table`'s `evolve`, and `tableView` shows the table
- * after it. Every step's view is compared with the one the service folded, and the coup is re-resolved by
- * `@coup/engine`'s `resolveCoup` from the dealt cards, beside the recorded result. Pure: no DOM, no clock.
+ * after it. Every step's view is compared with the one the service folded (the coup itself is checked in
+ * coup-audit.ts). Pure: no DOM, no clock.
  */
-import { type CoupResult, resolveCoup } from '@coup/engine';
 import {
-  type CoupSummary,
   type PlayerState,
   type RoundState,
   type ShoeState,
@@ -166,57 +164,4 @@ export function serializeSteps(folded: FoldedReplay): string {
       canonicalJson({ index: s.index, event: s.event, view: s.view, matchesService: s.matchesService }),
     )
     .join('\n');
-}
-
-/** A field of the coup: recorded by the service, re-resolved here. */
-export interface CoupField {
-  readonly name: string;
-  readonly recorded: string;
-  readonly engine: string;
-  readonly same: boolean;
-}
-
-export type Recheck =
-  | { readonly kind: 'none'; readonly reason: string }
-  | { readonly kind: 'error'; readonly message: string; readonly recorded: CoupSummary | null }
-  | {
-      readonly kind: 'checked';
-      readonly same: boolean;
-      readonly fields: readonly CoupField[];
-      readonly engine: CoupResult;
-    };
-
-/**
- * The coup re-resolved by the engine from the hand's cards in dealing order, field by field beside the recorded
- * `CoupResolved` (a voided or unfinished hand has no recorded result to compare).
- */
-export function recheckCoup(folded: FoldedReplay): Recheck {
-  const last = folded.steps.at(-1)?.view ?? folded.before;
-  const round = last.round;
-  const resolved = folded.steps.find((s) => s.event.type === 'CoupResolved');
-  if (!round || !resolved)
-    return { kind: 'none', reason: 'The hand has no resolved coup (voided or unfinished).' };
-  const recorded = resolved.event.data as CoupSummary & { cardsUsed?: number };
-  const cards = round.cards.map((c) => c.card);
-  let engine: CoupResult;
-  try {
-    engine = resolveCoup(cards);
-  } catch (error) {
-    return { kind: 'error', message: (error as Error).message, recorded };
-  }
-  const field = (name: string, rec: unknown, eng: unknown): CoupField => {
-    const a = Array.isArray(rec) ? rec.join(' ') : String(rec);
-    const b = Array.isArray(eng) ? eng.join(' ') : String(eng);
-    return { name, recorded: a, engine: b, same: a === b };
-  };
-  const fields = [
-    field('Player cards', recorded.playerCards, engine.playerCards),
-    field('Banker cards', recorded.bankerCards, engine.bankerCards),
-    field('Player total', recorded.playerTotal, engine.playerTotal),
-    field('Banker total', recorded.bankerTotal, engine.bankerTotal),
-    field('Outcome', recorded.outcome, engine.outcome),
-    field('Natural', recorded.natural, engine.natural),
-    ...(recorded.cardsUsed === undefined ? [] : [field('Cards used', recorded.cardsUsed, engine.cardsUsed)]),
-  ];
-  return { kind: 'checked', same: fields.every((f) => f.same), fields, engine };
 }

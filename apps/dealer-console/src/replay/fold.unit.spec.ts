@@ -1,4 +1,5 @@
-import { canonicalJson, foldReplay, recheckCoup, serializeSteps, stateFromView } from './fold';
+import { recheckCoup } from './coup-audit';
+import { canonicalJson, foldReplay, serializeSteps, stateFromView } from './fold';
 import { liveTable, play, replayOf } from './testing/fixture';
 import { evolve, initialState, tableView } from '@coup/table';
 
@@ -69,13 +70,13 @@ describe('replay folded in the browser', () => {
     );
     const bad = recheckCoup(foldReplay({ ...replay, steps }));
     expect(bad.kind === 'checked' && bad.fields.filter((f) => !f.same).map((f) => f.name)).toEqual([
-      'Outcome',
+      'outcome',
     ]);
   });
 
   it('a hand without a resolved coup has nothing to re-resolve', () => {
     const replay = replayOf(events, 1);
-    expect(recheckCoup(foldReplay({ ...replay, steps: replay.steps.slice(0, 5) })).kind).toBe('none');
+    expect(recheckCoup(foldReplay({ ...replay, steps: replay.steps.slice(0, 5) })).kind).toBe('unfinished');
   });
 });
 
@@ -101,7 +102,12 @@ describe('replay folded in the browser: rng shoes, voids, every-coup tables', ()
     }
     const voided = foldReplay(replayOf(events, 1));
     expect(voided.steps.at(-1)?.view.round?.voided?.reason).toBe('table bumped');
-    expect(recheckCoup(voided).kind).toBe('none');
+    expect(recheckCoup(voided)).toEqual({
+      kind: 'voided',
+      reason: 'table bumped',
+      by: 'supervisor-1',
+      afterSettling: false,
+    });
     const dealt = recheckCoup(foldReplay(replayOf(events, 2)));
     expect(dealt.kind === 'checked' && dealt.same).toBe(true);
   });

@@ -14,7 +14,7 @@ import {
 } from '@coup/table';
 import type { Check, HandReplay, HandVerification } from '@coup/projections/wire';
 
-type Cmd = { type: TableCommand['type']; data: unknown; role?: Role };
+type Cmd = { type: TableCommand['type']; data: unknown; role?: Role; by?: string };
 
 /** Runs the commands; returns every event with its revision and the round each hand covers. */
 export function play(commands: readonly Cmd[]): { events: TableEvent[]; state: TableState } {
@@ -24,7 +24,7 @@ export function play(commands: readonly Cmd[]): { events: TableEvent[]; state: T
     const role: Role = c.role ?? (c.type === 'OpenTable' || c.type === 'BuyIn' ? 'admin' : 'dealer');
     const at = new Date(Date.UTC(2026, 10, 29, 12, 0, i)).toISOString();
     const d = decide(
-      { type: c.type, data: c.data, meta: { actor: { id: `${role}-1`, role }, at } } as TableCommand,
+      { type: c.type, data: c.data, meta: { actor: { id: c.by ?? `${role}-1`, role }, at } } as TableCommand,
       state,
     );
     if (!d.ok) throw new Error(`${c.type}: ${d.error.code} ${d.error.message}`);
@@ -52,6 +52,34 @@ export function liveTable(): TableEvent[] {
     { type: 'StartShoe', data: { firstCard: '5h' } },
     ...round(1, ['2c', '7d', '3s', 'Th', '9c']),
     ...round(2, ['4c', '8d', '5s', 'Kh']),
+  ]).events;
+}
+
+/**
+ * A live table whose coups were put right after they settled, by supervisor `sam`: round 1 (banker wins 7 to 4)
+ * has its player's third card corrected from 9c to 4c (player wins 9 to 7), round 2 (player wins on a natural) is
+ * voided. The replays of both end at the amending event: `replayOf(events, n, 1)`.
+ */
+export function amendedTable(): TableEvent[] {
+  const boss = { role: 'supervisor' as const, by: 'sam' };
+  const round = (n: number, cards: string[]): Cmd[] => [
+    { type: 'OpenBetting', data: {} },
+    { type: 'PlaceBet', data: { roundNo: n, playerId: 'alice', spot: 'banker', amount: 1000 } },
+    { type: 'CloseBetting', data: { roundNo: n } },
+    ...cards.map((card): Cmd => ({ type: 'DealCard', data: { roundNo: n, card } })),
+  ];
+  return play([
+    { type: 'OpenTable', data: { tableId: 'T1', rules: { dealing: 'live' } } },
+    { type: 'BuyIn', data: { playerId: 'alice', amount: 100_000 } },
+    { type: 'StartShoe', data: { firstCard: '5h' } },
+    ...round(1, ['2c', '7d', '3s', 'Th', '9c']),
+    {
+      type: 'CorrectCard',
+      data: { roundNo: 1, index: 4, card: '4c', reason: 'third card misread' },
+      ...boss,
+    },
+    ...round(2, ['4c', '8d', '5s', 'Kh']),
+    { type: 'VoidRound', data: { roundNo: 2, reason: 'cards exposed' }, ...boss },
   ]).events;
 }
 
