@@ -21,6 +21,7 @@ import { ledgerOf } from '../read-models/ledger/queries';
 import type { LedgerView } from '../read-models/ledger/wire';
 import { roadsOf } from '../read-models/roads/queries';
 import type { RoadsView } from '../read-models/roads/wire';
+import type { StatsOptions } from '../read-models/stats/filter';
 import { betStatsOf, statsOf } from '../read-models/stats/queries';
 import type { BetStatsView, StatsFilter, StatsView } from '../read-models/stats/wire';
 import { tableRow } from '../read-models/table-view/queries';
@@ -119,18 +120,21 @@ export class ReadModels {
     return roadsOf(this.sql, tableId, shoe);
   }
 
-  /** Statistics for a table (or all) over a range of UTC days: overall, per table, per day, per shoe. */
-  stats(filter: StatsFilter = {}): Promise<StatsView> {
-    return statsOf(this.sql, filter);
+  /**
+   * Statistics for a table (or all): overall, per table, per day, per shoe; over UTC days (the per-day counters),
+   * or by gaming day from the analysts' facts with a gaming-day filter (`options.shifts`: the configured shifts).
+   */
+  stats(filter: StatsFilter = {}, options: StatsOptions = {}): Promise<StatsView> {
+    return statsOf(this.sql, filter, options);
   }
 
   /**
-   * Statistics per bet type (every spot offered, side bets included) over a range of UTC days: overall, per
-   * table, per day; each result's frequency beside its exact probability with a Wilson 95% interval, the hold
-   * beside the theoretical edge.
+   * Statistics per bet type (every spot offered, side bets included), filtered as `stats`: overall, per table,
+   * per day; each result's frequency beside its exact probability with a Wilson 95% interval, the hold beside
+   * the theoretical edge.
    */
-  betStats(filter: StatsFilter = {}): Promise<BetStatsView> {
-    return betStatsOf(this.sql, filter);
+  betStats(filter: StatsFilter = {}, options: StatsOptions = {}): Promise<BetStatsView> {
+    return betStatsOf(this.sql, filter, options);
   }
 
   /**

@@ -1,8 +1,14 @@
-/** The statistics queries: overall, per table, per day and per shoe over a range of UTC days; per bet type. */
+/**
+ * The statistics queries: overall, per table, per day and per shoe; per bet type. Counted from the per-UTC-day
+ * counters, or from the analysts' facts by gaming day (see `statsSource`): only the rows differ, the summaries
+ * are the same.
+ */
 import { ALL_SPOTS, type GameMode, type Spot } from '@coup/engine';
-import { QueryError, type Raw, byteOrder, checkDay, conditions } from '../../read/query-kit';
+import { type Raw, byteOrder, conditions } from '../../read/query-kit';
 import type { SqlParam, SqlReader } from '../../sql/reader';
 import { type BetRow, type ResultCounts, summarizeBets } from './bet-summary';
+import { type FactBet, factBetRows, factDailyRows, factShoeRows } from './facts';
+import { type StatsOptions, type StatsSource, statsSource } from './filter';
 import {
   BET_COUNTERS,
   STATS_COUNTERS,
@@ -23,22 +29,22 @@ const statsRow = (r: Raw): StatsCounters =>
     game: (r.game as GameMode | null) ?? 'commission',
   }) as StatsCounters;
 
-/**
- * The filter checked, as a WHERE clause on (table_id, `dayColumn`) and its parameters (st_shoes has first_day
- * where the daily tables have day).
- */
-function whereOf(filter: StatsFilter, dayColumn = 'day'): { where: string; params: readonly SqlParam[] } {
-  checkDay('from', filter.from);
-  checkDay('to', filter.to);
-  if (filter.tableId !== undefined && (filter.tableId.length === 0 || filter.tableId.length > 64)) {
-    throw new QueryError('INVALID_QUERY', 'tableId', 'tableId must be a table id');
-  }
+/** The counters' days as a WHERE clause on (table_id, `dayColumn`) (st_shoes has first_day, the others day). */
+function whereOf(
+  tableId: string | undefined,
+  days: { readonly from?: string; readonly to?: string },
+  dayColumn = 'day',
+): { where: string; params: readonly SqlParam[] } {
   const c = conditions()
-    .add('"table_id" = ?', filter.tableId)
-    .add(`"${dayColumn}" >= ?`, filter.from)
-    .add(`"${dayColumn}" <= ?`, filter.to);
+    .add('"table_id" = ?', tableId)
+    .add(`"${dayColumn}" >= ?`, days.from)
+    .add(`"${dayColumn}" <= ?`, days.to);
   return { where: c.where(), params: c.params };
 }
+
+/** The answer's filter: the one given, saying when the days are gaming days. */
+const echoed = (filter: StatsFilter, source: StatsSource): StatsFilter =>
+  source.kind === 'facts' ? { ...filter, calendar: 'gaming' } : filter;
 
 /** `items` grouped by a key, groups in first-seen order. */
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
@@ -52,26 +58,49 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   return out;
 }
 
-/** Statistics for a table (or all) over a range of UTC days: overall, per table, per day, per shoe. */
-export async function statsOf(sql: SqlReader, filter: StatsFilter = {}): Promise<StatsView> {
-  const { where, params } = whereOf(filter);
-  const order = `${byteOrder(sql, '"day"')}, ${byteOrder(sql, '"table_id"')}`;
-  const rows = await sql.all<Raw>(`SELECT * FROM "${ST_DAILY}" ${where} ORDER BY ${order}`, params);
+/** The main bets' rows per table and day (UTC days: st_daily; gaming days: from the facts), by day and table. */
+async function dailyRows(sql: SqlReader, tableId: string | undefined, source: StatsSource): Promise<Raw[]> {
+  const order = (column: string) => byteOrder(sql, column);
+  if (source.kind === 'facts') return factDailyRows(sql, source.where, tableId, order);
+  const { where, params } = whereOf(tableId, source);
+  return sql.all<Raw>(
+    `SELECT * FROM "${ST_DAILY}" ${where} ORDER BY ${order('"day"')}, ${order('"table_id"')}`,
+    params,
+  );
+}
+
+/** One table's rows per shoe: the shoes first counted in the days (UTC), or the facts of the filter per shoe. */
+async function shoeRows(sql: SqlReader, tableId: string, source: StatsSource): Promise<Raw[]> {
+  if (source.kind === 'facts') return factShoeRows(sql, source.where, tableId);
+  const w = whereOf(tableId, source, 'first_day');
+  return sql.all<Raw>(`SELECT * FROM "${ST_SHOES}" ${w.where} ORDER BY "shoe_no"`, w.params);
+}
+
+/**
+ * Statistics for a table (or all): overall, per table, per day, per shoe (with a tableId); over UTC days, or
+ * gaming days, shifts, hours, instants (see StatsFilter).
+ */
+export async function statsOf(
+  sql: SqlReader,
+  filter: StatsFilter = {},
+  options: StatsOptions = {},
+): Promise<StatsView> {
+  const source = statsSource(filter, options);
+  const rows = await dailyRows(sql, filter.tableId, source);
   const byTable = groupBy(rows, (r) => String(r.table_id));
   const byDay = groupBy(rows, (r) => String(r.day));
   let shoes: StatsView['shoes'] = [];
   if (filter.tableId !== undefined) {
-    const w = whereOf(filter, 'first_day');
-    shoes = (await sql.all<Raw>(`SELECT * FROM "${ST_SHOES}" ${w.where} ORDER BY "shoe_no"`, w.params)).map(
-      (r) => ({
-        shoeNo: Number(r.shoe_no),
-        firstDay: String(r.first_day),
-        ...summarize([statsRow(r)]),
+    shoes = [...groupBy(await shoeRows(sql, filter.tableId, source), (r) => String(r.shoe_no))].map(
+      ([shoeNo, rs]) => ({
+        shoeNo: Number(shoeNo),
+        firstDay: rs.map((r) => String(r.first_day)).reduce((a, b) => (b < a ? b : a)),
+        ...summarize(rs.map(statsRow)),
       }),
     );
   }
   return {
-    filter,
+    filter: echoed(filter, source),
     overall: summarize(rows.map(statsRow)),
     tables: [...byTable].map(([tableId, rs]) => ({
       tableId,
@@ -84,12 +113,8 @@ export async function statsOf(sql: SqlReader, filter: StatsFilter = {}): Promise
   };
 }
 
-interface DayBet {
-  readonly tableId: string;
-  readonly day: string;
-  readonly row: BetRow;
-  readonly results: ResultCounts;
-}
+/** A table's day of one bet type with its result counts (from the counters or the facts). */
+type DayBet = FactBet & { readonly results: ResultCounts };
 
 const betRow = (r: Raw): BetRow =>
   ({
@@ -103,13 +128,13 @@ const betRow = (r: Raw): BetRow =>
 
 const scopeOf = (rows: readonly DayBet[]): BetStatsScope => summarizeBets(rows, ALL_SPOTS);
 
-/**
- * Statistics per bet type (every spot offered, side bets included) for a table (or all) over a range of UTC
- * days: overall, per table, per day. Each result's frequency beside its exact probability with a Wilson 95%
- * interval; the hold beside the theoretical edge.
- */
-export async function betStatsOf(sql: SqlReader, filter: StatsFilter = {}): Promise<BetStatsView> {
-  const { where, params } = whereOf(filter);
+/** st_bets' rows of the days with st_bet_results' counts, by day, table and spot. */
+async function counterBetRows(
+  sql: SqlReader,
+  tableId: string | undefined,
+  days: { readonly from?: string; readonly to?: string },
+): Promise<DayBet[]> {
+  const { where, params } = whereOf(tableId, days);
   const results = new Map<string, Map<string, number>>();
   for (const r of await sql.all<Raw>(
     `SELECT "table_id", "day", "spot", "result", "coups" FROM "${ST_BET_RESULTS}" ${where}`,
@@ -121,17 +146,32 @@ export async function betStatsOf(sql: SqlReader, filter: StatsFilter = {}): Prom
     counts.set(String(r.result), Number(r.coups));
   }
   const order = ['"day"', '"table_id"', '"spot"'].map((c) => byteOrder(sql, c)).join(', ');
-  const rows: DayBet[] = (
-    await sql.all<Raw>(`SELECT * FROM "${ST_BETS}" ${where} ORDER BY ${order}`, params)
-  ).map((r) => ({
+  return (await sql.all<Raw>(`SELECT * FROM "${ST_BETS}" ${where} ORDER BY ${order}`, params)).map((r) => ({
     tableId: String(r.table_id),
     day: String(r.day),
     row: betRow(r),
     results: results.get(`${String(r.table_id)}|${String(r.day)}|${String(r.spot)}`) ?? new Map(),
   }));
+}
+
+/**
+ * Statistics per bet type (every spot offered, side bets included) for a table (or all): overall, per table,
+ * per day; over UTC days, or gaming days, shifts, hours, instants (see StatsFilter). Each result's frequency
+ * beside its exact probability with a Wilson 95% interval; the hold beside the theoretical edge.
+ */
+export async function betStatsOf(
+  sql: SqlReader,
+  filter: StatsFilter = {},
+  options: StatsOptions = {},
+): Promise<BetStatsView> {
+  const source = statsSource(filter, options);
+  const rows: readonly DayBet[] =
+    source.kind === 'facts'
+      ? await factBetRows(sql, source.where, filter.tableId)
+      : await counterBetRows(sql, filter.tableId, source);
   const byTable = groupBy(rows, (r) => r.tableId);
   return {
-    filter,
+    filter: echoed(filter, source),
     confidence: 'wilson-95',
     overall: scopeOf(rows),
     tables: [...byTable].map(([tableId, rs]) => ({
