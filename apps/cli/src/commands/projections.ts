@@ -1,18 +1,44 @@
-import {
-  PROJECTIONS,
-  openReadModelDb,
-  readStatus,
-  rebuildProjections,
-  selectProjections,
-} from '@coup/projections';
+import { PROJECTIONS, openReadModelStorage, selectProjections, statusOf } from '@coup/projections';
 import { parseArgs } from '../args';
 import type { Command } from '../command';
 import { table } from '../format';
 import { EXIT, type CliIo, UsageError } from '../io';
+import { runProjections } from './projections-run';
 import { openReadSide, progressBar } from './read-side';
 
 const OPTIONS = { json: { type: 'boolean' }, writer: { type: 'string', default: 'thread' } } as const;
+const RUN_OPTIONS = {
+  once: { type: 'boolean' },
+  'max-batch': { type: 'integer', min: 100, max: 100_000 },
+  'commit-ms': { type: 'integer', min: 0, max: 10_000 },
+  'progress-every': { type: 'integer', min: 0, max: 3_600, default: 10 },
+  'health-port': { type: 'integer', min: 1, max: 65_535 },
+} as const;
 const WRITERS = ['thread', 'in-process'] as const;
+
+/** An integer setting of the environment (the service's own names), or its default. */
+function envInteger(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= max))
+    throw new UsageError(`${name} must be from ${min} to ${max}, not '${raw}'`, 'projections');
+  return n;
+}
+
+function run(args: readonly string[], io: CliIo): Promise<number> {
+  const { options } = parseArgs('projections', args, RUN_OPTIONS);
+  return runProjections(
+    {
+      once: options.once,
+      maxBatch: options['max-batch'] ?? envInteger('COUP_PROJECTION_MAX_BATCH', 10_000, 100, 100_000),
+      commitMs: options['commit-ms'] ?? envInteger('COUP_PROJECTION_COMMIT_MS', 500, 0, 10_000),
+      progressEvery: options['progress-every'],
+      healthPort: options['health-port'],
+    },
+    io,
+  );
+}
 const NAMES = PROJECTIONS.map((p) => p.name).join(', ');
 
 async function rebuild(
@@ -27,14 +53,13 @@ async function rebuild(
     throw new UsageError((error as Error).message, 'projections');
   }
   const side = openReadSide('projections');
-  const db = openReadModelDb(side.readModelFile);
+  const storage = openReadModelStorage(side.readModels);
   const bar = progressBar(io, 'events');
   try {
     const head = await side.head();
     const total = head === null ? null : Number(head);
-    const result = await rebuildProjections({
+    const result = await storage.rebuild({
       store: side.store,
-      db,
       names,
       writer,
       onProgress: ({ position }) => bar.update(position, total),
@@ -51,17 +76,20 @@ async function rebuild(
     return EXIT.ok;
   } finally {
     bar.clear();
-    db.close();
+    await storage.close();
     await side.close();
   }
 }
 
 async function status(json: boolean, io: CliIo): Promise<number> {
   const side = openReadSide('projections');
-  const db = openReadModelDb(side.readModelFile);
+  const storage = openReadModelStorage(side.readModels);
   try {
     const head = await side.head();
-    const rows = readStatus(db, PROJECTIONS, { position: Number(head ?? 0), lowerBound: false });
+    const rows = statusOf(await storage.checkpoints(), PROJECTIONS, {
+      position: Number(head ?? 0),
+      lowerBound: false,
+    });
     if (json) {
       io.stdout.write(
         `${JSON.stringify({ head: head === null ? null : Number(head), projections: rows })}\n`,
@@ -91,18 +119,31 @@ async function status(json: boolean, io: CliIo): Promise<number> {
     );
     return EXIT.ok;
   } finally {
-    db.close();
+    await storage.close();
     await side.close();
   }
 }
 
-/** `coup projections rebuild|status`. */
+/** `coup projections run|rebuild|status`. */
 export const projections: Command = {
   name: 'projections',
-  summary: 'rebuild the read models from the events, or show their checkpoints and lag',
+  summary: 'fold the events into the read models as a process of its own, rebuild them, or show their lag',
   usage: [
+    'coup projections run [--once] [--max-batch N] [--commit-ms MS] [--progress-every S] [--health-port PORT]',
     'coup projections rebuild [NAME...] [--writer thread|in-process] [--json]',
     'coup projections status [--json]',
+    '',
+    '  run       the projection process: folds the log into the read models COUP_READ_MODELS names (a SQLite file,',
+    '            default <COUP_DATA_DIR>/read-models.sqlite, or a postgres:// URL) and follows it live, subscribing',
+    '            again with backoff after a drop; service instances then run with COUP_PROJECTIONS=off. Each batch',
+    '            is one transaction with its checkpoints. SIGTERM or SIGINT commits the batch in progress and exits 0',
+    '            (a second one ends it at once). Logs JSON lines on stdout (start, progress, errors, stop)',
+    '  --once    catch up to the head of the log, then exit',
+    '  --max-batch       most events per transaction (default COUP_PROJECTION_MAX_BATCH, else 10000)',
+    '  --commit-ms       live, at most one commit per this many ms (default COUP_PROJECTION_COMMIT_MS, else 500)',
+    '  --progress-every  seconds between progress lines while the checkpoint moves (default 10; 0: none)',
+    '  --health-port     answer GET /health on 127.0.0.1:PORT: 200 while folding without error, else 503',
+    "            The analysts' model is folded with COUP_GAMING_DAY and COUP_SHIFTS, as the service does.",
     '',
     `  rebuild   refold projections (default: all; names: ${NAMES}) from position 0 into fresh tables, then swap`,
     '            them in with one transaction: a running service keeps answering from the old tables meanwhile',
@@ -112,9 +153,11 @@ export const projections: Command = {
     "  status    each projection's checkpoint (global position applied) and lag behind the store",
     '  --json    print JSON',
     '',
-    '  Reads COUP_DATA_DIR (default ./data): events.sqlite (or COUP_EVENT_STORE=eventstoredb), read-models.sqlite.',
+    '  Reads COUP_DATA_DIR (default ./data): events.sqlite (or COUP_EVENT_STORE=eventstoredb), and the read models',
+    '  COUP_READ_MODELS names (default read-models.sqlite there; a postgres:// URL for PostgreSQL), for every subcommand.',
   ].join('\n'),
   async run(args, io) {
+    if (args[0] === 'run') return run(args.slice(1), io);
     const { options, positionals } = parseArgs('projections', args, OPTIONS, true);
     const [sub, ...names] = positionals;
     if (sub === 'rebuild') {
@@ -131,7 +174,9 @@ export const projections: Command = {
       return status(options.json, io);
     }
     throw new UsageError(
-      sub === undefined ? 'say rebuild or status' : `unknown subcommand '${sub}' (rebuild or status)`,
+      sub === undefined
+        ? 'say run, rebuild or status'
+        : `unknown subcommand '${sub}' (run, rebuild or status)`,
       'projections',
     );
   },

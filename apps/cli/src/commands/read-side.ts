@@ -11,6 +11,7 @@ import {
   ProjectionRunner,
   type RawEventReader,
   ReadModels,
+  isPostgresUrl,
   sqliteHeadPosition,
   sqliteRawReader,
 } from '@coup/projections';
@@ -22,7 +23,11 @@ export const READ_MODELS_FILE = 'read-models.sqlite';
 
 export interface ReadSide {
   readonly store: EventStore;
+  /** Which store: positions count events in SQLite, they are byte offsets in EventStoreDB. */
+  readonly kind: 'sqlite' | 'eventstoredb';
   readonly readModelFile: string;
+  /** COUP_READ_MODELS as the service reads it: a `postgres://` URL or a SQLite file (default: readModelFile). */
+  readonly readModels: string;
   /** The store's last position (SQLite: read directly; otherwise null). */
   readonly head: () => Promise<bigint | null>;
   /** SQLite: the stored bytes, so verify checks exactly what is stored. */
@@ -49,11 +54,17 @@ export function openReadSide(
       command,
     );
   }
+  if (config.kind === 'memory')
+    throw new UsageError('the memory store is not shared: nothing to read', command);
   const store = createEventStore(config);
   const head = config.kind === 'sqlite' ? sqliteHeadPosition(config.file) : async () => null;
+  const readModelFile = join(dataDir, READ_MODELS_FILE);
+  const named = env['COUP_READ_MODELS'];
   return {
     store,
-    readModelFile: join(dataDir, READ_MODELS_FILE),
+    kind: config.kind,
+    readModelFile,
+    readModels: !named ? readModelFile : isPostgresUrl(named) ? named : resolve(cwd, named),
     head,
     raw: config.kind === 'sqlite' ? sqliteRawReader(config.file) : undefined,
     close: () => store.close(),
