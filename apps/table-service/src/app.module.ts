@@ -139,23 +139,23 @@ function tableProviders(config: ServiceConfig): Provider[] {
   ];
 }
 
-/** The read side: the query endpoints, with the projections folding here or (`inWorker`) in a worker thread. */
+/**
+ * The read side: the query endpoints over the read models COUP_READ_MODELS names (a SQLite file or PostgreSQL), the
+ * projections folding into them here, (`inWorker`) in a worker thread, or (COUP_PROJECTIONS=off) in another process.
+ */
 function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metrics, inWorker: boolean) {
-  // With PostgreSQL read models (kept by another process; COUP_PROJECTIONS=off) the queries read them there.
-  const readModels = config.readModels;
-  const readModelFile =
-    readModels.kind === 'sqlite' ? readModels.file : join(config.dataDir, 'read-models.sqlite');
+  const readModels = config.readModels.kind === 'sqlite' ? config.readModels.file : config.readModels.url;
   const eventsFile = config.eventStore.kind === 'sqlite' ? config.eventStore.file : null;
   const queries = QueriesModule.register({
     store: handle.store,
-    readModelFile,
-    ...(readModels.kind === 'postgres' ? { readFrom: readModels.url } : {}),
+    readModels,
+    foldedBy: config.projections === 'off' ? 'another process' : inWorker ? 'a worker thread' : 'this thread',
+    ...(config.readModels.kind === 'postgres' ? { readModelsTimeoutMs: config.readModels.timeoutMs } : {}),
     ...(eventsFile ? { sqliteEventsFile: eventsFile } : {}),
     // Where positions count the events (SQLite, memory), the lag is head - checkpoint; on EventStoreDB, whose
     // positions are byte offsets, the runner counts the events after each checkpoint instead.
     ...(config.eventStore.kind !== 'eventstoredb' ? { headPosition: () => handle.store.headPosition() } : {}),
     metricsRegistry: metrics.registry,
-    follow: config.projections !== 'off' && !inWorker,
     minCommitIntervalMs: config.projectionCommitMs,
     // In this thread a commit holds the requests up: the library's 2,000-event cap, not COUP_PROJECTION_MAX_BATCH.
     analytics: config.analytics,
@@ -166,7 +166,7 @@ function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metr
         {
           provide: ProjectionWorker,
           useFactory: () =>
-            new ProjectionWorker(workerStore, readModelFile, {
+            new ProjectionWorker(workerStore, readModels, {
               minCommitIntervalMs: config.projectionCommitMs,
               maxBatch: config.projectionMaxBatch,
               gamingDay: config.analytics.gamingDay,

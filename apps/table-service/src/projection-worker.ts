@@ -28,14 +28,25 @@ export function workerStoreOf(store: ServiceConfig['eventStore']): WorkerStore |
   return null;
 }
 
-/** Runs the projection runner in a worker thread for the life of the app, on a store connection of its own. */
+/** The first and the longest wait before a worker thread that ended is started again. */
+const RESTART_MS = { first: 500, max: 30_000 } as const;
+
+/**
+ * Runs the projection runner in a worker thread for the life of the app, on a store connection of its own, into
+ * the read models `readModels` names (a SQLite file or a `postgres://` URL). A thread that ends before the app
+ * stops (its read models could not be opened, PostgreSQL not there yet; a crash) is started again, after a wait that
+ * doubles up to 30 s, and logged.
+ */
 export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private worker: Worker | null = null;
+  private stopping = false;
+  private restartMs: number = RESTART_MS.first;
+  private restartTimer: NodeJS.Timeout | null = null;
   private readonly log = new Logger('projections');
 
   constructor(
     private readonly store: WorkerStore,
-    private readonly readModelFile: string,
+    private readonly readModels: string,
     /** How the runner batches, and the gaming day the analysts' model is folded with. */
     private readonly batching: {
       readonly minCommitIntervalMs: number;
@@ -45,10 +56,15 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   onApplicationBootstrap(): void {
+    this.start();
+  }
+
+  private start(): void {
+    this.restartTimer = null;
     const worker = new Worker(WORKER_SCRIPT, {
       workerData: {
         store: this.store,
-        readModelFile: this.readModelFile,
+        readModels: this.readModels,
         minCommitIntervalMs: this.batching.minCommitIntervalMs,
         maxBatch: this.batching.maxBatch,
         gamingDay: this.batching.gamingDay,
@@ -56,15 +72,26 @@ export class ProjectionWorker implements OnApplicationBootstrap, OnModuleDestroy
     });
     worker.on('message', (m: { type: string; level?: 'warn' | 'error'; msg?: unknown }) => {
       if (m.type === 'log') this.log[m.level === 'error' ? 'error' : 'warn'](m.msg);
+      // folding: the next end starts the waits over
+      if (m.type === 'started') this.restartMs = RESTART_MS.first;
     });
     worker.on('error', (error) =>
       this.log.error({ msg: 'projection worker failed', error: String(error.message) }),
     );
+    worker.on('exit', (code) => {
+      if (this.stopping || this.worker !== worker) return;
+      this.worker = null;
+      this.log.error({ msg: 'projection worker ended: starting it again', code, inMs: this.restartMs });
+      this.restartTimer = setTimeout(() => this.start(), this.restartMs);
+      this.restartMs = Math.min(this.restartMs * 2, RESTART_MS.max);
+    });
     this.worker = worker;
   }
 
   /** Asks the runner to commit its batch and close, then ends the thread. */
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     const worker = this.worker;
     if (!worker) return;
     this.worker = null;

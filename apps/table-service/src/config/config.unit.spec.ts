@@ -171,16 +171,20 @@ describe('configuration is validated at start', () => {
       file: '/srv/rm/x.sqlite',
     });
     for (const url of ['postgres://coup:pw@db:5432/coup', 'postgresql://db/coup?sslmode=require']) {
-      const env = { ...KEY, COUP_DATA_DIR: d, COUP_READ_MODELS: url, COUP_PROJECTIONS: 'off' };
-      expect(loadConfig(env).readModels).toEqual({ kind: 'postgres', url });
+      for (const folding of ['off', 'worker', 'in-process']) {
+        const env = { ...KEY, COUP_DATA_DIR: d, COUP_READ_MODELS: url, COUP_PROJECTIONS: folding };
+        expect(loadConfig(env).readModels).toEqual({ kind: 'postgres', url, timeoutMs: 10_000 });
+      }
     }
+    const env = { ...KEY, COUP_DATA_DIR: d, COUP_READ_MODELS: 'postgres://db/coup' };
+    expect(loadConfig({ ...env, COUP_READ_MODELS_TIMEOUT_MS: '250' }).readModels).toMatchObject({
+      timeoutMs: 250,
+    });
+    expect(() => loadConfig({ ...env, COUP_READ_MODELS_TIMEOUT_MS: '50' })).toThrow(
+      /COUP_READ_MODELS_TIMEOUT_MS/,
+    );
   });
   it.each([
-    [{ COUP_READ_MODELS: 'postgres://coup:secret@db/coup' }, /set COUP_PROJECTIONS=off/],
-    [
-      { COUP_READ_MODELS: 'postgres://coup:secret@db/coup', COUP_PROJECTIONS: 'worker' },
-      /COUP_PROJECTIONS=off/,
-    ],
     [{ COUP_READ_MODELS: 'postgres://', COUP_PROJECTIONS: 'off' }, /COUP_READ_MODELS is not a valid URL/],
     [{ COUP_READ_MODELS: 'mysql://db/coup' }, /COUP_READ_MODELS must be a SQLite file path or a postgres/],
   ])('COUP_READ_MODELS %p is refused, naming it and never the password', (env, message) => {

@@ -127,6 +127,10 @@ const EDGE = {
   INTERNAL_ERROR: [500, 'an unexpected failure, logged with the correlation id'],
   SSO_UNAVAILABLE: [502, 'the identity provider cannot be reached now'],
   SHUTTING_DOWN: [503, 'the service is stopping: retry shortly'],
+  READ_MODELS_UNAVAILABLE: [
+    503,
+    'the read models cannot be read now (PostgreSQL not reachable, or not built yet): retry',
+  ],
   STORE_INCONSISTENT: [503, 'the store answered an unexpected revision: retry'],
 } as const satisfies Readonly<Record<string, readonly [number, string]>>;
 

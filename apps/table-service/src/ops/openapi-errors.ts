@@ -23,6 +23,7 @@ export const ERROR_SCHEMA = 'ErrorResponse';
 export const ERROR_SCHEMA_REF = `#/components/schemas/${ERROR_SCHEMA}`;
 const REFUSALS = 'x-coup-refusals';
 const SENDS = 'x-coup-sends';
+const READS = 'x-coup-reads-read-models';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
 interface Sends {
@@ -36,11 +37,17 @@ interface Operation {
   responses?: Record<string, unknown>;
   [REFUSALS]?: readonly ServiceErrorCode[];
   [SENDS]?: Sends;
+  [READS]?: boolean;
 }
 
 /** The codes a route answers beyond what its shape says (its own checks, its reads). */
 export function ApiRefusals(...codes: readonly ServiceErrorCode[]): MethodDecorator {
   return ApiExtension(REFUSALS, codes);
+}
+
+/** On a controller: each of its routes reads the read models, so may answer READ_MODELS_UNAVAILABLE. */
+export function ApiReadsReadModels(): ClassDecorator {
+  return ApiExtension(READS, true) as ClassDecorator;
 }
 
 /**
@@ -112,6 +119,7 @@ function codesOf(method: string, path: string, op: Operation): ServiceErrorCode[
   }
   if (path.startsWith('/api/') && method !== 'get') add(COMMAND_CODES);
   if (op.requestBody) add(['VALIDATION_FAILED']);
+  if (op[READS]) add(['READ_MODELS_UNAVAILABLE']);
   if (params.some((p) => p.in === 'path')) add(['INVALID_PARAMETER', 'PARAMETER_TOO_LONG']);
   if (params.some((p) => p.in === 'query' && p.name === 'cursor')) add(['INVALID_CURSOR']);
   if (params.some((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key'))
@@ -181,6 +189,7 @@ export function documentErrors(doc: OpenAPIObject): OpenAPIObject {
       const codes = codesOf(method, path, op);
       delete op[REFUSALS];
       delete op[SENDS];
+      delete op[READS];
       op.responses = { ...op.responses, ...errorResponses(codes) };
     }
   }

@@ -1,21 +1,34 @@
 import { Gauge, type Registry } from 'prom-client';
-import type { ProjectionRunner } from '@coup/projections';
+import type { ProjectionStatus } from '@coup/projections';
+
+interface StatusSource {
+  status(): Promise<{ readonly projections: readonly ProjectionStatus[] }>;
+}
 
 /**
- * Prometheus gauges read at scrape time from `runner.status()`: `coup_projection_lag_events{projection}` (events
- * in the store not yet in the read models) and `coup_projection_checkpoint{projection}` (global position applied).
+ * Prometheus gauges read at scrape time from the read models' `status()`: `coup_projection_lag_events{projection}`
+ * (events in the store not yet in the read models) and `coup_projection_checkpoint{projection}` (global position
+ * applied). Read models that cannot be read now (PostgreSQL down) leave both empty; the rest of the scrape answers.
  */
-export function registerProjectionMetrics(runner: ProjectionRunner, registry: Registry): void {
-  let pending: ReturnType<ProjectionRunner['status']> | null = null;
+export function registerProjectionMetrics(source: StatusSource, registry: Registry): void {
+  let pending: Promise<readonly ProjectionStatus[]> | null = null;
   // one status read per scrape for both gauges
-  const status = () => (pending ??= runner.status().finally(() => setImmediate(() => (pending = null))));
+  const status = () =>
+    (pending ??= source
+      .status()
+      .then(
+        (s) => s.projections,
+        () => [],
+      )
+      .finally(() => setImmediate(() => (pending = null))));
   new Gauge({
     name: 'coup_projection_lag_events',
     help: 'Events in the store not yet applied to the read model, per projection',
     labelNames: ['projection'] as const,
     registers: [registry],
     async collect() {
-      for (const p of (await status()).projections) this.set({ projection: p.name }, p.lag);
+      this.reset();
+      for (const p of await status()) this.set({ projection: p.name }, p.lag);
     },
   });
   new Gauge({
@@ -24,7 +37,8 @@ export function registerProjectionMetrics(runner: ProjectionRunner, registry: Re
     labelNames: ['projection'] as const,
     registers: [registry],
     async collect() {
-      for (const p of (await status()).projections) this.set({ projection: p.name }, p.checkpoint);
+      this.reset();
+      for (const p of await status()) this.set({ projection: p.name }, p.checkpoint);
     },
   });
 }

@@ -68,7 +68,7 @@ beforeAll(async () => {
     imports: [
       QueriesModule.register({
         store,
-        readModelFile: join(dir, 'read-models.sqlite'),
+        readModels: join(dir, 'read-models.sqlite'),
         sqliteEventsFile: join(dir, 'events.sqlite'),
         metricsRegistry: registry,
       }),

@@ -3,42 +3,52 @@ import {
   Injectable,
   Logger,
   Module,
+  Optional,
   type DynamicModule,
   type OnModuleDestroy,
   type OnModuleInit,
+  type Provider,
 } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import type { EventStore } from '@coup/event-store';
 import {
+  type AnyProjection,
   ProjectionRunner,
   ReadModels,
   type RunnerLogger,
   gamingDayConfig,
+  isPostgresUrl,
   projectionsFor,
   sqliteHeadPosition,
   sqliteRawReader,
 } from '@coup/projections';
+import { ApiReadsReadModels } from '../ops/openapi-errors';
 import { AnalyticsController } from './analytics.controller';
 import { ANALYTICS, type AnalyticsOptions } from './analytics.params';
 import { EdgeController } from './edge.controller';
 import { ExportsController } from './exports.controller';
 import { HandsController } from './hands.controller';
 import { registerProjectionMetrics } from './metrics';
+import { type FoldedBy, ProjectionsStatus } from './projections-status';
+import { postgresReadModels } from './read-models-provider';
 import { ReportsController } from './reports.controller';
 import { QUERIES_STORE, QueriesStore } from './shared';
 
 export interface QueriesModuleOptions {
   /** The event store (projections follow its $all; replay/verify read hands from it). */
   readonly store: EventStore;
-  /** The read-model SQLite file the runner folds into, e.g. `<COUP_DATA_DIR>/read-models.sqlite`. */
-  readonly readModelFile: string;
   /**
-   * Where the queries read: a `postgres://` URL (read models another process keeps), or omitted: the runner's
-   * SQLite file, on its connection.
+   * Where the read models are: a SQLite file (e.g. `<COUP_DATA_DIR>/read-models.sqlite`) or a `postgres://` URL.
+   * The queries read them there, and a runner in this thread folds into them.
    */
-  readonly readFrom?: string;
-  /** Run the projection runner in this process (default true). */
-  readonly follow?: boolean;
+  readonly readModels: string;
+  /**
+   * Who folds the log into the read models: a runner in this thread (the default), the service's worker thread,
+   * or another process (COUP_PROJECTIONS=off).
+   */
+  readonly foldedBy?: FoldedBy;
+  /** PostgreSQL: a query not answered within this many ms is answered 503 READ_MODELS_UNAVAILABLE (default 10 s). */
+  readonly readModelsTimeoutMs?: number;
   /**
    * With the SQLite store: its file. Then the lag reads the store's last position directly, and verify checks
    * the stored bytes of each event (see `sqliteRawReader`). Omit for other stores.
@@ -65,18 +75,18 @@ const OPTIONS = Symbol('QUERIES_OPTIONS');
 @Injectable()
 class ProjectionsLifecycle implements OnModuleInit, OnModuleDestroy {
   constructor(
-    @Inject(ProjectionRunner) private readonly runner: ProjectionRunner,
+    @Optional() @Inject(ProjectionRunner) private readonly runner: ProjectionRunner | null,
     @Inject(ReadModels) private readonly read: ReadModels,
     @Inject(OPTIONS) private readonly options: QueriesModuleOptions,
   ) {}
 
   onModuleInit(): void {
-    if (this.options.follow ?? true) this.runner.start();
+    if ((this.options.foldedBy ?? 'this thread') === 'this thread') this.runner?.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.read.close();
-    await this.runner.close();
+    await this.runner?.close();
   }
 }
 
@@ -94,19 +104,34 @@ function nestLogger(): RunnerLogger {
  * queries (`/api/tables/:tableId/hands...`, `/roads`, `/api/stats`, `/api/players/:playerId/ledger`,
  * `/api/projections`). Guards and the error filter are the app's (APP_GUARD, APP_FILTER).
  */
+/** Every route of the read side reads the read models: each may answer READ_MODELS_UNAVAILABLE (PostgreSQL). */
+const CONTROLLERS = [
+  HandsController,
+  ReportsController,
+  EdgeController,
+  AnalyticsController,
+  ExportsController,
+];
+for (const controller of CONTROLLERS) ApiReadsReadModels()(controller);
+
 @Module({})
 export class QueriesModule {
   static register(options: QueriesModuleOptions): DynamicModule {
     const analytics = options.analytics ?? { gamingDay: gamingDayConfig(), anomalyZ: 3 };
+    const projections = projectionsFor(analytics.gamingDay);
+    const foldedBy = options.foldedBy ?? 'this thread';
+    const headPosition =
+      options.headPosition ??
+      (options.sqliteEventsFile ? sqliteHeadPosition(options.sqliteEventsFile) : undefined);
+    // A runner in this thread folds the read models; over a SQLite file one is also made when another folds them,
+    // not started: it creates the file's tables at once, and the queries read on its connection.
+    const runner: Provider[] =
+      foldedBy === 'this thread' || !isPostgresUrl(options.readModels)
+        ? [{ provide: ProjectionRunner, useFactory: () => newRunner(options, projections, headPosition) }]
+        : [];
     return {
       module: QueriesModule,
-      controllers: [
-        HandsController,
-        ReportsController,
-        EdgeController,
-        AnalyticsController,
-        ExportsController,
-      ],
+      controllers: CONTROLLERS,
       providers: [
         { provide: OPTIONS, useValue: options },
         { provide: ANALYTICS, useValue: analytics },
@@ -117,38 +142,62 @@ export class QueriesModule {
             options.sqliteEventsFile ? sqliteRawReader(options.sqliteEventsFile) : undefined,
           ),
         },
-        {
-          provide: ProjectionRunner,
-          useFactory: () => {
-            const runner = new ProjectionRunner({
-              store: options.store,
-              readModels: options.readModelFile,
-              projections: projectionsFor(analytics.gamingDay),
-              headPosition:
-                options.headPosition ??
-                (options.sqliteEventsFile ? sqliteHeadPosition(options.sqliteEventsFile) : undefined),
-              maxBatch: options.maxBatch,
-              minCommitIntervalMs: options.minCommitIntervalMs,
-              logger: nestLogger(),
-            });
-            if (options.metricsRegistry) registerProjectionMetrics(runner, options.metricsRegistry);
-            return runner;
-          },
-        },
+        ...runner,
         {
           provide: ReadModels,
-          inject: [ProjectionRunner],
-          useFactory: (runner: ProjectionRunner) => {
-            if (options.readFrom === undefined) return ReadModels.sqlite(runner.db);
-            const log = new Logger('read-models');
-            return ReadModels.open(options.readFrom, {
-              onPoolError: (error) => log.warn({ msg: 'read-model connection lost', error: error.message }),
+          inject: [{ token: ProjectionRunner, optional: true }],
+          useFactory: (runner: ProjectionRunner | undefined) => readModelsOf(options, runner),
+        },
+        {
+          provide: ProjectionsStatus,
+          inject: [ReadModels, { token: ProjectionRunner, optional: true }],
+          useFactory: (read: ReadModels, runner: ProjectionRunner | undefined) => {
+            const status = new ProjectionsStatus({
+              runner: foldedBy === 'this thread' ? (runner ?? null) : null,
+              reader: read.sql,
+              store: options.store,
+              projections,
+              foldedBy,
+              ...(headPosition ? { headPosition } : {}),
             });
+            if (options.metricsRegistry) registerProjectionMetrics(status, options.metricsRegistry);
+            return status;
           },
         },
         ProjectionsLifecycle,
       ],
-      exports: [ProjectionRunner, ReadModels],
+      exports: [...(runner.length > 0 ? [ProjectionRunner] : []), ReadModels, ProjectionsStatus],
     };
   }
+}
+
+function newRunner(
+  options: QueriesModuleOptions,
+  projections: readonly AnyProjection[],
+  headPosition: (() => Promise<bigint | null>) | undefined,
+): ProjectionRunner {
+  return new ProjectionRunner({
+    store: options.store,
+    readModels: options.readModels,
+    projections,
+    ...(headPosition ? { headPosition } : {}),
+    maxBatch: options.maxBatch,
+    minCommitIntervalMs: options.minCommitIntervalMs,
+    logger: nestLogger(),
+  });
+}
+
+/** The queries' read models: on the runner's SQLite connection, or PostgreSQL through a pool of their own. */
+function readModelsOf(
+  options: QueriesModuleOptions,
+  runner: ProjectionRunner | undefined,
+): Promise<ReadModels> | ReadModels {
+  if (!isPostgresUrl(options.readModels)) {
+    if (runner === undefined) throw new Error('SQLite read models are read on the runner connection');
+    return ReadModels.sqlite(runner.db);
+  }
+  const log = new Logger('read-models');
+  return postgresReadModels(options.readModels, options.readModelsTimeoutMs ?? 10_000, {
+    onPoolError: (error) => log.warn({ msg: 'read-model connection lost', error: error.message }),
+  });
 }

@@ -10,13 +10,16 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@coup/auth';
-import { type LedgerEntry, ProjectionRunner, ReadModels, type StatsSummary } from '@coup/projections';
+import { type LedgerEntry, ReadModels, type StatsSummary } from '@coup/projections';
 import { rolesFor } from '../common/access';
 import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
+import { ANALYTICS, type AnalyticsOptions, csvAsked } from './analytics.params';
 import { type Cell, toCsv, wantsCsv } from './csv';
 import { optionalInt, playerIdParam, queryOf, tableIdParam } from './params';
+import { ProjectionsStatus } from './projections-status';
 import { queryErrorAsync, sendCsv } from './shared';
+import { ApiStatsFilters, STATS_DAYS, statsOptions, statsQuery } from './stats.params';
 import { ApiRefusals } from '../ops/openapi-errors';
 
 type StatsLine = StatsSummary & { scope: string; key: string };
@@ -80,7 +83,8 @@ const ENTRY_COLUMNS: { name: string; value: (e: LedgerEntry) => Cell }[] = (
 export class ReportsController {
   constructor(
     @Inject(ReadModels) private readonly read: ReadModels,
-    @Inject(ProjectionRunner) private readonly runner: ProjectionRunner,
+    @Inject(ProjectionsStatus) private readonly projectionsStatus: ProjectionsStatus,
+    @Inject(ANALYTICS) private readonly analytics: AnalyticsOptions,
   ) {}
 
   @Get('stats')
@@ -89,16 +93,15 @@ export class ReportsController {
     summary:
       'Statistics: coups, outcome frequencies beside the exact odds for the decks, chi-square, naturals, handle, paid, commission, house result, hold beside the edge',
     description:
-      'Per table, per UTC day and overall (and per shoe with a tableId), over the days from..to (inclusive). ' +
+      `Per table, per day and overall (and per shoe with a tableId). ${STATS_DAYS} ` +
       'The chi-square statistic tests the outcome counts against the exact probabilities (2 degrees of freedom; p-value exp(-x/2)). ' +
-      'With `Accept: text/csv`: one line per scope (overall, table, day, shoe).',
+      'With `Accept: text/csv` or `format=csv`: one line per scope (overall, table, day, shoe).',
   })
-  @ApiQuery({ name: 'tableId', required: false })
-  @ApiQuery({ name: 'from', required: false, description: 'First UTC day, YYYY-MM-DD' })
-  @ApiQuery({ name: 'to', required: false, description: 'Last UTC day, YYYY-MM-DD' })
+  @ApiStatsFilters()
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
-    description: '{ filter, overall: StatsSummary, tables: [...], days: [...], shoes: [...] }',
+    description:
+      "{ filter, overall: StatsSummary, tables: [...], days: [...], shoes: [{ shoeNo, firstDay, ... }] } (by gaming day: filter.calendar 'gaming', days and firstDay gaming days, a shoe's coups those of the filter)",
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
@@ -107,12 +110,9 @@ export class ReportsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    const q = queryOf(query, ['tableId', 'from', 'to']);
-    if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
-    const stats = await queryErrorAsync(() =>
-      this.read.stats({ tableId: q['tableId'], from: q['from'], to: q['to'] }),
-    );
-    if (!wantsCsv(request.headers.accept)) return stats;
+    const { filter, q } = statsQuery(query);
+    const stats = await queryErrorAsync(() => this.read.stats(filter, statsOptions(this.analytics)));
+    if (!csvAsked(q, wantsCsv(request.headers.accept))) return stats;
     const lines: StatsLine[] = [
       { scope: 'overall', key: '', ...stats.overall },
       ...stats.tables.map((t) => ({ ...t, scope: 'table', key: t.tableId })),
@@ -168,12 +168,12 @@ export class ReportsController {
   @ApiOperation({ summary: "Each projection's checkpoint and lag (events not yet in the read models)" })
   @ApiOkResponse({
     description:
-      '{ running, lastError, projections: [{ name, version, checkpoint, head, lag, lagIsLowerBound, updatedAt, rebuiltAt }] }',
+      '{ running, lastError, readModels (sqlite or postgres), foldedBy (this thread, a worker thread, another process), projections: [{ name, version, checkpoint, head, lag, lagIsLowerBound, updatedAt, rebuiltAt }] }, from the checkpoints in the read models the queries read',
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY')
   projections(@Query() query: unknown): Promise<unknown> {
     queryOf(query, []);
-    return this.runner.status();
+    return this.projectionsStatus.status();
   }
 }
