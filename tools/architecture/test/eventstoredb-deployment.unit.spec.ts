@@ -44,8 +44,8 @@ describe('docker-compose.yml: one EventStoreDB node and the service', () => {
   const { eventstore, 'table-service': service } = single.services;
 
   it('starts the node and the service with a plain `docker compose up` (no profiles), and nothing else', () => {
-    expect(Object.keys(single.services).sort()).toEqual(['eventstore', 'table-service']);
-    for (const each of Object.values(single.services)) expect(each.profiles).toBeUndefined();
+    const plain = Object.keys(single.services).filter((name) => single.services[name]!.profiles === undefined);
+    expect(plain.sort()).toEqual(['eventstore', 'table-service']);
   });
 
   it('points the service at the node, once the node is healthy', () => {
