@@ -226,3 +226,29 @@ it('in Simplified Chinese, chosen with the language switch: the same screen, its
   await page.getByRole('button', { name: /Open betting/ }).waitFor();
   expect(browser.errors).toEqual([]);
 });
+
+it("the roads follow a settled coup's correction and void, live and once the read model has them", async () => {
+  const boss = stack.token('supervisor', 'sue');
+  const bead = () => page.getByRole('group', { name: 'bead plate' }).locator('.bead').allTextContents();
+  const heading = page.locator('.roads h3 .muted');
+  await heading.getByText('shoe 1, 9 coups (read model)').waitFor();
+  expect(await bead()).toEqual(['B', 'P', 'P', 'B', 'P', 'B', 'P', 'B', 'B']);
+  // round 9 (player 4c Kd, banker 9h Qh: banker 9 to 4) corrected: card 1 was the 9c, both 9, a tie
+  await stack.api(
+    'PUT',
+    `/api/tables/${TABLE}/rounds/9/cards/0`,
+    { card: '9c', reason: 'first card misread' },
+    boss,
+  );
+  await page.getByRole('group', { name: 'bead plate' }).getByText('T').waitFor();
+  expect(await bead()).toEqual(['B', 'P', 'P', 'B', 'P', 'B', 'P', 'B', 'T']);
+  await heading.getByText('shoe 1, 9 coups (read model)').waitFor(); // the read model has the correction too
+  expect(await bead()).toEqual(['B', 'P', 'P', 'B', 'P', 'B', 'P', 'B', 'T']);
+  // voided after it settled: off the road
+  await stack.api('POST', `/api/tables/${TABLE}/rounds/9/void`, { reason: 'cards exposed' }, boss);
+  await heading.getByText(/shoe 1, 8 coups/).waitFor();
+  expect(await bead()).toEqual(['B', 'P', 'P', 'B', 'P', 'B', 'P', 'B']);
+  await heading.getByText('shoe 1, 8 coups (read model)').waitFor();
+  expect(await bead()).toEqual(['B', 'P', 'P', 'B', 'P', 'B', 'P', 'B']);
+  expect(browser.errors).toEqual([]);
+});

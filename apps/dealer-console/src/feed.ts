@@ -40,8 +40,15 @@ export interface FeedState {
   readonly retryInMs: number | null;
   /** The latest events, newest first (at most {@link LOG_SIZE}). */
   readonly log: readonly LoggedEvent[];
-  /** Coups resolved in the current shoe since this console subscribed, in order. */
+  /**
+   * Coups resolved in the current shoe since this console subscribed, in round order, each as last corrected (a
+   * settled coup's correction replaces its entry; one voided after it settled leaves).
+   */
   readonly road: readonly RoadEntry[];
+  /** Rounds of the current shoe voided after they settled, seen live: off the road whatever the read model says. */
+  readonly roadVoided: readonly number[];
+  /** Corrections and voids of settled coups seen (any shoe): each is a reason to read the roads again. */
+  readonly amendments: number;
 }
 
 export const LOG_SIZE = 40;
@@ -85,6 +92,19 @@ type ServerMessage =
   | { type: 'error'; code: string; message: string }
   | { type: 'pong' };
 
+/** A coup on the road as its event records it (resolved, or re-resolved by a correction). */
+function roadEntry(d: RoadEntry): RoadEntry {
+  const { roundNo, outcome, natural, playerTotal, bankerTotal } = d;
+  return { roundNo, outcome, natural, playerTotal, bankerTotal };
+}
+
+/** The road with `entry` in its round's place: replacing that round's entry, else inserted in round order. */
+function withCoup(road: readonly RoadEntry[], entry: RoadEntry): readonly RoadEntry[] {
+  const others = road.filter((c) => c.roundNo !== entry.roundNo);
+  const at = others.findIndex((c) => c.roundNo > entry.roundNo);
+  return at < 0 ? [...others, entry] : [...others.slice(0, at), entry, ...others.slice(at)];
+}
+
 const INITIAL: FeedState = {
   connection: 'connecting',
   view: null,
@@ -93,6 +113,8 @@ const INITIAL: FeedState = {
   retryInMs: null,
   log: [],
   road: [],
+  roadVoided: [],
+  amendments: 0,
 };
 
 export class TableFeed {
@@ -104,6 +126,8 @@ export class TableFeed {
   private refreshTimer: unknown = null;
   /** Bumped by every view applied or requested: an answer to an older request is dropped. */
   private viewSeq = 0;
+  /** The shoe the live road is of, once an event said. */
+  private roadShoe: number | null = null;
   private readonly listeners = new Set<(s: FeedState) => void>();
 
   constructor(private readonly deps: FeedDeps) {}
@@ -211,13 +235,7 @@ export class TableFeed {
           0,
           LOG_SIZE,
         );
-        let road = this.state.road;
-        if (e.type === 'ShoeStarted') road = [];
-        if (e.type === 'CoupResolved') {
-          const { roundNo, outcome, natural, playerTotal, bankerTotal } = e.data;
-          road = [...road, { roundNo, outcome, natural, playerTotal, bankerTotal }];
-        }
-        this.set({ revision: message.revision, log, road });
+        this.set({ revision: message.revision, log, ...this.roadAfter(e) });
         this.scheduleRefresh();
         return;
       }
@@ -235,6 +253,34 @@ export class TableFeed {
       case 'hello':
       case 'pong':
         return;
+    }
+  }
+
+  /** The live road after `e`: a new shoe starts it over, a coup joins it, a settled coup's correction or void amends it. */
+  private roadAfter(e: TableEvent): Pick<FeedState, 'road' | 'roadVoided' | 'amendments'> {
+    const { road, roadVoided, amendments } = this.state;
+    switch (e.type) {
+      case 'ShoeStarted':
+        this.roadShoe = e.data.shoeNo ?? null;
+        return { road: [], roadVoided: [], amendments };
+      case 'CoupResolved':
+        this.roadShoe = e.data.shoeNo ?? this.roadShoe;
+        return { road: withCoup(road, roadEntry(e.data)), roadVoided, amendments };
+      case 'SettledCoupCorrected':
+      case 'SettledCoupVoided': {
+        // the previous shoe's last coup may be amended after this shoe started: not on this road
+        const here = this.roadShoe === null || e.data.shoeNo === this.roadShoe;
+        if (!here) return { road, roadVoided, amendments: amendments + 1 };
+        if (e.type === 'SettledCoupCorrected')
+          return { road: withCoup(road, roadEntry(e.data)), roadVoided, amendments: amendments + 1 };
+        return {
+          road: road.filter((c) => c.roundNo !== e.data.roundNo),
+          roadVoided: [...roadVoided, e.data.roundNo],
+          amendments: amendments + 1,
+        };
+      }
+      default:
+        return { road, roadVoided, amendments };
     }
   }
 

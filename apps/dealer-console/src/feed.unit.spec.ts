@@ -196,6 +196,48 @@ describe('TableFeed', () => {
     expect(feed.current.road.map((r) => r.outcome)).toEqual(['player']);
   });
 
+  it("follows a settled coup's correction and void on the road: corrected in place, voided off it", () => {
+    const { feed, sockets } = setup();
+    feed.start();
+    const s = sockets[0]!;
+    s.open();
+    s.serve({ type: 'view', tableId: 'T1', revision: 1, view: view(1) });
+    const served = (revision: number, type: string, data: Record<string, unknown>) =>
+      s.serve({ type: 'event', tableId: 'T1', revision, event: { type, data: { at: 'x', ...data } } });
+    const totals = { natural: false, playerTotal: 1, bankerTotal: 2 };
+    served(2, 'ShoeStarted', { shoeNo: 3 });
+    served(3, 'CoupResolved', { roundNo: 1, shoeNo: 3, outcome: 'banker', ...totals });
+    served(4, 'CoupResolved', { roundNo: 2, shoeNo: 3, outcome: 'player', ...totals });
+    expect(feed.current.amendments).toBe(0);
+    served(5, 'SettledCoupCorrected', {
+      roundNo: 2,
+      shoeNo: 3,
+      outcome: 'tie',
+      natural: true,
+      playerTotal: 6,
+      bankerTotal: 6,
+    });
+    expect(feed.current.road).toEqual([
+      { roundNo: 1, outcome: 'banker', ...totals },
+      { roundNo: 2, outcome: 'tie', natural: true, playerTotal: 6, bankerTotal: 6 },
+    ]);
+    expect(feed.current.amendments).toBe(1);
+    served(6, 'SettledCoupVoided', { roundNo: 2, shoeNo: 3 });
+    expect(feed.current.road.map((r) => r.roundNo)).toEqual([1]);
+    expect(feed.current.roadVoided).toEqual([2]);
+    expect(feed.current.amendments).toBe(2);
+    // a coup the console did not see resolve (it subscribed later), corrected: laid on the road in round order
+    served(7, 'SettledCoupCorrected', { roundNo: 0, shoeNo: 3, outcome: 'player', ...totals });
+    expect(feed.current.road.map((r) => `${r.roundNo}${r.outcome}`)).toEqual(['0player', '1banker']);
+    // the previous shoe's last coup, amended after the next shoe started: not on this shoe's road, but re-read
+    served(8, 'ShoeStarted', { shoeNo: 4 });
+    served(9, 'CoupResolved', { roundNo: 3, shoeNo: 4, outcome: 'banker', ...totals });
+    served(10, 'SettledCoupVoided', { roundNo: 1, shoeNo: 3 });
+    expect(feed.current.road.map((r) => r.roundNo)).toEqual([3]);
+    expect(feed.current.roadVoided).toEqual([]);
+    expect(feed.current.amendments).toBe(4);
+  });
+
   it('closes its socket and schedules nothing once disposed', () => {
     const { feed, sockets, timers } = setup();
     feed.start();

@@ -44,4 +44,6 @@ const CONNECTING: FeedState = {
   retryInMs: null,
   log: [],
   road: [],
+  roadVoided: [],
+  amendments: 0,
 };

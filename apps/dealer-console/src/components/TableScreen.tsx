@@ -97,6 +97,8 @@ function SideColumn({
         everyCoup={view.shoe?.everyCoup ?? view.rules?.shuffle === 'every-coup'}
         lastRound={view.lastResult?.roundNo ?? null}
         live={feed.road}
+        voided={feed.roadVoided}
+        amendments={feed.amendments}
       />
     </div>
   );

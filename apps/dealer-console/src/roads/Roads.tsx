@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Translate } from '../bets';
 import type { RoadEntry } from '../feed';
 import { getJson } from '../replay/http';
-import { type RoadsData, type ServiceRoads, chooseRoads, fromLive, fromService } from './data';
+import { type RoadsData, type ServiceRoads, chooseRoads, fromService } from './data';
 import { ROAD_ROWS, type DerivedCell } from './roads';
 
 /** A bead's or big road mark's letter (P B T, 闲 庄 和) and the side's name. */
@@ -143,8 +143,9 @@ const RETRIES_MS = [300, 1200, 3000];
 
 /**
  * The current shoe's roads: the service's read model (`GET /roads?shoe=`; every-coup tables: the latest road, the
- * day's), asked at once when there is a coup to show, again after each coup, or what the console saw live while
- * the read model has fewer coups. Nothing is asked before the shoe has a coup (the service would answer 404).
+ * day's), asked at once when there is a coup to show, again after each coup and after each correction or void of a
+ * settled coup, with what the console saw live laid over it (see {@link chooseRoads}: the read model lags). Nothing
+ * is asked before the shoe has a coup (the service would answer 404).
  */
 export function Roads(props: {
   readonly token: string;
@@ -155,13 +156,20 @@ export function Roads(props: {
   readonly everyCoup: boolean;
   /** The last resolved round of the table (every-coup tables ask once there is one). */
   readonly lastRound: number | null;
+  /** The coups seen live, as last corrected. */
   readonly live: readonly RoadEntry[];
+  /** Rounds seen voided after they settled. */
+  readonly voided?: readonly number[];
+  /** Corrections and voids of settled coups seen so far: each asks the read model again. */
+  readonly amendments?: number;
 }) {
   const { token, tableId, shoeNo, shoeCoups, everyCoup, lastRound, live } = props;
+  const { voided = NONE, amendments = 0 } = props;
   const [service, setService] = useState<{ shoe: number | null; data: RoadsData } | null>(null);
   const [asked, setAsked] = useState(false);
   const ask = everyCoup ? lastRound !== null : shoeNo !== null && shoeCoups > 0;
-  const trigger = everyCoup ? lastRound : shoeCoups;
+  // a correction leaves the coup count as it was: it asks again all the same
+  const trigger = `${everyCoup ? lastRound : shoeCoups}/${amendments}`;
   useEffect(() => {
     if (!ask) return undefined;
     let stop = false;
@@ -185,5 +193,7 @@ export function Roads(props: {
     };
   }, [token, tableId, shoeNo, everyCoup, ask, trigger]);
   const current = service !== null && (everyCoup || service.shoe === shoeNo) ? service.data : null;
-  return <RoadsView data={chooseRoads(current, fromLive(shoeNo, live))} />;
+  return <RoadsView data={chooseRoads(current, shoeNo, { coups: live, voided })} />;
 }
+
+const NONE: readonly number[] = [];

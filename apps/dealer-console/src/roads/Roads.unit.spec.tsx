@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import type { RoadEntry } from '../feed';
 import { fromLive } from './data';
 import { Roads, RoadsView } from './Roads';
@@ -49,16 +49,8 @@ describe('Roads drawing', () => {
   });
 
   it('prefers the service roads of the current shoe (they survive a reload) over what it saw live', async () => {
-    const service = {
-      shoeNo: 3,
-      coups: 12,
-      beadPlate: [{ col: 0, row: 0, outcome: 'tie', natural: false, roundNo: 40 }],
-      bigRoad: [],
-      leadingTies: 1,
-      bigEyeBoy: [{ col: 0, row: 0, color: 'blue' }],
-      smallRoad: [],
-      cockroachPig: [],
-    };
+    // the read model has the shoe's 12 coups; the console, opened at round 11, saw the last two
+    const service = { ...fromLive(3, entries('BBPPTPBPPBBP')), leadingTies: 0 };
     const fetchMock = jest.fn(async (url: string) => {
       expect(url).toBe('/api/tables/T1/roads?shoe=3');
       return { ok: true, status: 200, json: async () => service };
@@ -73,14 +65,88 @@ describe('Roads drawing', () => {
           shoeNo={3}
           shoeCoups={12}
           everyCoup={false}
-          lastRound={40}
-          live={entries('BP')}
+          lastRound={12}
+          live={entries('BBPPTPBPPBBP').slice(10)}
         />,
       );
       expect(screen.getByText(/2 coups \(seen live\)/)).toBeTruthy();
       await waitFor(() => expect(screen.getByText(/12 coups \(read model\)/)).toBeTruthy());
-      expect(drawn('Big eye boy').map((c) => c.cell)).toEqual(['b0,0']);
+      expect(drawn('Big eye boy').map((c) => c.cell)).toEqual(
+        fromLive(3, entries('BBPPTPBPPBBP')).bigEyeBoy.map((c) => `${c.color[0]}${c.col},${c.row}`),
+      );
     } finally {
+      globalThis.fetch = real;
+    }
+  });
+
+  /** The read model's roads of shoe 3 holding `outcomes` (rounds 1, 2, ...), drawn by the same rules. */
+  const serviceRoads = (outcomes: string) => {
+    const d = fromLive(3, entries(outcomes));
+    return d;
+  };
+  const beads = () =>
+    within(screen.getByLabelText('bead plate'))
+      .queryAllByText(/^[PBT]$/)
+      .map((b) => b.textContent)
+      .join('');
+
+  /** Roads on a fetch answering `answers` in turn (the last one again after). */
+  function withService(answers: object[], body: (fetchMock: jest.Mock) => Promise<void>) {
+    const real = globalThis.fetch;
+    let n = 0;
+    const fetchMock = jest.fn(async () => {
+      const body = answers[Math.min(n, answers.length - 1)];
+      n += 1;
+      return { ok: true, status: 200, json: async () => body };
+    });
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    return body(fetchMock).finally(() => {
+      globalThis.fetch = real;
+    });
+  }
+
+  const props = {
+    token: 't',
+    tableId: 'T1',
+    shoeNo: 3,
+    everyCoup: false,
+    lastRound: 2,
+  } as const;
+
+  it('a coup corrected after it settled: the corrected result, even while the read model still has the old one', () =>
+    withService([serviceRoads('BP')], async () => {
+      // the console, open since round 2, saw it corrected from player to tie; the read model has round 1 too
+      const live = entries('BT').slice(1);
+      render(<Roads {...props} shoeCoups={2} live={live} amendments={1} />);
+      expect(beads()).toBe('T'); // what it saw, until the read model answers
+      await waitFor(() => expect(beads()).toBe('BT'));
+    }));
+
+  it('a coup voided after it settled leaves the road, even while the read model still has it', () =>
+    withService([serviceRoads('BPB')], async () => {
+      // the console, open since round 2, saw rounds 2 and 3 resolve and round 2 voided after it settled
+      const live = entries('BPB').slice(2);
+      render(<Roads {...props} shoeCoups={2} live={live} voided={[2]} amendments={1} />);
+      expect(beads()).toBe('B');
+      await waitFor(() => expect(beads()).toBe('BB'));
+      expect(screen.getByText(/shoe 3, 2 coups/)).toBeTruthy();
+    }));
+
+  it('asks the read model again after a correction or a void (the coup count is unchanged by a correction)', async () => {
+    jest.useFakeTimers();
+    const real = globalThis.fetch;
+    const fetchMock = jest.fn(async () => ({ ok: true, status: 200, json: async () => serviceRoads('BP') }));
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    try {
+      const { rerender } = render(<Roads {...props} shoeCoups={2} live={entries('BP')} amendments={0} />);
+      await act(async () => jest.advanceTimersByTime(10_000));
+      const asked = fetchMock.mock.calls.length;
+      expect(asked).toBeGreaterThan(0);
+      rerender(<Roads {...props} shoeCoups={2} live={entries('BT')} amendments={1} />);
+      await act(async () => jest.advanceTimersByTime(10_000));
+      expect(fetchMock.mock.calls.length).toBeGreaterThan(asked);
+    } finally {
+      jest.useRealTimers();
       globalThis.fetch = real;
     }
   });

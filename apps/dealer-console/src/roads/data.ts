@@ -51,7 +51,7 @@ export function fromService(r: ServiceRoads): RoadsData {
 }
 
 /** The roads of the coups seen live (leading ties shown apart, like the service's). */
-export function fromLive(shoeNo: number | null, coups: readonly RoadEntry[]): RoadsData {
+export function fromLive<C extends Coup>(shoeNo: number | null, coups: readonly C[]): RoadsData {
   const outcomes = coups.map((c) => c.outcome);
   let leadingTies = 0;
   while (outcomes[leadingTies] === 'tie') leadingTies += 1;
@@ -67,11 +67,35 @@ export function fromLive(shoeNo: number | null, coups: readonly RoadEntry[]): Ro
   };
 }
 
+/** What the console saw of the current shoe's road, live: the coups as last corrected, and those voided. */
+export interface LiveRoad {
+  readonly coups: readonly RoadEntry[];
+  /** Rounds voided after they settled. */
+  readonly voided: readonly number[];
+}
+
+type Coup = Pick<RoadEntry, 'roundNo' | 'outcome' | 'natural'>;
+
 /**
- * The service's roads unless the console has seen more coups of this shoe than they hold (the read side lags).
- * (On every-coup tables the service's road holds the day's coups, the live one a single shuffle's.)
+ * The roads drawn: the read model's coups with what the console saw live laid over them, round by round. The events
+ * seen live are never older than the read model (it folds the same events, later), so a coup seen resolved or
+ * corrected is drawn as seen, one seen voided is left out, and the read model gives the coups from before the
+ * console subscribed. When that changes nothing the service's roads are drawn as they are; else the roads of the
+ * merged coups, by the same rules. (On every-coup tables the service's road holds the day's coups, the live one a
+ * single shuffle's: round numbers tell them apart all the same.)
  */
-export function chooseRoads(service: RoadsData | null, live: RoadsData): RoadsData {
-  if (service === null) return live;
-  return live.coups > service.coups ? live : service;
+export function chooseRoads(service: RoadsData | null, shoeNo: number | null, live: LiveRoad): RoadsData {
+  if (service === null) return fromLive(shoeNo, live.coups);
+  const voided = new Set(live.voided);
+  const byRound = new Map<number, Coup>();
+  for (const b of service.beadPlate) if (!voided.has(b.roundNo)) byRound.set(b.roundNo, b);
+  for (const c of live.coups) byRound.set(c.roundNo, c);
+  const merged = [...byRound.values()].sort((a, b) => a.roundNo - b.roundNo);
+  const same =
+    merged.length === service.beadPlate.length &&
+    merged.every((c, i) => {
+      const b = service.beadPlate[i];
+      return b?.roundNo === c.roundNo && b.outcome === c.outcome && b.natural === c.natural;
+    });
+  return same ? service : fromLive(shoeNo, merged);
 }
