@@ -39,6 +39,10 @@ export function involvedPlayers(event: TableEvent): readonly string[] {
       return event.data.settlements.map((s) => s.playerId);
     case 'RoundVoided':
       return event.data.returned.map((r) => r.playerId);
+    case 'SettledCoupCorrected':
+      return [...new Set([...event.data.reversed, ...event.data.settlements].map((s) => s.playerId))];
+    case 'SettledCoupVoided':
+      return [...new Set([...event.data.reversed, ...event.data.returned].map((s) => s.playerId))];
     default:
       return [];
   }
