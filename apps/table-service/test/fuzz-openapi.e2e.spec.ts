@@ -125,9 +125,13 @@ function textInvalid(name: string, value: string): boolean {
       return !USERNAME.test(value) && !/^sso:[A-Za-z0-9._@+-]{1,100}$/.test(value);
     case 'spot':
       return !isSpot(value);
-    // the analysts' reports
+    // the analysts' reports and the statistics by gaming day
     case 'gamingDay':
+    case 'gamingDayFrom':
+    case 'gamingDayTo':
       return !/^\d{4}-\d{2}-\d{2}$/.test(value);
+    case 'calendar':
+      return value !== 'utc' && value !== 'gaming';
     case 'hour':
       return !/^\d{1,2}$/.test(value) || Number(value) > 23;
     case 'shift':

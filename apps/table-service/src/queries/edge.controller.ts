@@ -24,10 +24,12 @@ import {
 import { rolesFor } from '../common/access';
 import { CurrentPrincipal, Roles, mayUseTable } from '../common/auth';
 import { ApiError } from '../common/api-error';
+import { ANALYTICS, type AnalyticsOptions, csvAsked } from './analytics.params';
 import { type Cell, toCsv, wantsCsv } from './csv';
 import { mayReadHands } from './hands.controller';
 import { optionalInt, positiveInt, queryOf, tableIdParam } from './params';
 import { QUERIES_STORE, type QueriesStore, queryErrorAsync, sendCsv } from './shared';
+import { ApiStatsFilters, STATS_DAYS, statsOptions, statsQuery } from './stats.params';
 import { ApiRefusals } from '../ops/openapi-errors';
 
 type BetLine = BetTypeStats & { scope: string; key: string };
@@ -80,6 +82,7 @@ export class EdgeController {
   constructor(
     @Inject(ReadModels) private readonly read: ReadModels,
     @Inject(QUERIES_STORE) private readonly source: QueriesStore,
+    @Inject(ANALYTICS) private readonly analytics: AnalyticsOptions,
   ) {}
 
   @Get('stats/bets')
@@ -88,18 +91,16 @@ export class EdgeController {
     summary:
       'Statistics per bet type (every spot offered, side bets included): each result beside its exact probability with a Wilson 95% interval, hold beside the theoretical edge',
     description:
-      'Overall, per table (with its decks, game mode and tie payout) and per UTC day, over the days from..to (inclusive). A bet type is a spot and what sets its payouts ' +
+      `Overall, per table (with its decks, game mode and tie payout) and per day. ${STATS_DAYS} A bet type is a spot and what sets its payouts ` +
       "(a side bet's paytable, the banker bet's game mode, the tie's payout). Each result ('win:<num>/<den>[:commission]', 'push', 'lose') is counted over the coups " +
       "the bet was offered in, whether or not anyone bet it; `expected` is its exact probability for the rows' rules (weighted by coups), `ci95` the Wilson score interval. " +
-      'With `Accept: text/csv`: one line per scope and bet type.',
+      'With `Accept: text/csv` or `format=csv`: one line per scope and bet type.',
   })
-  @ApiQuery({ name: 'tableId', required: false })
-  @ApiQuery({ name: 'from', required: false, description: 'First UTC day, YYYY-MM-DD' })
-  @ApiQuery({ name: 'to', required: false, description: 'Last UTC day, YYYY-MM-DD' })
+  @ApiStatsFilters()
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
     description:
-      "{ filter, confidence: 'wilson-95', overall: { bets: BetTypeStats[], total }, tables: [{ tableId, decks, game, tiePays, bets, total }], days: [{ day, bets, total }] }",
+      "{ filter, confidence: 'wilson-95', overall: { bets: BetTypeStats[], total }, tables: [{ tableId, decks, game, tiePays, bets, total }], days: [{ day, bets, total }] } (by gaming day: filter.calendar 'gaming', days gaming days)",
     schema: { type: 'object' },
   })
   @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
@@ -108,12 +109,9 @@ export class EdgeController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    const q = queryOf(query, ['tableId', 'from', 'to']);
-    if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
-    const stats = await queryErrorAsync(() =>
-      this.read.betStats({ tableId: q['tableId'], from: q['from'], to: q['to'] }),
-    );
-    if (!wantsCsv(request.headers.accept)) return stats;
+    const { filter, q } = statsQuery(query);
+    const stats = await queryErrorAsync(() => this.read.betStats(filter, statsOptions(this.analytics)));
+    if (!csvAsked(q, wantsCsv(request.headers.accept))) return stats;
     const lines: BetLine[] = [
       ...stats.overall.bets.map((b) => ({ ...b, scope: 'overall', key: '' })),
       ...stats.tables.flatMap((t) => t.bets.map((b) => ({ ...b, scope: 'table', key: t.tableId }))),
