@@ -44,9 +44,10 @@ async function errorOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, `HTTP_${res.status}`, res.statusText || 'the service refused the request');
 }
 
-/** A request's extras: the fetch to use (tests inject one). */
+/** A request's extras: the fetch to use (tests inject one), and a command's Idempotency-Key. */
 export interface RequestOptions {
   readonly fetchFn?: Fetch;
+  readonly idempotencyKey?: string;
 }
 
 /**
@@ -58,7 +59,7 @@ export async function request<T>(
   method: string,
   path: string,
   body?: unknown,
-  { fetchFn = (i, init) => fetch(i, init) }: RequestOptions = {},
+  { fetchFn = (i, init) => fetch(i, init), idempotencyKey }: RequestOptions = {},
 ): Promise<T> {
   let res: Response;
   try {
@@ -66,6 +67,7 @@ export async function request<T>(
       method,
       headers: {
         ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -78,10 +80,57 @@ export async function request<T>(
   return (text ? JSON.parse(text) : null) as T;
 }
 
-/** A small client for the endpoints the console calls. */
+/** A fresh Idempotency-Key (a random UUID). */
+export function newIdempotencyKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c.randomUUID === 'function') return c.randomUUID();
+  const bytes = c.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The keys of the commands sent and not answered yet, by command (caller, method, path and body). */
+const unanswered = new Map<string, string>();
+/** Unanswered commands remembered at most (the oldest is forgotten first). */
+const MAX_UNANSWERED = 100;
+
+/**
+ * A command (POST, PUT, DELETE) with an Idempotency-Key for the user's action. The key is kept until the service
+ * answers: the same command sent again after a lost answer (a second click, a retry) carries the same key, so the
+ * service records it once and answers as it did the first time. An answer (accepted, or refused with a 4xx: never
+ * recorded) ends the action, and the same command sent after it is a new action with a new key; no answer, or a
+ * 5xx (the outcome may be unknown, STORE_OUTCOME_UNKNOWN), keeps the key for the retry.
+ */
+export async function command<T>(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: Omit<RequestOptions, 'idempotencyKey'> = {},
+): Promise<T> {
+  const action = JSON.stringify([token, method, path, body ?? null]);
+  let key = unanswered.get(action);
+  if (key === undefined) {
+    key = newIdempotencyKey();
+    unanswered.set(action, key);
+    if (unanswered.size > MAX_UNANSWERED) unanswered.delete(unanswered.keys().next().value as string);
+  }
+  try {
+    const answer = await request<T>(token, method, path, body, { ...options, idempotencyKey: key });
+    unanswered.delete(action);
+    return answer;
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode >= 400 && error.statusCode < 500)
+      unanswered.delete(action);
+    throw error;
+  }
+}
+
+/** A small client for the endpoints the console calls: every command with its action's Idempotency-Key. */
 export function apiClient(token: string, fetchFn: Fetch = (i, init) => fetch(i, init)) {
   const call = <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    request<T>(token, method, path, body, { fetchFn });
+    method === 'GET'
+      ? request<T>(token, method, path, body, { fetchFn })
+      : command<T>(token, method, path, body, { fetchFn });
   const t = (tableId: string) => `/tables/${encodeURIComponent(tableId)}`;
   const r = (tableId: string, roundNo: number) => `${t(tableId)}/rounds/${roundNo}`;
   return {

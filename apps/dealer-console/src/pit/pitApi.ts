@@ -1,5 +1,5 @@
 /** The pit's calls: open and close tables, buy players in and cash them out, and the staff accounts. */
-import { type Fetch, request } from '../api';
+import { type Fetch, command, request } from '../api';
 
 /** `POST .../cash-out`'s answer: cash paid, and the box commission collected from the chips first. */
 export interface CashOutAnswer {
@@ -44,8 +44,9 @@ export interface NewStaff {
 }
 
 export function pitClient(token: string, fetchFn?: Fetch) {
+  // every command carries its action's Idempotency-Key: a buy-in sent again after a lost answer is recorded once
   const call = <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    request<T>(token, method, path, body, fetchFn ? { fetchFn } : {});
+    (method === 'GET' ? request<T> : command<T>)(token, method, path, body, fetchFn ? { fetchFn } : {});
   const t = (tableId: string) => `/tables/${encodeURIComponent(tableId)}`;
   const p = (tableId: string, playerId: string) => `${t(tableId)}/players/${encodeURIComponent(playerId)}`;
   const s = (username: string) => `/staff/${encodeURIComponent(username)}`;

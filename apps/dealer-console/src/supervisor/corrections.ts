@@ -5,7 +5,7 @@
  */
 import { type Card, cardFromSpelling } from '@coup/engine';
 import type { TableView } from '@coup/table';
-import { request } from '../api';
+import { command } from '../api';
 
 export interface Corrections {
   /** Whether a dealt card may be corrected (live tables). */
@@ -35,17 +35,20 @@ export function correctionsOf(view: TableView | null, nowMs: number): Correction
 /** A card as typed (`10h`, `th`, `Ah`), the engine's one spelling rule; null when it is not a card. */
 export const cardTyped = (text: string): Card | null => cardFromSpelling(text);
 
-/** The supervisor's commands: correct a dealt card (a reason for a settled coup), void a round or a settled coup. */
+/**
+ * The supervisor's commands: correct a dealt card (a reason for a settled coup), void a round or a settled coup;
+ * each with its action's Idempotency-Key.
+ */
 export function supervisorClient(token: string) {
   const r = (tableId: string, roundNo: number) => `/tables/${encodeURIComponent(tableId)}/rounds/${roundNo}`;
   return {
     correctCard: (tableId: string, roundNo: number, index: number, card: Card, reason: string) =>
-      request<unknown>(token, 'PUT', `${r(tableId, roundNo)}/cards/${index}`, {
+      command<unknown>(token, 'PUT', `${r(tableId, roundNo)}/cards/${index}`, {
         card,
         ...(reason.trim() === '' ? {} : { reason: reason.trim() }),
       }),
     voidRound: (tableId: string, roundNo: number, reason: string) =>
-      request<unknown>(token, 'POST', `${r(tableId, roundNo)}/void`, { reason: reason.trim() }),
+      command<unknown>(token, 'POST', `${r(tableId, roundNo)}/void`, { reason: reason.trim() }),
   };
 }
 
