@@ -36,8 +36,10 @@ it('refuses a cut card outside the shoe at the cut card field, without calling t
   type('decks', '2');
   fireEvent.change(screen.getByLabelText('Cut card (cards behind it)'), { target: { value: '60' } });
   submit();
-  expect(refusalAt('cutCard')).toMatch(/Not accepted: .*cutCard must be an integer from 12 to 52/);
-  expect(screen.getByRole('alert').textContent).toMatch(/see the marked field \(cutCard\)/);
+  expect(refusalAt('cutCard')).toMatch(
+    /A whole number of cards from 12 to 52: half the shoe of 2 decks\. \(Invalid table rules: cutCard must be an integer from 12 to 52/,
+  );
+  expect(screen.getByRole('alert').textContent).toMatch(/1 rule\(s\) to put right, each marked at its field/);
   await waitFor(() => expect(document.activeElement?.id).toBe('field-cutCard'));
   expect(openTable).not.toHaveBeenCalled();
   // checked again as the pit types: the refusal goes once the value is right
@@ -51,7 +53,7 @@ it('refuses a side bet the game mode does not offer at that side bet', () => {
   fireEvent.click(control('sideBets.dragon7'));
   submit();
   expect(refusalAt('sideBets.dragon7')).toMatch(
-    /sideBets\.dragon7 is not allowed: Dragon 7 is offered only on ez tables/,
+    /Not offered with this game mode or shuffle\. \(.*sideBets\.dragon7 is not allowed: Dragon 7 is offered only on ez tables/,
   );
 });
 
@@ -68,7 +70,9 @@ it("shows the service's refusal at the field it names (details.field), and the t
   type('tableId', 'T9');
   submit();
   await waitFor(() =>
-    expect(refusalAt('limits.tie.max')).toMatch(/This rule is not accepted\. \(INVALID_RULES:/),
+    expect(refusalAt('limits.tie.max')).toMatch(
+      /Dollars in steps of the chips.*\(INVALID_RULES: Invalid table rules: limits\.tie\.max too high\)/,
+    ),
   );
   submit();
   await waitFor(() => expect(refusalAt('tableId')).toMatch(/A table with this id exists already\./));
@@ -103,5 +107,33 @@ it('speaks Simplified Chinese when chosen', () => {
   expect(screen.getByText('赌台编号', { selector: 'label' }).getAttribute('for')).toBe('field-tableId');
   type('tableId', 'bad id');
   submit('开台');
-  expect(refusalAt('tableId')).toMatch(/^1 至 64 个字母.*不被接受：/);
+  expect(refusalAt('tableId')).toBe('1 至 64 个字母、数字、_ 或 - 赌台编号为 1 至 64 个字母、数字、_ 或 -。');
+});
+
+it('shows every refused rule at once, each at its field, in Chinese with the English detail marked as such', async () => {
+  act(() => setLanguage('zh'));
+  const openTable = jest.fn();
+  render(<OpenTable pit={fakePit(openTable)} onOpened={jest.fn()} />);
+  type('tableId', 'bad id');
+  type('decks', '9');
+  type('chips', '1, 1');
+  type('cutCard', '999');
+  type('bettingSeconds', '601');
+  submit('开台');
+  expect(screen.getByRole('alert').textContent).toBe('未能开台：有 5 项规则需更正，已在各字段标出。');
+  expect(refusalAt('tableId')).toMatch(/赌台编号为 1 至 64 个字母、数字、_ 或 -。$/);
+  expect(refusalAt('decks')).toMatch(/^副数须为 1 至 8 的整数。 \(Invalid table rules: decks must be/);
+  expect(refusalAt('chips')).toMatch(/1 至 20 个美元筹码面额，每个大于前一个。/);
+  expect(refusalAt('bettingSeconds')).toMatch(/1 至 600 秒，或留空不计时/);
+  // the decks refused, the cut card is checked against the default shoe of 8 decks
+  expect(refusalAt('cutCard')).toMatch(/须为 12 至 208 的整数：8 副牌牌靴的一半。/);
+  for (const detail of document.querySelectorAll('.field-error .refusal-detail'))
+    expect(detail.getAttribute('lang')).toBe('en');
+  expect(document.querySelectorAll('.field-error .refusal-detail')).toHaveLength(4);
+  await waitFor(() => expect(document.activeElement?.id).toBe('field-tableId'));
+  expect(openTable).not.toHaveBeenCalled();
+  // put right one by one, each refusal goes from its field
+  type('decks', '6');
+  expect(control('decks').getAttribute('aria-invalid')).toBeNull();
+  expect(refusalAt('cutCard')).toMatch(/须为 12 至 156 的整数：6 副牌牌靴的一半。/);
 });

@@ -11,26 +11,41 @@ import type { PitApi, StaffAccount } from './pitApi';
 import { RefusalNote, RefusalText, useCommand } from './Refusal';
 
 const STAFF_FIELDS = ['username', 'password', 'roles', 'tables', 'reason'] as const;
+/** Where a validation's message goes on to its next problem: `; ` before a field's name or an unknown property. */
+const PROBLEM_BREAK = new RegExp(
+  `; (?=(?:each value in )?(?:${STAFF_FIELDS.join('|')}|property|unknown field)\\b)`,
+);
 
 /** The field of a staff form a refusal is about, or null (shown above the form). */
 export function staffFieldOf(e: ApiError): string | null {
+  return staffRefusals(e)[0]?.field ?? null;
+}
+
+/**
+ * Each problem of a staff form's refusal with the field it is about (null: shown above the form) and its words in
+ * the API's English: a validation names every problem (`password must be ...; roles must ...`), one at each field.
+ */
+export function staffRefusals(e: ApiError): { readonly field: string | null; readonly detail: string }[] {
+  const single = (field: string | null) => [{ field, detail: e.message }];
   switch (e.code) {
     case 'ACCOUNT_EXISTS':
     case 'INVALID_USERNAME':
-      return 'username';
+      return single('username');
     case 'INVALID_ROLES':
     case 'LAST_ADMIN':
-      return 'roles';
+      return single('roles');
     case 'INVALID_TABLES':
-      return 'tables';
+      return single('tables');
     case 'INVALID_REASON':
-      return 'reason';
-    case 'VALIDATION_FAILED': {
-      const first = /^(\w+)/.exec(e.message)?.[1] ?? '';
-      return (STAFF_FIELDS as readonly string[]).includes(first) ? first : null;
-    }
+      return single('reason');
+    case 'VALIDATION_FAILED':
+      // problems are joined by '; ', which a problem's own words may hold too: split before a field's name only
+      return e.message.split(PROBLEM_BREAK).map((detail) => {
+        const first = /^(?:each value in )?(\w+)/.exec(detail)?.[1] ?? '';
+        return { field: (STAFF_FIELDS as readonly string[]).includes(first) ? first : null, detail };
+      });
     default:
-      return null;
+      return single(null);
   }
 }
 
@@ -75,12 +90,28 @@ export function RolesField(props: {
   );
 }
 
-/** A staff command's pending state, and its refusal at the field it is about. */
+/**
+ * A staff command's pending state, and its refusal at each field it is about: a validation's problem in the field's
+ * own words, another refusal in its code's, the service's English beside either.
+ */
 export function useStaffCommand() {
+  const { t } = useTranslation('pit');
   const { error, busy, run } = useCommand();
-  const at = (field: string): ReactNode =>
-    error && staffFieldOf(error) === field ? <RefusalText code={error.code} message={error.message} /> : null;
-  const unplaced = error && staffFieldOf(error) === null ? error : null;
+  const refusals = error ? staffRefusals(error) : [];
+  const at = (field: string): ReactNode => {
+    const here = error ? refusals.filter((r) => r.field === field) : [];
+    if (!error || here.length === 0) return null;
+    if (error.code !== 'VALIDATION_FAILED') return <RefusalText code={error.code} message={error.message} />;
+    return (
+      <>
+        {t(`staffErrors.${field}`)}{' '}
+        <span className="refusal-detail" lang="en">
+          ({error.code}: {here.map((r) => r.detail).join('; ')})
+        </span>
+      </>
+    );
+  };
+  const unplaced = error && refusals.some((r) => r.field === null) ? error : null;
   return { run, busy, at, unplaced, error };
 }
 

@@ -4,7 +4,7 @@
  * exactly what the API refuses, naming the same field (`details.field`).
  */
 import { SIDE_BETS, SIDE_SPOTS, type GameMode, type SideSpot, defaultPaytable } from '@coup/engine';
-import { DEFAULT_RULES, TABLE_ID_PATTERN, normalizeRules } from '@coup/table';
+import { DEFAULT_RULES, MIN_CUT_CARD, TABLE_ID_PATTERN, normalizeRules } from '@coup/table';
 
 export interface LimitForm {
   readonly min: string;
@@ -41,10 +41,14 @@ export interface RulesForm {
   readonly sideBets: Readonly<Record<SideSpot, SideBetForm>>;
 }
 
-/** A refusal of the form: the field it names (as the API names it) and why. */
+/**
+ * A refusal of a rule: the field it names (as the API names it), the code, and the check's own words (English, as
+ * the API says them; null for the table id, which the form checks itself).
+ */
 export interface FieldRefusal {
   readonly field: string;
-  readonly message: string;
+  readonly code: string;
+  readonly message: string | null;
 }
 
 /** Cents as the dollars the form shows (`2500` -> `25`, `250` -> `2.5`). */
@@ -152,14 +156,45 @@ export function rawRules(form: RulesForm): Record<string, unknown> {
   };
 }
 
-/** The form's first refusal, as the service would refuse it (the table id, then `normalizeRules`), or null. */
-export function checkForm(form: RulesForm): FieldRefusal | null {
+/**
+ * The raw rules without the rule `field` names (`chips[2]`: the chips), so that its default is checked instead; null
+ * when the rules do not hold it.
+ */
+function withoutRule(raw: Record<string, unknown>, field: string): Record<string, unknown> | null {
+  const path = field.replace(/\[\d+\]$/, '').split('.');
+  const copy = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
+  let node: Record<string, unknown> = copy;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) return null;
+    node = next as Record<string, unknown>;
+  }
+  const last = path[path.length - 1] ?? '';
+  if (!Object.hasOwn(node, last)) return null;
+  delete node[last];
+  return copy;
+}
+
+/**
+ * Every refusal of the form, as the service would refuse it: the table id, then `normalizeRules`, which names the
+ * first bad rule; that rule is then left to its default and the rest checked again, until the rules pass (or a
+ * refusal names no rule the form sent). Empty when the form is right.
+ */
+export function checkForm(form: RulesForm): FieldRefusal[] {
+  const refusals: FieldRefusal[] = [];
   if (!TABLE_ID_PATTERN.test(form.tableId))
-    return { field: 'tableId', message: 'tableId must be 1 to 64 letters, digits, _ or -' };
-  const checked = normalizeRules(rawRules(form));
-  if (checked.ok) return null;
-  const field = checked.error.details?.['field'];
-  return { field: typeof field === 'string' ? field : 'rules', message: checked.error.message };
+    refusals.push({ field: 'tableId', code: 'INVALID_TABLE_ID', message: null });
+  let raw: Record<string, unknown> | null = rawRules(form);
+  while (raw !== null) {
+    const checked = normalizeRules(raw);
+    if (checked.ok) break;
+    const named = checked.error.details?.['field'];
+    const field = typeof named === 'string' ? named : 'rules';
+    if (refusals.some((r) => r.field === field)) break;
+    refusals.push({ field, code: checked.error.code, message: checked.error.message });
+    raw = withoutRule(raw, field);
+  }
+  return refusals;
 }
 
 /** The form's controls, in the order they are shown: a refusal is shown at the first control it names. */
@@ -202,3 +237,44 @@ export function controlOf(field: string): string | null {
 
 /** A side bet's paytables (the first is the default). */
 export const paytablesOf = (spot: SideSpot): string[] => Object.keys(SIDE_BETS[spot].paytables);
+
+/** The rules whose refusal has words of its own in the catalogue (`pit:ruleErrors.<key>`). */
+const WORDED = [
+  'tableId',
+  'dealing',
+  'dealtBy',
+  'decks',
+  'shuffle',
+  'cutCard',
+  'chips',
+  'bettingSeconds',
+  'correctionSeconds',
+  'confirmResult',
+  'maxStakes',
+];
+
+/**
+ * What a refusal of `field` says, as a key of `pit:ruleErrors` and its values: the rule's bounds in words (the
+ * cut card's from the decks typed), one sentence per rule whatever the detail.
+ */
+export function ruleErrorOf(
+  field: string,
+  form: RulesForm,
+): { readonly key: string; readonly values: Readonly<Record<string, number>> } {
+  const control = controlOf(field) ?? field;
+  const decks = wholeOf(form.decks);
+  const shoe = typeof decks === 'number' && decks >= 1 && decks <= 8 ? decks : DEFAULT_RULES.decks;
+  const values = { decks: shoe, min: MIN_CUT_CARD, max: Math.floor((shoe * 52) / 2) };
+  const key = /^limits\./.test(control)
+    ? 'limit'
+    : /^sideBets\.[^.]+\.(min|max)$/.test(control)
+      ? 'sideLimit'
+      : /^sideBets\.[^.]+\.paytable$/.test(control)
+        ? 'paytable'
+        : /^sideBets\.[^.]+$/.test(control)
+          ? 'sideBet'
+          : WORDED.includes(control)
+            ? control
+            : 'other';
+  return { key, values };
+}

@@ -1,6 +1,15 @@
 /** The open-a-table form as data: what it sends, and the table library's own check naming the refused field. */
 import { DEFAULT_RULES, normalizeRules } from '@coup/table';
-import { CONTROLS, centsOf, checkForm, controlOf, initialForm, rawRules, wholeOf } from './rulesForm';
+import {
+  CONTROLS,
+  centsOf,
+  checkForm,
+  controlOf,
+  initialForm,
+  rawRules,
+  ruleErrorOf,
+  wholeOf,
+} from './rulesForm';
 
 const form = (patch: Partial<ReturnType<typeof initialForm>> = {}) => ({
   ...initialForm(),
@@ -120,9 +129,47 @@ describe('the check names the field the service would name', () => {
       },
     ],
   ])('names %s', (field, patch) => {
-    const refusal = checkForm(form(patch));
+    const refusal = checkForm(form(patch))[0];
     expect(refusal?.field).toBe(field);
     expect(controlOf(field)).not.toBeNull();
+  });
+});
+
+describe('every refusal at once', () => {
+  it('names every bad rule, each once, in the order the service checks them; none for a right form', () => {
+    expect(checkForm(form({}))).toEqual([]);
+    const refusals = checkForm(
+      form({
+        tableId: 'bad id',
+        decks: '9',
+        chips: '1, 1',
+        cutCard: '999',
+        bettingSeconds: '601',
+        maxStakes: '0',
+      }),
+    );
+    expect(refusals.map((r) => [r.field, r.code])).toEqual([
+      ['tableId', 'INVALID_TABLE_ID'],
+      ['decks', 'INVALID_RULES'],
+      ['chips[1]', 'INVALID_RULES'],
+      ['bettingSeconds', 'INVALID_RULES'],
+      ['cutCard', 'INVALID_RULES'],
+      ['maxStakes', 'INVALID_RULES'],
+    ]);
+    expect(refusals[0]?.message).toBeNull();
+    expect(refusals[4]?.message).toMatch(/cutCard must be an integer from 12 to 208/);
+  });
+
+  it('says each in words of its own, the cut card with the bounds of the decks typed', () => {
+    const f = form({ decks: '2', cutCard: '60' });
+    expect(ruleErrorOf('cutCard', f)).toEqual({ key: 'cutCard', values: { decks: 2, min: 12, max: 52 } });
+    expect(ruleErrorOf('chips[3]', f).key).toBe('chips');
+    expect(ruleErrorOf('limits.tie', f).key).toBe('limit');
+    expect(ruleErrorOf('sideBets.big.max', f).key).toBe('sideLimit');
+    expect(ruleErrorOf('sideBets.big.paytable', f).key).toBe('paytable');
+    expect(ruleErrorOf('sideBets.dragon7', f).key).toBe('sideBet');
+    expect(ruleErrorOf('rules', f).key).toBe('other');
+    expect(ruleErrorOf('cutCard', form({ decks: 'x' })).values['decks']).toBe(8);
   });
 });
 
