@@ -1,6 +1,7 @@
 /**
  * Staff accounts across processes (the built service): two processes on one data folder see each other's account
- * changes at once (a sign-out, a disabling, a role change on one ends the tokens on the other), and a first local
+ * changes at once (a sign-out, a disabling, a role change on one ends the tokens on the other, and the live sockets
+ * the other opened for them; a sign-in on one opens a live socket on the other at once), and a first local
  * start prints an admin's password once, only with the generated secret and never in production mode.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { signToken } from '@coup/auth';
 import { SECRET } from './harness';
 import { spawnService, type ServiceProcess } from './process';
+import { WsClient } from './ws-client';
 
 jest.setTimeout(120_000);
 
@@ -80,10 +82,24 @@ it('a second process on the same store sees every account change at once', async
   const onA = await signIn(a, 'ann');
   expect([onA.status, onA.body.role]).toEqual([200, 'supervisor']);
 
-  // signed out on B: the token A issued stops on A
+  const socket = await liveSocket(a, onA.body.token);
+
+  // signed out on B: the token A issued stops on A, and A closes the live socket it opened
   expect((await call(b, 'POST', '/api/auth/sign-out', onA.body.token)).status).toBe(204);
   expect((await call(a, 'GET', '/api/tables', onA.body.token)).status).toBe(401);
+  expect(await socket.untilClosed()).toEqual({ code: 4401, reason: 'TOKEN_REVOKED' });
+
+  // signed in again on B: A opens a live socket for the new token at once (it folds the sign-in first)
+  const again = await signIn(b, 'ann');
+  (await liveSocket(a, again.body.token)).close();
 });
+
+/** A live socket greeted by the service. */
+async function liveSocket(service: ServiceProcess, token: string): Promise<WsClient> {
+  const ws = await WsClient.open(`${service.url.replace('http', 'ws')}/ws?token=${token}`);
+  await ws.until((f) => f.some((x) => x.type === 'hello'), 'the hello');
+  return ws;
+}
 
 it('a first local start prints an admin password once (the rule of when: staff-accounts.unit.spec.ts)', async () => {
   const dir = dataDir();

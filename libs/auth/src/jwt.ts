@@ -116,7 +116,8 @@ export function signToken(secret: string, options: SignOptions): string {
   const claims: Claims = {
     sub: options.sub,
     role: options.role,
-    ...(options.tables && options.tables.length > 0 ? { tables: [...options.tables] } : {}),
+    // An empty list is kept: it limits the token to no table (only an absent claim means every table).
+    ...(options.tables !== undefined ? { tables: [...options.tables] } : {}),
     iat,
     ...(options.notBefore !== undefined ? { nbf: options.notBefore } : {}),
     ...(options.expiresInSeconds !== undefined ? { exp: iat + options.expiresInSeconds } : {}),
@@ -234,13 +235,25 @@ export class TokenVerifier {
   }
 
   verify(token: string, nowSeconds = Math.floor(Date.now() / 1000)): Principal {
-    const principal = this.verifyRemembered(token, nowSeconds);
-    if (this.sessions && principal.generation !== undefined)
-      this.sessions(principal as Principal & { readonly generation: number });
-    return principal;
+    return this.verifyWithExpiry(token, nowSeconds).principal;
   }
 
-  private verifyRemembered(token: string, nowSeconds: number): Principal {
+  /**
+   * `verify`, with the token's `exp` (Unix seconds; null: it never expires), for a holder that keeps using the
+   * token after this check (a live socket ends when it expires).
+   */
+  verifyWithExpiry(
+    token: string,
+    nowSeconds = Math.floor(Date.now() / 1000),
+  ): { readonly principal: Principal; readonly expiresAt: number | null } {
+    const known = this.verifyRemembered(token, nowSeconds);
+    const principal = known.principal;
+    if (this.sessions && principal.generation !== undefined)
+      this.sessions(principal as Principal & { readonly generation: number });
+    return { principal, expiresAt: known.exp };
+  }
+
+  private verifyRemembered(token: string, nowSeconds: number): Verified {
     let known = this.verified.get(token);
     if (!known) {
       known = verifySignedClaims(this.secret, token);
@@ -250,7 +263,7 @@ export class TokenVerifier {
         if (!oldest.done) this.verified.delete(oldest.value);
       }
       this.verified.set(token, known);
-      return known.principal;
+      return known;
     }
     try {
       checkValidity(known, nowSeconds, this.skew);
@@ -258,6 +271,6 @@ export class TokenVerifier {
       if ((error as TokenError).code === 'TOKEN_EXPIRED') this.verified.delete(token);
       throw error;
     }
-    return known.principal;
+    return known;
   }
 }

@@ -24,6 +24,28 @@ describe('bearer tokens', () => {
     });
   });
 
+  it('keeps an empty list of tables: the token may run no table (only an absent claim means every table)', () => {
+    const token = signToken(secret, { sub: 'd1', role: 'dealer', tables: [], now });
+    expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).toMatchObject({
+      tables: [],
+    });
+    expect(verifyToken(secret, token, now)).toEqual({ id: 'd1', role: 'dealer', tables: [] });
+  });
+
+  it('tells a holder when the token expires (null: never), remembered or not', () => {
+    const verifier = new TokenVerifier(secret);
+    const lasting = signToken(secret, { sub: 'p1', role: 'player', expiresInSeconds: 60, now });
+    for (let i = 0; i < 2; i++)
+      expect(verifier.verifyWithExpiry(lasting, now)).toEqual({
+        principal: { id: 'p1', role: 'player', tables: null },
+        expiresAt: now + 60,
+      });
+    expect(
+      verifier.verifyWithExpiry(signToken(secret, { sub: 'a', role: 'admin', now }), now).expiresAt,
+    ).toBe(null);
+    expect(codeOf(() => verifier.verifyWithExpiry(lasting, now + 60))).toBe('TOKEN_EXPIRED');
+  });
+
   it('refuses a token signed with another secret', () => {
     const token = signToken('b'.repeat(40), { sub: 'd1', role: 'admin', now });
     expect(codeOf(() => verifyToken(secret, token, now))).toBe('TOKEN_SIGNATURE');

@@ -6,6 +6,12 @@ import { TokenBucket } from './live.limits';
 export interface Client {
   readonly socket: WebSocket;
   readonly principal: Principal;
+  /** The bearer token it connected with: checked again while the socket is open (live.sessions.ts). */
+  readonly token: string;
+  /** When the token expires (Unix seconds; null: never): the socket is closed then. */
+  readonly expiresAt: number | null;
+  /** The timer that closes the socket when its token expires (cleared when the socket goes). */
+  expiryTimer: ReturnType<typeof setTimeout> | null;
   readonly bucket: TokenBucket;
   /** The client address its commands are counted under (as an HTTP request from it would be). */
   readonly address: string;
@@ -22,13 +28,21 @@ export interface Client {
   commandsInFlight: number;
 }
 
+/** Who a socket is: its token and what the token says (as the verifier read it at connect). */
+export interface Credentials {
+  readonly principal: Principal;
+  readonly token: string;
+  readonly expiresAt: number | null;
+}
+
 /**
- * The open live sockets: by socket, and how many each principal holds (its cap). What a socket follows is the
- * table channels' (live.channels.ts): `leave` tells them through `onLeave`.
+ * The open live sockets: by socket, and by principal (each principal's cap, and its sockets to check again when
+ * its account changes). What a socket follows is the table channels' (live.channels.ts): `leave` tells them
+ * through `onLeave`.
  */
 export class LiveClients {
   private readonly clients = new Map<WebSocket, Client>();
-  private readonly socketsOf = new Map<string, number>();
+  private readonly socketsOf = new Map<string, Set<Client>>();
 
   constructor(
     private readonly maxSocketsPerPrincipal: number,
@@ -36,16 +50,20 @@ export class LiveClients {
   ) {}
 
   /**
-   * Registers a socket of `principal`, its messages limited to `messagesPerSecond` (bursts of twice that); null
-   * when the principal already holds its most sockets.
+   * Registers a socket of `who`, its messages limited to `messagesPerSecond` (bursts of twice that); null when
+   * the principal already holds its most sockets.
    */
-  admit(socket: WebSocket, principal: Principal, messagesPerSecond: number, address: string): Client | null {
-    const held = this.socketsOf.get(principal.id) ?? 0;
-    if (held >= this.maxSocketsPerPrincipal) return null;
-    this.socketsOf.set(principal.id, held + 1);
+  admit(socket: WebSocket, who: Credentials, messagesPerSecond: number, address: string): Client | null {
+    const { principal, token, expiresAt } = who;
+    let held = this.socketsOf.get(principal.id);
+    if ((held?.size ?? 0) >= this.maxSocketsPerPrincipal) return null;
+    if (!held) this.socketsOf.set(principal.id, (held = new Set()));
     const client: Client = {
       socket,
       principal,
+      token,
+      expiresAt,
+      expiryTimer: null,
       bucket: new TokenBucket(messagesPerSecond, 2 * messagesPerSecond),
       address,
       tableId: null,
@@ -56,7 +74,13 @@ export class LiveClients {
       commandsInFlight: 0,
     };
     this.clients.set(socket, client);
+    held.add(client);
     return client;
+  }
+
+  /** The open sockets of a principal (a token subject). */
+  ofPrincipal(id: string): readonly Client[] {
+    return [...(this.socketsOf.get(id) ?? [])];
   }
 
   of(socket: WebSocket): Client | undefined {
@@ -84,9 +108,11 @@ export class LiveClients {
     if (client.gone) return;
     client.gone = true;
     this.leave(client);
+    if (client.expiryTimer !== null) clearTimeout(client.expiryTimer);
+    client.expiryTimer = null;
     this.clients.delete(client.socket);
-    const held = (this.socketsOf.get(client.principal.id) ?? 1) - 1;
-    if (held > 0) this.socketsOf.set(client.principal.id, held);
-    else this.socketsOf.delete(client.principal.id);
+    const held = this.socketsOf.get(client.principal.id);
+    held?.delete(client);
+    if (held?.size === 0) this.socketsOf.delete(client.principal.id);
   }
 }

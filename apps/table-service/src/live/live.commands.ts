@@ -68,9 +68,14 @@ export class LiveCommands {
   /** The REST routes' command limits (installed with the HTTP edge; none in tests without it). */
   limit: CommandLimit | null = null;
 
+  /**
+   * `holds`: whether the socket's token still holds (checked before each command; a socket whose token does not
+   * is closed by it).
+   */
   constructor(
     private readonly commands: TableCommands | null,
     private readonly sender: LiveSender,
+    private readonly holds: (client: Client) => Promise<boolean> = async () => true,
   ) {}
 
   /** Runs one command and acks it when answered; never throws, never rejects. */
@@ -120,13 +125,15 @@ export class LiveCommands {
     }
   }
 
-  /** The route's steps in its order: limits, access, body, parameters, then the command. */
+  /** The route's steps in its order: the token, limits, access, body, parameters, then the command. */
   private async execute(
     client: Client,
     message: CommandMessage,
     route: Route,
     correlationId: string,
   ): Promise<unknown> {
+    if (!(await this.holds(client)))
+      throw new ApiError(401, 'UNAUTHENTICATED', "this socket's token no longer holds: sign in again");
     if (!this.commands)
       throw new ApiError(503, 'UNAVAILABLE', 'this service takes no commands over the socket');
     const refused = this.limit ? await this.limit(client.address, client.principal) : null;

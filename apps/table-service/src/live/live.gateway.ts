@@ -2,10 +2,12 @@ import { Inject, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { WebSocketGateway, type OnGatewayConnection, type OnGatewayDisconnect } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
-import type { Principal, TokenVerifier } from '@coup/auth';
+import { staff, TokenError, type TokenVerifier } from '@coup/auth';
 import { TOKEN_VERIFIER, mayUseTable, principalFromHeader } from '../common/auth';
 import { toErrorBody } from '../common/exception.filter';
 import { Metrics } from '../common/metrics';
+import type { RecordedEvent } from '@coup/event-store';
+import { StaffAccounts } from '../staff/staff-accounts';
 import { EventStoreHandle } from '../store/event-store.provider';
 import { type LogFollower, LogFollowers } from '../store/log-follower';
 import type { CommandLimit } from '../ops/request-limits';
@@ -13,11 +15,12 @@ import { TableCommands } from '../tables/table-commands';
 import { TableProcessor } from '../tables/table-processor';
 import { clientAddressOf } from './live.address';
 import { TableChannels } from './live.channels';
-import { type Client, LiveClients } from './live.clients';
+import { type Client, type Credentials, LiveClients } from './live.clients';
 import { LiveCommands } from './live.commands';
 import { DEFAULT_LIVE_LIMITS, LIVE_LIMITS, SUBSCRIBE_COST, type LiveLimits } from './live.limits';
 import { parseClientMessage, type ClientMessage } from './live.protocol';
 import { CLOSE, LiveSender } from './live.send';
+import { LiveSessions, type StaffFolder } from './live.sessions';
 import { LiveSubscriptions } from './live.subscribe';
 
 export { RESUME_PAGE } from './live.subscribe';
@@ -37,7 +40,9 @@ export { RESUME_PAGE } from './live.subscribe';
  * reading (the later supersedes the earlier). Every message is checked against the protocol's schema
  * (live.protocol.ts) and refused with `{ type: "error", statusCode, code, message }`; nothing a client sends can
  * reject unhandled: every asynchronous path ends in an error frame (unexpected errors logged with their context).
- * The limits (LiveLimits) bound what one socket and one principal may cost.
+ * The limits (LiveLimits) bound what one socket and one principal may cost. A socket holds only while its token
+ * does: checked again before each subscribe and command, when its staff account changes, and at its expiry
+ * (live.sessions.ts).
  */
 @WebSocketGateway({ path: '/ws' })
 export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
@@ -47,6 +52,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
   private readonly channels: TableChannels;
   private readonly subscriptions: LiveSubscriptions;
   private readonly commands: LiveCommands;
+  private readonly sessions: LiveSessions;
   private readonly addressOf: (request: IncomingMessage) => string;
   private follower: LogFollower | null = null;
 
@@ -58,6 +64,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
     @Optional() @Inject(Metrics) private readonly metrics: Metrics | null = null,
     @Optional() @Inject(LogFollowers) private readonly followers: LogFollowers = new LogFollowers(),
     @Optional() @Inject(TableCommands) commands: TableCommands | null = null,
+    @Optional() @Inject(StaffAccounts) private readonly staffAccounts: StaffFolder | null = null,
   ) {
     this.clients = new LiveClients(limits.maxSocketsPerPrincipal, (client) => this.channels.release(client));
     this.sender = new LiveSender(this.clients, limits.maxBufferedBytes);
@@ -75,16 +82,22 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
       this.sender,
       limits.maxResumeEvents,
     );
-    this.commands = new LiveCommands(commands, this.sender);
+    this.sessions = new LiveSessions(tokens, staffAccounts, this.clients, this.sender);
+    this.commands = new LiveCommands(commands, this.sender, (client) => this.sessions.current(client));
     this.addressOf = clientAddressOf(limits.trustProxy);
   }
 
   /** Follows the log from its current end; called once the app has started. */
   async start(): Promise<void> {
     const head = await this.handle.store.headPosition();
-    this.follower = this.followers.follow('live-push', this.handle.store, head, (e) =>
-      this.channels.dispatch(e),
-    );
+    this.follower = this.followers.follow('live-push', this.handle.store, head, (e) => this.dispatch(e));
+  }
+
+  /** One event of the log: to its table's channel; a staff account's change to the account's sockets. */
+  private dispatch(e: RecordedEvent): void {
+    if (e.streamName !== staff.STAFF_STREAM) return this.channels.dispatch(e);
+    const username = (e.data as { username?: unknown } | null)?.username;
+    if (typeof username === 'string') void this.sessions.accountChanged(username);
   }
 
   /** Socket commands count against the REST routes' command limits (installed with the HTTP edge). */
@@ -93,8 +106,13 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
   }
 
   handleConnection(socket: WebSocket, request: IncomingMessage): void {
+    this.tryConnect(socket, request, false);
+  }
+
+  /** `folded`: the staff stream was folded for this socket's token already. Never throws. */
+  private tryConnect(socket: WebSocket, request: IncomingMessage, folded: boolean): void {
     try {
-      this.connect(socket, request);
+      this.connect(socket, request, folded);
     } catch (error) {
       this.unexpected(error, { during: 'connect' });
       socket.close(CLOSE.internal, 'INTERNAL_ERROR');
@@ -113,13 +131,13 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
     this.channels.disposeAll();
   }
 
-  private connect(socket: WebSocket, request: IncomingMessage): void {
-    let principal: Principal;
+  private connect(socket: WebSocket, request: IncomingMessage, folded: boolean): void {
+    let who: Credentials;
     try {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      const token = url.searchParams.get('token');
-      principal = principalFromHeader(this.tokens, token ? `Bearer ${token}` : request.headers.authorization);
+      who = this.credentials(request);
     } catch (error) {
+      if (!folded && this.staffAccounts && error instanceof TokenError && error.code === 'TOKEN_REVOKED')
+        return this.connectAfterFold(socket, request, this.staffAccounts);
       const body = toErrorBody(error);
       // Counted and logged like the HTTP edge's failures (the address, never the token); the per-address connection
       // cap bounds how fast one client can try.
@@ -131,8 +149,9 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
       });
       return this.refuseSocket(socket, body.statusCode, body.code, body.message, CLOSE.unauthenticated);
     }
+    const { principal } = who;
     const rate = this.limits.messagesPerSecond;
-    const client = this.clients.admit(socket, principal, rate, this.addressOf(request));
+    const client = this.clients.admit(socket, who, rate, this.addressOf(request));
     if (!client)
       return this.refuseSocket(
         socket,
@@ -142,6 +161,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
         CLOSE.tooManySockets,
       );
     socket.on('message', (data: RawData, isBinary: boolean) => this.receive(client, data, isBinary));
+    this.sessions.watch(client);
     this.sender.send(client, {
       type: 'hello',
       role: principal.role,
@@ -154,6 +174,36 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
         maxBufferedBytes: this.limits.maxBufferedBytes,
       },
     });
+  }
+
+  /** The socket's token (`?token=`, else the Authorization header) and what it says; throws the 401 refusals. */
+  private credentials(request: IncomingMessage): Credentials {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const query = url.searchParams.get('token');
+    const header = query ? `Bearer ${query}` : request.headers.authorization;
+    principalFromHeader(this.tokens, header); // the HTTP edge's refusals: no token, not a bearer, a bad token
+    const token = (header ?? '').replace(/^Bearer\s+/i, '');
+    return { token, ...this.tokens.verifyWithExpiry(token) };
+  }
+
+  /**
+   * A staff token this process cannot place yet (its sign-in or the account's change was recorded by another
+   * process): the socket waits, unread, while the staff stream is folded, then connects or is refused.
+   */
+  private connectAfterFold(socket: WebSocket, request: IncomingMessage, accounts: StaffFolder): void {
+    socket.pause();
+    accounts.fresh().then(
+      () => {
+        // A socket closed meanwhile is not admitted (its close has been handled already).
+        if (socket.readyState !== 1) return;
+        this.tryConnect(socket, request, true);
+        socket.resume();
+      },
+      (error: unknown) => {
+        const body = this.unexpected(error, { during: 'connect' });
+        this.refuseSocket(socket, body.statusCode, body.code, body.message, CLOSE.internal);
+      },
+    );
   }
 
   private refuseSocket(
@@ -193,12 +243,19 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
               client,
               403,
               'FORBIDDEN',
-              `this token is limited to tables ${client.principal.tables?.join(', ')}`,
+              client.principal.tables?.length
+                ? `this token is limited to tables ${client.principal.tables.join(', ')}`
+                : 'this token may follow no table',
             );
           const subscribe = message;
           const generation = this.clients.leave(client);
-          this.subscriptions
-            .subscribe(client, subscribe, generation)
+          this.sessions
+            .current(client)
+            .then((holds) =>
+              holds && client.generation === generation
+                ? this.subscriptions.subscribe(client, subscribe, generation)
+                : undefined,
+            )
             .catch((error: unknown) => this.failed(client, error, subscribe, generation));
           return;
         }
