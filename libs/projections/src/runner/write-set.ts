@@ -83,19 +83,26 @@ export abstract class TableWriter {
   /** Deletes the row with this key (its primary key's values). */
   protected abstract deleteValues(key: SqlValue[]): void;
 
-  /** Runs upserts (kind 'upsert') or adds (kind 'add') of `writes[from, to)`, one per row. */
+  /** How many of `left` rows the next statement of a run takes. */
+  protected abstract chunk(left: number): number;
+
+  /** Runs upserts (kind 'upsert') or adds (kind 'add') of `writes[from, to)`, one per row, a statement at a time. */
   runRows(writes: readonly Write[], from: number, to: number, kind: 'upsert' | 'add'): void {
-    if (to <= from) return;
-    if (kind === 'add' && (this.def.counters ?? []).length === 0)
+    if (to > from && kind === 'add' && (this.def.counters ?? []).length === 0)
       throw new Error(`table ${this.def.name} has no counters: it takes no add writes`);
-    const values: SqlValue[] = [];
-    for (let k = from; k < to; k++) {
-      const w = writes[k] as Write;
-      if (w.kind === 'delete' || w.kind === 'update') throw new Error(`runRows: a ${w.kind}`);
-      if (w.kind === 'add') this.pushAdd(values, w.row, w.add);
-      else this.pushRow(values, w.row);
+    let i = from;
+    while (i < to) {
+      const n = this.chunk(to - i);
+      const values: SqlValue[] = [];
+      for (let k = i; k < i + n; k++) {
+        const w = writes[k] as Write;
+        if (w.kind === 'delete' || w.kind === 'update') throw new Error(`runRows: a ${w.kind}`);
+        if (w.kind === 'add') this.pushAdd(values, w.row, w.add);
+        else this.pushRow(values, w.row);
+      }
+      this.runPacked(values, n, kind);
+      i += n;
     }
-    this.runPacked(values, to - from, kind);
   }
 
   delete(key: Row): void {
@@ -190,12 +197,17 @@ class TableStatements extends TableWriter {
     return sql;
   }
 
+  protected chunk(left: number): number {
+    let n = MAX_ROWS_PER_INSERT;
+    while (n > left) n >>= 1;
+    return n;
+  }
+
   protected runPacked(values: SqlValue[], rows: number, kind: 'upsert' | 'add'): void {
     const width = this.names.length;
     let i = 0;
     while (i < rows) {
-      let n = MAX_ROWS_PER_INSERT;
-      while (n > rows - i) n >>= 1;
+      const n = this.chunk(rows - i);
       const part = n === rows ? values : values.slice(i * width, (i + n) * width);
       this.sink(kind === 'add' ? this.addStatement(n) : this.upsertStatement(n), part);
       i += n;

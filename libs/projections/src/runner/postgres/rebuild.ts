@@ -13,7 +13,7 @@
  */
 import type { RecordedEvent } from '@coup/event-store';
 import type { PoolClient } from 'pg';
-import type { AnyProjection } from '../../read-models/kernel/types';
+import type { AnyProjection, TableDef } from '../../read-models/kernel/types';
 import { createTableStatements, ident } from '../../sql/dialect';
 import { REBUILD_PREFIX, projectionTables } from '../db';
 import { type RebuildResult, selectProjections } from '../rebuild';
@@ -56,6 +56,15 @@ async function createRebuildTables(
   return { generations, deferredIndexes };
 }
 
+/**
+ * Statistics for the planner before readers use the table: of its key and indexed columns only (what plans
+ * turn on; sampling the JSON columns would read back their large values). Autovacuum analyzes the rest later.
+ */
+function analyzeSql(def: TableDef): string {
+  const columns = new Set([...def.primaryKey, ...(def.indexes ?? []).flatMap((i) => i.columns)]);
+  return `ANALYZE ${ident(REBUILD_PREFIX + def.name)} (${[...columns].map(ident).join(', ')})`;
+}
+
 /** The fold: pages read from the store, folded here, committed every `commitEvery` events while the next fold. */
 class PgRebuildFold {
   private events = 0;
@@ -74,6 +83,7 @@ class PgRebuildFold {
       // a rebuild's engine holds every state it folded: a key it has not seen has nothing stored yet
       rebuild: {
         writers: pgWriters(projections, (n) => REBUILD_PREFIX + n, this.pending),
+        loadNow: () => null,
         load: async () => new Map(),
       },
       ...(options.now ? { now: options.now } : {}),
@@ -132,9 +142,7 @@ export async function rebuildPostgres(
       const fold = new PgRebuildFold(client, options, projections);
       const events = await fold.run();
       for (const sql of deferredIndexes) await client.query(sql);
-      for (const p of projections)
-        for (const def of projectionTables(p))
-          await client.query(`ANALYZE ${ident(REBUILD_PREFIX + def.name)}`);
+      for (const p of projections) for (const def of projectionTables(p)) await client.query(analyzeSql(def));
       const position = fold.engine.minCheckpoint();
       await swapIn(
         client,

@@ -1,25 +1,31 @@
 /**
- * PostgreSQL's statements for one read-model table. A run of upserts or `add`s is one
- * `INSERT ... SELECT * FROM unnest($1::text[], $2::bigint[], ...) ON CONFLICT ... DO UPDATE` per
- * {@link ROWS_PER_STATEMENT} rows: one array parameter per column whatever the number of rows (no limit of 65,535
- * parameters, one statement to parse and plan), the server unpacking the arrays. PostgreSQL refuses a statement
- * that changes a row twice, so a run keeps only the last upsert of each row (the same table as SQLite's one row
- * after another: an upsert replaces every column); `add`s and coalesced writes arrive one per row already.
+ * PostgreSQL's statements for one read-model table. A run of upserts or `add`s is one statement per
+ * {@link ROWS_PER_STATEMENT} rows, whatever their number, with ONE parameter: the rows' values as a JSON array
+ * (row after row, `JSON.stringify` of the packed values), which the server reads once as `jsonb` and takes apart
+ * (`INSERT ... SELECT (v->>(i*w+c))::type ... FROM generate_series(...) ON CONFLICT ... DO UPDATE`): no limit of
+ * 65,535 parameters, one statement to parse and plan, and the escaping done by V8's JSON.stringify. PostgreSQL
+ * refuses a statement that changes a row twice, so a run keeps only the last upsert of each row (the same table
+ * as SQLite's one row after another: an upsert replaces every column); `add`s and coalesced writes arrive one per
+ * row already.
  */
 import type { SqlValue, TableDef } from '../../read-models/kernel/types';
-import { columnType, ident, inDialect } from '../../sql/dialect';
+import { ident, inDialect } from '../../sql/dialect';
 import { type Segment, type StatementSink, TableWriter } from '../write-set';
 
 /** How a transaction of the read models begins: asynchronous commit (see `storage.ts`). */
 export const BEGIN = 'BEGIN;\nSET LOCAL synchronous_commit TO OFF';
 
 /**
- * A value as an SQL literal: an escape string (E'...', read alike whatever `standard_conforming_strings` says),
- * quoted even for a number: a quoted literal takes the type of the column it goes to or is compared with.
+ * A value as an SQL literal: a dollar-quoted string (no escapes, so read alike whatever the server's settings;
+ * its tag chosen to be absent from the value), quoted even for a number: a quoted literal takes the type of the
+ * column it goes to or is compared with.
  */
 export function literal(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
-  return `E'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  const s = String(v);
+  let tag = '$c$';
+  for (let n = 0; s.includes(tag); n++) tag = `$c${n}$`;
+  return `${tag}${s}${tag}`;
 }
 
 /**
@@ -35,41 +41,15 @@ export function inlined(s: { readonly text: string; readonly values?: readonly u
 /** Most rows per statement (bounds one message; a rebuild's commit of 10,000 events writes fewer per table). */
 export const ROWS_PER_STATEMENT = 20_000;
 
-/** A PostgreSQL array literal's element: NULL, a number as it is, anything else quoted (with `"` and `\` escaped). */
-function element(v: SqlValue, numeric: boolean): string {
-  if (v === null) return 'NULL';
-  if (numeric && typeof v === 'number') return String(v);
-  const s = typeof v === 'string' ? v : String(v);
-  return `"${s.replace(/[\\"]/g, '\\$&')}"`;
-}
-
-/**
- * The array literals of a run's columns: column `c` of the rows `rows` (indexes into `values`, `width` values a
- * row), or of every row when `rows` is null.
- */
-export function columnArrays(
-  values: readonly SqlValue[],
-  width: number,
-  numeric: readonly boolean[],
-  from: number,
-  to: number,
-  rows: readonly number[] | null,
-): string[] {
-  const out: string[] = [];
-  for (let c = 0; c < width; c++) {
-    const isNumber = numeric[c] as boolean;
-    const parts = new Array<string>(to - from);
-    for (let i = from; i < to; i++) {
-      const r = rows === null ? i : (rows[i] as number);
-      parts[i - from] = element(values[r * width + c] as SqlValue, isNumber);
-    }
-    out.push(`{${parts.join(',')}}`);
-  }
-  return out;
+/** The SQL reading column `c` of `w` of row `i.n` from the JSON array `d.v`, as the column's type. */
+function jsonColumn(type: TableDef['columns'][number]['type'], c: number, w: number): string {
+  const value = `(d.v ->> (i.n * ${w} + ${c}))`;
+  if (type === 'INTEGER') return `${value}::bigint`;
+  if (type === 'REAL') return `${value}::double precision`;
+  return value;
 }
 
 export class PgTableStatements extends TableWriter {
-  private readonly numeric: boolean[];
   private readonly keyIndexes: number[];
   private readonly upsertSql: string;
   private addSql: string | null = null;
@@ -78,7 +58,6 @@ export class PgTableStatements extends TableWriter {
 
   constructor(sink: StatementSink, def: TableDef, name: string) {
     super(sink, def, name);
-    this.numeric = def.columns.map((c) => c.type !== 'TEXT');
     this.keyIndexes = def.primaryKey.map((k) => this.names.indexOf(k));
     const rest = this.names.filter((n) => !def.primaryKey.includes(n));
     this.upsertSql = this.insertSql(
@@ -93,9 +72,11 @@ export class PgTableStatements extends TableWriter {
   }
 
   private insertSql(conflict: string): string {
-    const arrays = this.def.columns.map((c) => `?::${columnType(c.type, 'postgres')}[]`).join(', ');
+    const w = this.names.length;
+    const columns = this.def.columns.map((c, i) => jsonColumn(c.type, i, w)).join(', ');
     return inDialect(
-      `INSERT INTO ${ident(this.name)} AS t (${this.names.map(ident).join(', ')}) SELECT * FROM unnest(${arrays}) ` +
+      `INSERT INTO ${ident(this.name)} AS t (${this.names.map(ident).join(', ')}) SELECT ${columns} ` +
+        `FROM (SELECT ?::jsonb AS v) AS d, generate_series(0, jsonb_array_length(d.v) / ${w} - 1) AS i(n) ` +
         `ON CONFLICT (${this.def.primaryKey.map(ident).join(', ')}) ${conflict}`,
       'postgres',
     );
@@ -126,15 +107,30 @@ export class PgTableStatements extends TableWriter {
     return last.size === rows ? null : [...last.values()].sort((a, b) => a - b);
   }
 
+  protected chunk(left: number): number {
+    return Math.min(left, ROWS_PER_STATEMENT);
+  }
+
   protected runPacked(values: SqlValue[], rows: number, kind: 'upsert' | 'add'): void {
     this.runRowsOf(values, rows, null, kind === 'add' ? this.addStatement() : this.upsertSql);
   }
 
+  /** The rows (all of `values`, or those of the indexes `rows`) as JSON, in statements of ROWS_PER_STATEMENT. */
   private runRowsOf(values: readonly SqlValue[], count: number, rows: number[] | null, sql: string): void {
     const width = this.names.length;
     for (let from = 0; from < count; from += ROWS_PER_STATEMENT) {
       const to = Math.min(count, from + ROWS_PER_STATEMENT);
-      this.sink(sql, columnArrays(values, width, this.numeric, from, to, rows));
+      let part: readonly SqlValue[];
+      if (rows === null) part = from === 0 && to === count ? values : values.slice(from * width, to * width);
+      else {
+        const picked: SqlValue[] = [];
+        for (let i = from; i < to; i++) {
+          const base = (rows[i] as number) * width;
+          for (let c = 0; c < width; c++) picked.push(values[base + c] as SqlValue);
+        }
+        part = picked;
+      }
+      this.sink(sql, [JSON.stringify(part)]);
     }
   }
 
