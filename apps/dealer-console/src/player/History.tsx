@@ -83,12 +83,54 @@ function LedgerSummary({ account: a }: { readonly account: LedgerAccount }) {
   );
 }
 
+/** A settled coup corrected or voided after it settled: what happened, when and why. */
+function AmendedNote({ h }: { readonly h: HistoryEntry }) {
+  const { t } = useTranslation('player');
+  const a = h.amended;
+  if (a === null) return null;
+  return (
+    <div className={`amended amended-${a.kind}`}>
+      {t(`history.amended.${a.kind}`, { reason: a.reason, time: formatTime(a.at) })}
+    </div>
+  );
+}
+
+/** The player's bets and net: as settled (again, after a correction), or each stake returned when voided. */
+function BetsCell({ h }: { readonly h: HistoryEntry }) {
+  const { t } = useTranslation('player');
+  if (h.amended?.kind === 'voided')
+    return (
+      <td>
+        {h.settlements.map((s) => (
+          <div key={s.spot}>
+            <s>
+              {spotLabel(s.spot, t)} {money(s.amount)}
+            </s>
+          </div>
+        ))}
+        <strong>{t('history.stakeReturned', { amount: money(h.amended.returned) })}</strong>
+      </td>
+    );
+  const net = h.settlements.reduce((n, s) => n + settlementLine(s).net, 0);
+  return (
+    <td>
+      {h.settlements.map((s) => (
+        <div key={s.spot}>
+          {spotLabel(s.spot, t)} {money(s.amount)} {t(`game:results.${s.result}`)}
+          {s.commission > 0 ? t('history.commission', { amount: money(s.commission) }) : ''}
+        </div>
+      ))}
+      <strong>{signed(net)}</strong>
+    </td>
+  );
+}
+
 /** One hand: its replay link and time, the cards, the result, the player's bets and net, and the shuffle check. */
 function HistoryRow({ tableId, h }: { readonly tableId: string; readonly h: HistoryEntry }) {
   const { t } = useTranslation('player');
-  const net = h.settlements.reduce((n, s) => n + settlementLine(s).net, 0);
+  const outcome = `${outcomeWords(h.outcome, t)} ${h.playerTotal}–${h.bankerTotal}`;
   return (
-    <tr data-testid={`history-${h.roundNo}`}>
+    <tr data-testid={`history-${h.roundNo}`} data-amended={h.amended?.kind}>
       <td>
         <a href={`#/tables/${encodeURIComponent(tableId)}/hands/${h.roundNo}`}>
           {t('history.replay', { roundNo: h.roundNo })}
@@ -112,17 +154,10 @@ function HistoryRow({ tableId, h }: { readonly tableId: string; readonly h: Hist
         </span>
       </td>
       <td>
-        {outcomeWords(h.outcome, t)} {h.playerTotal}–{h.bankerTotal}
+        {h.amended?.kind === 'voided' ? <s>{outcome}</s> : outcome}
+        <AmendedNote h={h} />
       </td>
-      <td>
-        {h.settlements.map((s) => (
-          <div key={s.spot}>
-            {spotLabel(s.spot, t)} {money(s.amount)} {t(`game:results.${s.result}`)}
-            {s.commission > 0 ? t('history.commission', { amount: money(s.commission) }) : ''}
-          </div>
-        ))}
-        <strong>{signed(net)}</strong>
-      </td>
+      <BetsCell h={h} />
       <ShuffleCheck h={h} />
     </tr>
   );

@@ -2,13 +2,16 @@
  * The player page in Simplified Chinese: a coup played, the help opened and a refusal shown; every key it asks
  * for is in the catalogues, and no English is left in what it shows.
  */
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { latinWords, missingKeysIn } from '../components/i18nTesting';
 import { PlayerPage } from './PlayerPage';
 import { fakeTable } from './fakeTable';
 
-/** The table's and player's ids, the shuffle's hash name, the key names: the same in every language. */
-const ALLOWED = ['online', 'alice', 'sha', 'Esc'];
+/**
+ * The table's and player's ids, the shuffle's hash name, the key names: the same in every language; and the
+ * supervisor's reason for a void, shown as recorded.
+ */
+const ALLOWED = ['online', 'alice', 'sha', 'Esc', 'cards', 'exposed'];
 
 it('shows the player page in Chinese: every key in the catalogues, no English left', async () => {
   const fake = fakeTable('alice');
@@ -33,6 +36,16 @@ it('shows the player page in Chinese: every key in the catalogues, no English le
     fireEvent.click(screen.getByRole('button', { name: '发牌' }));
     await screen.findByTestId('history-1');
     await screen.findByTestId('ledger-summary');
+    // a second coup, corrected after it settled; the first voided: both rows say so
+    fireEvent.click(screen.getByRole('button', { name: /^下注\s*闲\s*1 赔 1/ }));
+    await waitFor(() => expect(screen.getByTestId('total-bet').textContent).toBe('总注额：$1'));
+    fireEvent.click(screen.getByRole('button', { name: '发牌' }));
+    await screen.findByTestId('history-2');
+    act(() => void fake.amend('tie'));
+    const row = () => screen.getByTestId('history-2');
+    await waitFor(() => expect(row().textContent).toContain('结算后已更正'));
+    act(() => void fake.amend('void'));
+    await waitFor(() => expect(row().getAttribute('data-amended')).toBe('voided'));
     fireEvent.click(screen.getByRole('button', { name: '帮助' }));
     text = container.textContent ?? '';
     const labels = [...container.querySelectorAll('[aria-label],[title]')].map((e) =>
@@ -44,5 +57,7 @@ it('shows the player page in Chinese: every key in the catalogues, no English le
   expect(missing).toEqual([]);
   expect(text).toContain('百家乐');
   expect(text).toContain('不可同时下注闲和庄');
+  expect(text).toContain('结算后已作废');
+  expect(text).toContain('已退还本金 $1');
   expect(latinWords(text, ALLOWED)).toEqual([]);
-});
+}, 20_000); // two coups dealt and two amendments, each card revealed and each waited for: seconds on a busy machine

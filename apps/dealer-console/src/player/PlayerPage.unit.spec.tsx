@@ -372,6 +372,41 @@ describe('PlayerPage', () => {
     ).toBe((coup?.playerCards.length ?? 0) + (coup?.bankerCards.length ?? 0));
   });
 
+  it("follows a settled coup's correction and void as soon as they are pushed: history and balance", async () => {
+    const fake = await seated();
+    renderPage(fake);
+    fireEvent.click(await screen.findByRole('button', { name: '$25 chip' }));
+    fireEvent.click(field('Player'));
+    await waitFor(() => expect(totalBet()).toBe('Total bet: $25'));
+    fireEvent.click(screen.getByRole('button', { name: 'DEAL' }));
+    const row = () => screen.getByTestId('history-1');
+    await screen.findByTestId('history-1');
+    const balance = () => screen.getByLabelText('balance').textContent;
+    const chips = () => `$${((fake.state().players[0]?.chips ?? 0) / 100).toLocaleString('en-US')}`;
+    await waitFor(() => expect(balance()).toContain(chips()));
+
+    // corrected to a tie: the Player bet pushed, the stake back, the row says so
+    act(() => void fake.amend('tie'));
+    await waitFor(() => expect(row().textContent).toContain('Corrected after it settled'));
+    expect(row().textContent).toContain('Tie 6–6');
+    expect(row().textContent).toContain('Player $25 push');
+    expect(row().textContent).toContain('first card misread');
+    expect(row().getAttribute('data-amended')).toBe('corrected');
+    expect(fake.state().players[0]?.chips).toBe(100_000);
+    await waitFor(() => expect(balance()).toContain('$1,000'));
+
+    // then voided: still listed, marked voided, the stake returned
+    act(() => void fake.amend('void'));
+    await waitFor(() => expect(row().getAttribute('data-amended')).toBe('voided'));
+    expect(row().textContent).toContain('Voided after it settled');
+    expect(row().textContent).toContain('stake returned $25');
+    expect(row().textContent).not.toContain('push');
+    await waitFor(() => expect(balance()).toContain(chips()));
+    await waitFor(() =>
+      expect(screen.getByTestId('ledger-summary').textContent).toContain('0 won, 0 lost, 0 pushed'),
+    );
+  });
+
   it('lists played hands with a replay link and the seed checked against the commitment', async () => {
     const fake = await seated();
     renderPage(fake);

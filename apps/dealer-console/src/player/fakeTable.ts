@@ -14,6 +14,7 @@ import {
   replyFor,
   tableView,
   type Actor,
+  type Settlement,
   type TableCommand,
   type TableEvent,
   type TableState,
@@ -47,7 +48,12 @@ export function fakeTable(playerId = 'alice', rules: Record<string, unknown> = O
     return replyFor(command, d.events, state);
   }
   const view = () => tableView(state, me);
+  const listeners = new Set<(e: TableEvent) => void>();
   const api: PlayerApi = {
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async open() {
       calls.push('open');
       if (state.phase === 'none') send('OpenTable', { tableId, rules }, cashier);
@@ -96,10 +102,71 @@ export function fakeTable(playerId = 'alice', rules: Record<string, unknown> = O
       return { accounts: [ledgerAccount(events, state, p, t)] };
     },
   };
+  /**
+   * A supervisor's amendment of the last coup settled, pushed to the page: `tie` corrects it to a tie (main bets
+   * pushed, a tie bet paid 8 to 1), `void` voids it (every stake returned). Made up here (on a personal table the
+   * next betting opens with the deal, which closes the correction window), recorded and applied to the chips as the
+   * service would.
+   */
+  function amend(kind: 'tie' | 'void'): TableEvent {
+    const last = state.lastResult;
+    if (!last) throw new Error('no coup settled yet');
+    const by = { at: new Date((clock += 1000)).toISOString(), by: 'sue', role: 'supervisor' as const };
+    const reversed = last.settlements;
+    const stakes = reversed.reduce((n, x) => n + x.amount, 0);
+    const settlements = reversed.map((x) => ({
+      ...x,
+      result: x.spot === 'tie' ? ('win' as const) : ('push' as const),
+      paid: x.spot === 'tie' ? x.amount * 9 : x.amount,
+      commission: 0,
+    }));
+    const event = (
+      kind === 'void'
+        ? {
+            type: 'SettledCoupVoided',
+            data: {
+              roundNo: last.roundNo,
+              shoeNo: last.shoeNo,
+              reason: 'cards exposed',
+              reversed,
+              returned: [{ playerId, amount: stakes }],
+              ...by,
+            },
+          }
+        : {
+            type: 'SettledCoupCorrected',
+            data: {
+              ...last,
+              ...{ playerTotal: 6, bankerTotal: 6, outcome: 'tie', natural: false },
+              index: 0,
+              oldCard: last.playerCards[0],
+              newCard: last.playerCards[0],
+              cardsUsed: last.playerCards.length + last.bankerCards.length,
+              reason: 'first card misread',
+              reversed,
+              commissionMode: 'deducted',
+              settlements,
+              ...by,
+            },
+          }
+    ) as TableEvent;
+    const paid = (xs: readonly { paid: number }[]) => xs.reduce((n, x) => n + x.paid, 0);
+    const delta = (kind === 'void' ? stakes : paid(settlements)) - paid(reversed);
+    events.push(event);
+    state = {
+      ...state,
+      players: state.players.map((p) => (p.playerId === playerId ? { ...p, chips: p.chips + delta } : p)),
+      lastResult:
+        kind === 'void' ? null : { ...last, outcome: 'tie', playerTotal: 6, bankerTotal: 6, settlements },
+    };
+    for (const l of listeners) l(event);
+    return event;
+  }
   return {
     api,
     calls,
     events,
+    amend,
     state: () => state,
     /** Events as the player sees them (seeds only once revealed). */
     playerEvents: () =>
@@ -128,12 +195,17 @@ function ledgerAccount(
       staked += e.data.amount;
     }
     if (e.type === 'PlayerCashedOut' && e.data.playerId === p) cashedOut += e.data.paid;
-    if (e.type === 'CoupResolved')
-      for (const s of e.data.settlements.filter((x) => x.playerId === p)) {
-        results[s.result] += 1;
-        net += s.paid - s.amount;
-        commission += s.commission;
+    // a settlement counts once it is made, and no more once an amendment reverses it
+    const count = (settlements: readonly Settlement[], sign: 1 | -1) => {
+      for (const s of settlements.filter((x) => x.playerId === p)) {
+        results[s.result] += sign;
+        net += sign * (s.paid - s.amount);
+        commission += sign * s.commission;
       }
+    };
+    if (e.type === 'CoupResolved') count(e.data.settlements, 1);
+    if (e.type === 'SettledCoupCorrected' || e.type === 'SettledCoupVoided') count(e.data.reversed, -1);
+    if (e.type === 'SettledCoupCorrected') count(e.data.settlements, 1);
   }
   return {
     tableId: t,

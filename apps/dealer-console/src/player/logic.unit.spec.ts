@@ -134,6 +134,73 @@ describe('history', () => {
     ]);
     expect(historyOf([shoe(1, published), coup(1, 1, 'me')], 'me')[0]?.verified).toBeNull();
   });
+
+  const win = { playerId: 'me', spot: 'player', amount: 1000, result: 'win', paid: 2000, commission: 0 };
+  it("follows a settled coup's correction: its cards, result and payout replaced, marked corrected", () => {
+    const corrected = {
+      type: 'SettledCoupCorrected',
+      data: {
+        roundNo: 1,
+        shoeNo: 1,
+        index: 0,
+        oldCard: 'Tc',
+        newCard: '5c',
+        playerCards: ['5c', '9d'],
+        bankerCards: ['2c', '2d'],
+        playerTotal: 4,
+        bankerTotal: 4,
+        outcome: 'tie',
+        natural: false,
+        cardsUsed: 4,
+        reason: 'first card misread',
+        reversed: [win],
+        commissionMode: 'deducted',
+        settlements: [{ ...win, result: 'push', paid: 1000 }],
+        at: '2026-01-01T00:01:00.000Z',
+        by: 'sue',
+        role: 'supervisor',
+      },
+    } as unknown as TableEvent;
+    const before = coup(1, 1, 'me');
+    (before.data as { settlements: unknown }).settlements = [win];
+    const [h] = historyOf([shoe(1, published), before, corrected], 'me');
+    expect(h).toMatchObject({
+      roundNo: 1,
+      playerCards: ['5c', '9d'],
+      playerTotal: 4,
+      bankerTotal: 4,
+      outcome: 'tie',
+      settlements: [{ spot: 'player', amount: 1000, result: 'push', paid: 1000 }],
+      amended: { kind: 'corrected', reason: 'first card misread', at: '2026-01-01T00:01:00.000Z' },
+    });
+    expect(historyOf([shoe(1, published), before], 'me')[0]?.amended).toBeNull();
+  });
+
+  it('marks a coup voided after it settled, its stake returned, its payout undone', () => {
+    const before = coup(1, 1, 'me');
+    (before.data as { settlements: unknown }).settlements = [win];
+    const voided = {
+      type: 'SettledCoupVoided',
+      data: {
+        roundNo: 1,
+        shoeNo: 1,
+        reason: 'cards exposed',
+        reversed: [win],
+        returned: [{ playerId: 'me', amount: 1000 }],
+        at: '2026-01-01T00:02:00.000Z',
+        by: 'sue',
+        role: 'supervisor',
+      },
+    } as unknown as TableEvent;
+    const h = historyOf([shoe(1, published), before, coup(2, 1, 'me'), voided], 'me');
+    expect(h.map((e) => e.roundNo)).toEqual([2, 1]);
+    expect(h[1]).toMatchObject({
+      roundNo: 1,
+      outcome: 'player',
+      amended: { kind: 'voided', reason: 'cards exposed', at: '2026-01-01T00:02:00.000Z', returned: 1000 },
+    });
+    expect(h[0]?.amended).toBeNull();
+  });
 });
 
 /** A minimal fetch Response (jsdom has no global Response). */

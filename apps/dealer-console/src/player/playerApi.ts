@@ -163,6 +163,7 @@ export function playerClient(
 ) {
   const { once, command } = restCalls(token, fetchFn);
   let socket: PlayerSocket | null = null;
+  const listeners = new Set<(event: TableEvent) => void>();
   /** A bet, clear or rebet: over the socket when it can carry it (its ack is the route's answer), else over REST. */
   const betting: Send = async <T>(
     message: { readonly type: string } & Record<string, unknown>,
@@ -180,8 +181,17 @@ export function playerClient(
   return {
     open: async () => {
       const answer = await command<OpenAnswer>('POST', '/online/tables');
-      if (live) (socket ??= live()).follow(answer.tableId);
+      if (live && socket === null) {
+        socket = live();
+        socket.onEvent((e) => listeners.forEach((l) => l(e)));
+      }
+      socket?.follow(answer.tableId);
       return answer;
+    },
+    /** The followed table's events as the socket receives them (none without one); returns the unsubscribe. */
+    onEvent: (listener: (event: TableEvent) => void): (() => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     /** Closes the socket (a later open makes a new one). */
     dispose: () => {
@@ -204,8 +214,9 @@ export function playerClient(
   };
 }
 
-/** What the page calls (the route closes the client's socket: `dispose`). */
-export type PlayerApi = Omit<ReturnType<typeof playerClient>, 'dispose'>;
+/** What the page calls (the route closes the client's socket: `dispose`); a client without a socket pushes no events. */
+export type PlayerApi = Omit<ReturnType<typeof playerClient>, 'dispose' | 'onEvent'> &
+  Partial<Pick<ReturnType<typeof playerClient>, 'onEvent'>>;
 
 /** The service keeps at most this many events for a resume; older history is cut there. */
 const MAX_REPLAY = 2000;

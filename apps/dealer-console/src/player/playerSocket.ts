@@ -1,10 +1,12 @@
 /**
  * The socket the player page holds: it follows the player's table on the live push (the default, coalesced stream:
  * the player's own bets at once, other players' as totals) and carries the page's bets, clears and rebets, each
- * answered by an `ack` with what the REST route would answer. A command the socket cannot carry (not connected, the
+ * answered by an `ack` with what the REST route would answer; the table's events are handed to `onEvent`'s listeners. A command the socket cannot carry (not connected, the
  * connection drops, no ack in time) is refused with {@link SocketUnavailable}: the caller sends it over REST with
  * the same Idempotency-Key, which gets the first answer if the socket's copy was taken after all.
  */
+
+import type { TableEvent } from '@coup/table';
 
 /** What the service answers a command: the REST route's status and body. */
 export interface Ack {
@@ -50,6 +52,7 @@ export class PlayerSocket {
   private retry: unknown = null;
   private disposed = false;
   private readonly waiting = new Map<string, Waiting>();
+  private readonly eventListeners = new Set<(event: TableEvent) => void>();
   private readonly connect: (url: string) => PlayerSocketLike;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
@@ -65,6 +68,12 @@ export class PlayerSocket {
   follow(tableId: string): void {
     this.tableId = tableId;
     this.subscribe();
+  }
+
+  /** Calls `listener` with each event of the followed table the service pushes; returns the unsubscribe. */
+  onEvent(listener: (event: TableEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
   }
 
   /** Sends a command (`{ type, key, ... }`) and resolves with its ack. */
@@ -101,7 +110,7 @@ export class PlayerSocket {
     };
     socket.onmessage = (ev) => {
       if (this.socket !== socket) return;
-      let frame: { type?: unknown; key?: unknown; status?: unknown; body?: unknown };
+      let frame: { type?: unknown; key?: unknown; status?: unknown; body?: unknown; event?: TableEvent };
       try {
         frame = JSON.parse(String(ev.data)) as typeof frame;
       } catch {
@@ -109,6 +118,10 @@ export class PlayerSocket {
       }
       if (frame.type === 'ack' && typeof frame.key === 'string' && typeof frame.status === 'number')
         this.settle(frame.key, { status: frame.status, body: frame.body });
+      else if (frame.type === 'event' && typeof frame.event === 'object' && frame.event !== null) {
+        const event = frame.event;
+        for (const l of this.eventListeners) l(event);
+      }
     };
     socket.onerror = () => undefined;
     socket.onclose = () => {

@@ -87,6 +87,36 @@ describe('PlayerSocket', () => {
   });
 });
 
+describe('playerClient events', () => {
+  it("hands the followed table's pushed events to its listeners, until they unsubscribe", async () => {
+    const { socket, sockets } = rig();
+    const api = playerClient(
+      'tok',
+      async () =>
+        ({
+          ok: true,
+          status: 201,
+          text: async () => JSON.stringify({ tableId: 'online-p1', revision: 1, view: {} }),
+        }) as unknown as Response,
+      () => socket,
+    );
+    const seen: string[] = [];
+    const stop = api.onEvent((e) => seen.push(e.type));
+    await api.open();
+    const s = sockets[0]!;
+    s.open();
+    const voided = { type: 'SettledCoupVoided', data: { roundNo: 4 } };
+    s.serve({ type: 'event', tableId: 'online-p1', revision: 9, event: voided });
+    s.serve({ type: 'ack', key: 'k', status: 201, body: {} });
+    s.serve({ type: 'bets', tableId: 'online-p1', revision: 10 });
+    expect(seen).toEqual(['SettledCoupVoided']);
+    stop();
+    s.serve({ type: 'event', tableId: 'online-p1', revision: 11, event: voided });
+    expect(seen).toEqual(['SettledCoupVoided']);
+    api.dispose();
+  });
+});
+
 describe('playerClient with a socket', () => {
   it('bets over the socket; a refusal in the ack is thrown as the route would; a lost socket falls back to REST with the same key', async () => {
     const { socket, sockets } = rig();

@@ -14,6 +14,7 @@ import { NO_BETS, canDeal, stopReason, totalBet } from './betting';
 import { dealingOrder, settlementLine } from './dealing';
 import { historyOf, type HistoryEntry } from './history';
 import type { LedgerAccount, OpenAnswer, PlayerApi } from './playerApi';
+import { shownAfter, useAmendments } from './useAmendments';
 import type { Sound } from './useSound';
 
 /** A coup on the felt: revealed up to `count` cards. `fresh`: dealt now (animated), else the last one on load. */
@@ -329,6 +330,15 @@ export function usePlayerTable({ api, playerId, loadHistory, revealMs, sound }: 
   useReveal(shown, setShown, revealMs, sound, () => {
     if (tableId) refreshHistory(tableId);
   });
+  useAmendments(
+    api,
+    tableId,
+    (roundNo, next) => {
+      show(next);
+      setShown((s) => shownAfter(s, roundNo, next));
+    },
+    refreshHistory,
+  );
   // While a coup's cards are revealed, the table as it was before the deal (see Shown.before).
   const shownView = revealing(shown) && shown.before ? shown.before : view;
   const derived = derive(shownView, playerId, shown);
