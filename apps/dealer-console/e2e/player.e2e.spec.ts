@@ -51,19 +51,23 @@ async function balanceShown(page: Page): Promise<string> {
 
 const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US')}`;
 
-/** Clicks DEAL and waits for the dealt coup's result (cards revealed one by one) and betting to reopen. */
-async function dealAndWait(page: Page) {
-  await page.getByRole('button', { name: 'DEAL', exact: true }).click();
-  await page
-    .getByText('Dealing…')
-    .waitFor({ state: 'visible', timeout: 10_000 })
-    .catch(() => undefined);
-  await page.getByTestId('coup-result').waitFor({ timeout: 15_000 });
-  await page.waitForFunction(() => !document.body.textContent?.includes('Dealing…'), undefined, {
-    timeout: 15_000,
-  });
+/**
+ * Waits until the coup of `roundNo` is dealt and shown: its history row (the page reads the history once the coup's
+ * last card is shown), its result, nothing staked and no "Dealing…" any more, and every card's slide-in finished.
+ */
+async function waitDealt(page: Page, roundNo: number) {
+  await page.getByTestId(`history-${roundNo}`).waitFor({ timeout: 15_000 });
+  await page.getByTestId('coup-result').waitFor();
   await expectText(page, 'total-bet', 'Total bet: $0');
-  await page.waitForTimeout(300); // the last card's slide-in
+  await page.waitForFunction(() => !document.body.textContent?.includes('Dealing…'));
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState === 'finished'));
+}
+
+/** Clicks DEAL on the round open for bets and waits until its coup is shown. */
+async function dealAndWait(page: Page, token: string) {
+  const { roundNo } = await serviceView(token);
+  await page.getByRole('button', { name: 'DEAL', exact: true }).click();
+  await waitDealt(page, roundNo);
 }
 
 /**
@@ -113,7 +117,7 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await expectText(page, 'total-bet', 'Total bet: $10');
   // Dealt: while its cards are revealed, the balance, the stake and the history stay as they were before the deal
   await recordDeal(page);
-  await dealAndWait(page);
+  await dealAndWait(page, token);
   const states = await page.evaluate(() => (window as unknown as { dealStates: string[][] }).dealStates);
   const cards = Number(states.at(-1)?.[0]); // all the coup's cards, shown at the end
   expect(cards).toBeGreaterThanOrEqual(4);
@@ -158,7 +162,7 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await page.keyboard.press('0');
   await expectText(page, 'total-bet', 'Total bet: $10');
   expect(await field(page, 'Player').textContent()).toContain('$10');
-  await dealAndWait(page);
+  await dealAndWait(page, token);
 
   // The table maximum: tie max $200; the third $100 is stopped with the reason, then CLEAR BET.
   await chip(page, 100).click();
@@ -188,7 +192,7 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await field(page, 'Tie').click();
   await expectText(page, 'total-bet', 'Total bet: $30');
   await screenshot(page, 'player-table');
-  await dealAndWait(page);
+  await dealAndWait(page, token);
   await screenshot(page, 'player-result');
   await expectNoSeriousA11yViolations(page);
 
@@ -236,11 +240,8 @@ it('plays the online game: bets, rebet by key 0, maximum, clear, reload mid-deal
   await page.getByRole('button', { name: 'Exit game' }).click();
   await page.waitForSelector('[data-code="COUP_INCOMPLETE"]');
   await page.locator('[data-code="COUP_INCOMPLETE"]').getByRole('button', { name: 'DEAL' }).click();
-  // Wait until THIS coup is settled (the previous coup's result is on screen until it lands), then read the chips.
-  await page.getByTestId('coup-result').waitFor();
-  await page.waitForFunction(() => !document.body.textContent?.includes('Dealing…'));
-  for (let i = 0; i < 100 && (await serviceView(token)).lastResult?.roundNo !== exitRound; i++)
-    await new Promise((r) => setTimeout(r, 100));
+  // Wait until THIS coup is shown (the previous coup's result is on screen until it lands), then read the chips.
+  await waitDealt(page, exitRound);
   expect((await serviceView(token)).lastResult?.roundNo).toBe(exitRound);
   const before = (await serviceView(token)).players[0]?.chips ?? -1;
   await page.getByRole('button', { name: 'Exit game' }).click();
