@@ -3,8 +3,9 @@
  * forms): the built service runs the authorization code flow with PKCE, the test plays the browser (follows the
  * redirects, submits the provider's forms, keeps each side's cookies), and the Coup token the callback answers
  * calls a staff route. The roles come from the provider's `roles` claim; the ID token is verified against the
- * provider's JWKS (which the provider saw fetched). Refusals: a person with no Coup role, a disabled account, a
- * callback with no flow in the browser, a code used twice.
+ * provider's JWKS (which the provider saw fetched); the tables claim never widens a dealer to every table.
+ * Refusals: a person with no Coup role, a tables claim that is not table ids, a disabled account, a callback with no
+ * flow in the browser, a code used twice.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -185,6 +186,34 @@ it('a browser is sent back to the console with the token in the fragment', async
   );
   const token = new URLSearchParams(location.slice(2)).get('token')!;
   expect((await api('/api/tables', token)).status).toBe(200);
+});
+
+it('a tables claim never widens a dealer: empty is no table, absent is no table (the default), invalid refuses', async () => {
+  const admin = signToken(SECRET, { sub: 'boss', role: 'admin' });
+  expect((await api('/api/tables', admin, 'POST', { tableId: 'T1', rules: { dealing: 'rng' } })).status).toBe(
+    201,
+  );
+  for (const login of ['dee', 'abe']) {
+    const { callback: url, serviceCookies } = await throughProvider(login);
+    const signedIn = await callback(url, serviceCookies);
+    expect([login, signedIn.status, signedIn.body['role'], signedIn.body['tables']]).toEqual([
+      login,
+      200,
+      'dealer',
+      [],
+    ]);
+    const shoe = await api('/api/tables/T1/shoes', signedIn.body['token'] as string, 'POST');
+    expect([login, shoe.status]).toEqual([login, 403]);
+    expect(await (await api(`/api/staff/sso:${login}`, admin)).json()).toMatchObject({ tables: [] });
+  }
+  const ivy = await throughProvider('ivy');
+  const refused = await callback(ivy.callback, ivy.serviceCookies);
+  expect([refused.status, refused.body['code']]).toEqual([403, 'SSO_INVALID_TABLES']);
+  expect((await api('/api/staff/sso:ivy', admin)).status).toBe(404);
+  // jane's claim names T1: she runs it
+  const jane = await throughProvider('jane');
+  const token = (await callback(jane.callback, jane.serviceCookies)).body['token'] as string;
+  expect((await api('/api/tables/T1/shoes', token, 'POST')).status).toBe(201);
 });
 
 it('refuses a person with no Coup role, a disabled account, a callback with no flow, and a code used twice', async () => {

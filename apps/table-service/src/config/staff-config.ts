@@ -11,8 +11,10 @@ export interface OidcConfig {
   readonly redirectUrl: string;
   /** The claim (a dotted path into the ID token's claims) whose values name Coup roles. */
   readonly rolesClaim: string;
-  /** The claim naming the tables a dealer or supervisor may run (absent: every table). */
+  /** The claim naming the tables a dealer or supervisor may run (an empty one: no table). */
   readonly tablesClaim: string;
+  /** What an ID token without the tables claim means: `none` (no table) or `all` (every table). */
+  readonly tablesWhenAbsent: 'none' | 'all';
   readonly scopes: string;
   /** Where the browser lands after the sign-in, with `#token=...` (the console). */
   readonly afterSignInUrl: string;
@@ -64,6 +66,9 @@ function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | null {
     throw new ConfigError(
       `COUP_OIDC_SCOPES must be space-separated scopes including openid, not '${scopes}'`,
     );
+  const whenAbsent = env['COUP_OIDC_TABLES_WHEN_ABSENT'] || 'none';
+  if (whenAbsent !== 'none' && whenAbsent !== 'all')
+    throw new ConfigError(`COUP_OIDC_TABLES_WHEN_ABSENT must be none or all, not '${whenAbsent}'`);
   const after = env['COUP_OIDC_AFTER_SIGN_IN_URL'] || '/';
   if (!after.startsWith('/') || after.startsWith('//'))
     throw new ConfigError(`COUP_OIDC_AFTER_SIGN_IN_URL must be a path on this service, not '${after}'`);
@@ -74,6 +79,7 @@ function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | null {
     redirectUrl: url(env, 'COUP_OIDC_REDIRECT_URL'),
     rolesClaim: claim('COUP_OIDC_ROLES_CLAIM', 'roles'),
     tablesClaim: claim('COUP_OIDC_TABLES_CLAIM', 'coup_tables'),
+    tablesWhenAbsent: whenAbsent,
     scopes,
     afterSignInUrl: after,
   };

@@ -43,6 +43,7 @@ describe('staff sign-in configuration', () => {
         clientSecret: null,
         rolesClaim: 'roles',
         tablesClaim: 'coup_tables',
+        tablesWhenAbsent: 'none',
         scopes: 'openid profile',
         afterSignInUrl: '/',
       },
@@ -54,8 +55,10 @@ describe('staff sign-in configuration', () => {
       COUP_OIDC_ROLES_CLAIM: 'realm_access.roles',
       COUP_OIDC_SCOPES: 'openid profile coup',
       COUP_OIDC_AFTER_SIGN_IN_URL: '/console/',
+      COUP_OIDC_TABLES_WHEN_ABSENT: 'all',
     }).staff.oidc;
     expect(custom).toMatchObject({
+      tablesWhenAbsent: 'all',
       clientSecret: 's3cret',
       rolesClaim: 'realm_access.roles',
       scopes: 'openid profile coup',
@@ -75,6 +78,7 @@ describe('staff sign-in configuration', () => {
     [{ ...OIDC, COUP_OIDC_ROLES_CLAIM: 'roles claim' }, /COUP_OIDC_ROLES_CLAIM/],
     [{ ...OIDC, COUP_OIDC_SCOPES: 'profile email' }, /COUP_OIDC_SCOPES/],
     [{ ...OIDC, COUP_OIDC_AFTER_SIGN_IN_URL: 'https://elsewhere.example/' }, /COUP_OIDC_AFTER_SIGN_IN_URL/],
+    [{ ...OIDC, COUP_OIDC_TABLES_WHEN_ABSENT: 'every' }, /COUP_OIDC_TABLES_WHEN_ABSENT/],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig({ ...base(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base(), ...env })).toThrow(message);

@@ -103,6 +103,7 @@ const EDGE = {
   SSO_NO_FLOW: [400, 'no sign-in under way in this browser, or its state does not match'],
   UNAUTHENTICATED: [401, 'no valid bearer token (missing, malformed, expired, or signed out)'],
   SSO_FAILED: [401, 'the identity provider refused the sign-in, or its token did not verify'],
+  SSO_INVALID_TABLES: [403, "the identity provider's tables claim is not a list of table ids"],
   NOT_FOUND: [404, 'no such route'],
   SSO_NOT_CONFIGURED: [404, 'single sign-on is not configured (COUP_OIDC_ISSUER)'],
   UNKNOWN_SHOE: [404, 'no such shoe at this table'],

@@ -94,7 +94,7 @@ export class AuthController {
     summary: 'Single sign-on: where the provider sends the browser back',
     description:
       'Exchanges the code (state, nonce, PKCE; the ID token verified against the JWKS), takes the roles from ' +
-      'COUP_OIDC_ROLES_CLAIM, and redirects to COUP_OIDC_AFTER_SIGN_IN_URL with #token=...; with ' +
+      'COUP_OIDC_ROLES_CLAIM and the tables from COUP_OIDC_TABLES_CLAIM, and redirects to COUP_OIDC_AFTER_SIGN_IN_URL with #token=...; with ' +
       '`Accept: application/json` it answers what a sign-in answers instead.',
   })
   @ApiRefusals(
@@ -103,6 +103,7 @@ export class AuthController {
     'SSO_NO_FLOW',
     'SSO_FAILED',
     'NO_STAFF_ROLE',
+    'SSO_INVALID_TABLES',
     'ACCOUNT_DISABLED',
     'STORE_UNAVAILABLE',
   )

@@ -3,7 +3,8 @@
  * (discovery, the authorization URL, the code exchange with its state, nonce and PKCE checks, and the ID token's
  * signature verified against the provider's JWKS: non-repudiation checks on). The flow's secrets (PKCE verifier,
  * state, nonce) wait in a cookie encrypted with a key derived from COUP_JWT_SECRET (`jose`, A256GCM), so any
- * instance of the service can finish a flow another began. Roles come from a configured claim of the ID token.
+ * instance of the service can finish a flow another began. Roles and tables come from configured claims of the ID
+ * token (sso-claims.ts).
  */
 import { hkdfSync } from 'node:crypto';
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import { staff } from '@coup/auth';
 import type * as OpenIdClient from 'openid-client';
 import { ApiError } from '../common/api-error';
 import type { OidcConfig } from '../config/staff-config';
+import { claimAt, claimValues, tablesOfClaim } from './sso-claims';
 import type { RequestOrigin, SignedIn, StaffAccounts } from './staff-accounts';
 
 /** The cookie that carries a flow in progress, sent back only to the callback. */
@@ -28,23 +30,6 @@ interface Flow {
 // Loaded on first use: both are ES modules (Node 20.19+ requires them; Jest's CommonJS runtime never needs them).
 const loadClient = (): Promise<typeof OpenIdClient> => import('openid-client');
 const loadJose = () => import('jose');
-
-/** A claim by dotted path (`realm_access.roles`), read from own properties only. */
-export function claimAt(claims: Record<string, unknown>, path: string): unknown {
-  let value: unknown = claims;
-  for (const key of path.split('.')) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
-
-/** A claim's values: a list of strings, or one string of names separated by spaces or commas. */
-export function claimValues(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  if (typeof value === 'string') return value.split(/[\s,]+/).filter((v) => v.length > 0);
-  return [];
-}
 
 /** The account name of a provider's subject: `sso:<sub>` when it is plain, else `sso:` and a hash of it. */
 export function ssoUsername(issuer: string, subject: string): string {
@@ -164,11 +149,20 @@ export class OidcSignIn {
     }
     const subject = String(claims['sub']);
     const roles = claimValues(claimAt(claims, this.config.rolesClaim)).filter(staff.isStaffRole);
-    const tables = claimValues(claimAt(claims, this.config.tablesClaim)).filter((t) =>
-      staff.TABLE_ID_PATTERN.test(t),
-    );
     const username = ssoUsername(configuration.serverMetadata().issuer, subject);
-    return this.accounts.ssoSignIn(username, roles, tables.length > 0 ? tables : null, origin);
+    let tables: readonly string[] | null;
+    try {
+      tables = tablesOfClaim(claimAt(claims, this.config.tablesClaim), this.config.tablesWhenAbsent);
+    } catch (error) {
+      this.log.warn({
+        msg: 'single sign-on refused: the tables claim is not a list of table ids',
+        username,
+        claim: this.config.tablesClaim,
+        correlationId: origin.correlationId,
+      });
+      throw error;
+    }
+    return this.accounts.ssoSignIn(username, roles, tables, origin);
   }
 
   private async openFlow(cookieHeader: string | undefined): Promise<Flow> {

@@ -10,6 +10,10 @@ const { port, redirectUri, clientId, clientSecret } = JSON.parse(process.argv[2]
 const PEOPLE = {
   jane: { name: 'Jane Pit', roles: ['supervisor', 'dealer'], coup_tables: ['T1'] },
   joe: { name: 'Joe Guest', roles: ['player'] },
+  // dealers whose tables claim names none, names something that is not a table id, or is not there at all
+  dee: { name: 'Dee Empty', roles: ['dealer'], coup_tables: [] },
+  ivy: { name: 'Ivy Invalid', roles: ['dealer'], coup_tables: ['T1', 'not a table!'] },
+  abe: { name: 'Abe Absent', roles: ['dealer'] },
 };
 const issuer = `http://127.0.0.1:${port}`;
 const provider = new Provider(issuer, {
@@ -30,7 +34,9 @@ const provider = new Provider(issuer, {
   pkce: { required: () => true },
   cookies: { keys: ['coup-test-provider-cookie-key'] },
   findAccount: (_ctx, id) =>
-    Object.hasOwn(PEOPLE, id) ? { accountId: id, claims: async () => ({ sub: id, ...PEOPLE[id] }) } : undefined,
+    Object.hasOwn(PEOPLE, id)
+      ? { accountId: id, claims: async () => ({ sub: id, ...PEOPLE[id] }) }
+      : undefined,
 });
 const served = [];
 const handle = provider.callback();

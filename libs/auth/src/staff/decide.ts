@@ -43,7 +43,7 @@ function malformed(command: StaffCommand): StaffDecision | null {
   if (!isInstant(command.at)) return refuse('INVALID_INSTANT', 'at must be an ISO-8601 UTC instant');
   const roles = 'roles' in command && !sso ? rolesProblem(command.roles) : null;
   if (roles) return refuse('INVALID_ROLES', roles);
-  const tables = 'tables' in command ? tablesProblem(command.tables) : null;
+  const tables = 'tables' in command ? tablesProblem(command.tables, sso) : null;
   if (tables) return refuse('INVALID_TABLES', tables);
   if (
     'passwordHash' in command &&
@@ -82,10 +82,12 @@ function rolesProblem(roles: unknown): string | null {
   return null;
 }
 
-function tablesProblem(tables: unknown): string | null {
+/** `none`: an empty list is taken (no table: a provider's claim that names none); else 1 or more. */
+function tablesProblem(tables: unknown, none: boolean): string | null {
   if (tables === null) return null;
-  if (!Array.isArray(tables) || tables.length === 0 || tables.length > MAX_TABLES)
-    return `tables is null (every table) or 1 to ${MAX_TABLES} table ids`;
+  const least = none ? 0 : 1;
+  if (!Array.isArray(tables) || tables.length < least || tables.length > MAX_TABLES)
+    return `tables is null (every table) or ${least} to ${MAX_TABLES} table ids`;
   if (!tables.every((t) => typeof t === 'string' && TABLE_ID_PATTERN.test(t)))
     return 'a table id is 1 to 64 letters, digits, _ or -';
   if (new Set(tables).size !== tables.length) return 'a table is listed twice';

@@ -6,6 +6,7 @@ import {
   decide,
   evolveAll,
   EMPTY_DIRECTORY,
+  tablesFor,
   type StaffCommand,
   type StaffErrorCode,
   type StaffEvent,
@@ -402,6 +403,23 @@ describe('single sign-on', () => {
         { type: 'StaffTablesChanged', data: { username: 'sso:jane', tables: ['T1'], by: 'sso', at: T1 } },
         signedIn('sso:jane', 'dealer', T1, { method: 'sso', generation: 2 }),
       );
+  });
+
+  it('takes a provider naming no table: the account runs none (an empty list never means every table)', () => {
+    const none: StaffEvent = { ...made, data: { ...made.data, roles: ['dealer'], tables: [] } };
+    const directory = given(boss)
+      .when(sso(['dealer'], []))
+      .thenRecords(none, signedIn('sso:jane', 'dealer', T1, { method: 'sso' }));
+    expect(tablesFor(directory.get('sso:jane')!, 'dealer')).toEqual([]);
+    given(boss, made)
+      .when(sso(['supervisor'], []))
+      .thenRecords(
+        { type: 'StaffTablesChanged', data: { username: 'sso:jane', tables: [], by: 'sso', at: T1 } },
+        signedIn('sso:jane', 'supervisor', T1, { method: 'sso', generation: 1 }),
+      );
+    given(boss)
+      .when(sso(['dealer'], ['T 1']))
+      .thenRefuses('INVALID_TABLES');
   });
 
   it('refuses an identity with no Coup role, a disabled account, and a password reset', () => {
