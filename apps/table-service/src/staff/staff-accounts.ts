@@ -3,7 +3,7 @@
  * shift long, sign-out, the admins' changes, and the check every staff token passes on every use.
  */
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import {
   DEFAULT_SCRYPT,
   hashPassword,
@@ -87,6 +87,8 @@ export class StaffAccounts implements OnApplicationBootstrap {
   /** The catch-up running now, and the one queued after it (a request that arrives during a read waits for the next). */
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
+  /** Keys the hash a refused sign-in logs in place of a user name that names no account. */
+  private readonly logKey: Buffer;
 
   constructor(
     events: EventStore,
@@ -95,6 +97,7 @@ export class StaffAccounts implements OnApplicationBootstrap {
     private readonly scrypt: ScryptParams = DEFAULT_SCRYPT,
   ) {
     this.store = new StaffStore(events);
+    this.logKey = Buffer.from(hkdfSync('sha256', config.jwtSecret, 'coup', 'log-user-name', 32));
   }
 
   /**
@@ -221,7 +224,7 @@ export class StaffAccounts implements OnApplicationBootstrap {
     if (refusal) {
       this.log.warn({
         msg: locked ? 'staff account locked after repeated wrong passwords' : 'staff sign-in refused',
-        username,
+        ...this.who(username, outcome.directory),
         method,
         code: refusal.code,
         recorded: events.map((e) => e.type),
@@ -336,6 +339,16 @@ export class StaffAccounts implements OnApplicationBootstrap {
       { actor: 'first-start' },
     );
     return outcome.decision.refusal ? null : password;
+  }
+
+  /**
+   * Who a refused sign-in was for, as logged: the account when one has this name; else never the name typed (it may
+   * be a password typed into the wrong field), but a keyed hash of it (the same for the same name).
+   */
+  private who(username: string, directory: staff.StaffDirectory): Record<string, string | null> {
+    if (directory.has(username)) return { account: username };
+    const hash = createHmac('sha256', this.logKey).update(username).digest('hex').slice(0, 16);
+    return { account: null, usernameHash: hash };
   }
 
   private plus(at: string, seconds: number): string {
