@@ -12,6 +12,7 @@ import type { PitApi } from './pitApi';
 import { asApiError, useSayCode } from './Refusal';
 import { DealingSection, GameSection, MoneySection, SideBetsSection, TimingSection } from './RuleFields';
 import {
+  CONTROLS,
   type FieldRefusal,
   type RulesForm,
   checkForm,
@@ -54,7 +55,9 @@ function useOpenTable(pit: PitApi, onOpened: (tableId: string) => void) {
   const submit = async () => {
     setTried(true);
     const refusals = checkForm(form);
-    if (refusals[0]) return focusControl(refusals[0].field);
+    // the first refused control as the form shows them
+    const first = CONTROLS.find((c) => refusals.some((r) => controlOf(r.field) === c));
+    if (refusals.length > 0) return focusControl(first ?? refusals[0]?.field ?? '');
     setBusy(true);
     try {
       await pit.openTable(form.tableId, rawRules(form));

@@ -132,6 +132,10 @@ it('shows every refused rule at once, each at its field, in Chinese with the Eng
   expect(document.querySelectorAll('.field-error .refusal-detail')).toHaveLength(4);
   await waitFor(() => expect(document.activeElement?.id).toBe('field-tableId'));
   expect(openTable).not.toHaveBeenCalled();
+  // the first refused field as the form shows them is focused, whatever the order the rules are checked in
+  type('tableId', 'T9');
+  submit('开台');
+  await waitFor(() => expect(document.activeElement?.id).toBe('field-decks'));
   // put right one by one, each refusal goes from its field
   type('decks', '6');
   expect(control('decks').getAttribute('aria-invalid')).toBeNull();
