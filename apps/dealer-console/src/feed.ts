@@ -49,6 +49,8 @@ export interface FeedState {
   readonly roadVoided: readonly number[];
   /** Corrections and voids of settled coups seen (any shoe): each is a reason to read the roads again. */
   readonly amendments: number;
+  /** When the current shoe's last settled coup correction or void was made (its event's `at`), else null. */
+  readonly amendedAt: string | null;
 }
 
 export const LOG_SIZE = 40;
@@ -115,6 +117,7 @@ const INITIAL: FeedState = {
   road: [],
   roadVoided: [],
   amendments: 0,
+  amendedAt: null,
 };
 
 export class TableFeed {
@@ -257,30 +260,31 @@ export class TableFeed {
   }
 
   /** The live road after `e`: a new shoe starts it over, a coup joins it, a settled coup's correction or void amends it. */
-  private roadAfter(e: TableEvent): Pick<FeedState, 'road' | 'roadVoided' | 'amendments'> {
-    const { road, roadVoided, amendments } = this.state;
+  private roadAfter(e: TableEvent): Pick<FeedState, 'road' | 'roadVoided' | 'amendments' | 'amendedAt'> {
+    const { road, roadVoided, amendments, amendedAt } = this.state;
     switch (e.type) {
       case 'ShoeStarted':
         this.roadShoe = e.data.shoeNo ?? null;
-        return { road: [], roadVoided: [], amendments };
+        return { road: [], roadVoided: [], amendments, amendedAt: null };
       case 'CoupResolved':
         this.roadShoe = e.data.shoeNo ?? this.roadShoe;
-        return { road: withCoup(road, roadEntry(e.data)), roadVoided, amendments };
+        return { road: withCoup(road, roadEntry(e.data)), roadVoided, amendments, amendedAt };
       case 'SettledCoupCorrected':
       case 'SettledCoupVoided': {
         // the previous shoe's last coup may be amended after this shoe started: not on this road
         const here = this.roadShoe === null || e.data.shoeNo === this.roadShoe;
-        if (!here) return { road, roadVoided, amendments: amendments + 1 };
+        const amended = { amendments: amendments + 1, amendedAt: here ? e.data.at : amendedAt };
+        if (!here) return { road, roadVoided, ...amended };
         if (e.type === 'SettledCoupCorrected')
-          return { road: withCoup(road, roadEntry(e.data)), roadVoided, amendments: amendments + 1 };
+          return { road: withCoup(road, roadEntry(e.data)), roadVoided, ...amended };
         return {
           road: road.filter((c) => c.roundNo !== e.data.roundNo),
           roadVoided: [...roadVoided, e.data.roundNo],
-          amendments: amendments + 1,
+          ...amended,
         };
       }
       default:
-        return { road, roadVoided, amendments };
+        return { road, roadVoided, amendments, amendedAt };
     }
   }
 

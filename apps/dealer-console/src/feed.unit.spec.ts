@@ -222,7 +222,9 @@ describe('TableFeed', () => {
       { roundNo: 2, outcome: 'tie', natural: true, playerTotal: 6, bankerTotal: 6 },
     ]);
     expect(feed.current.amendments).toBe(1);
-    served(6, 'SettledCoupVoided', { roundNo: 2, shoeNo: 3 });
+    expect(feed.current.amendedAt).toBe('x');
+    served(6, 'SettledCoupVoided', { roundNo: 2, shoeNo: 3, at: 'y' });
+    expect(feed.current.amendedAt).toBe('y');
     expect(feed.current.road.map((r) => r.roundNo)).toEqual([1]);
     expect(feed.current.roadVoided).toEqual([2]);
     expect(feed.current.amendments).toBe(2);
@@ -236,6 +238,7 @@ describe('TableFeed', () => {
     expect(feed.current.road.map((r) => r.roundNo)).toEqual([3]);
     expect(feed.current.roadVoided).toEqual([]);
     expect(feed.current.amendments).toBe(4);
+    expect(feed.current.amendedAt).toBeNull(); // nothing of this shoe amended
   });
 
   it('closes its socket and schedules nothing once disposed', () => {

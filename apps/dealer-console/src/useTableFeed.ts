@@ -46,4 +46,5 @@ const CONNECTING: FeedState = {
   road: [],
   roadVoided: [],
   amendments: 0,
+  amendedAt: null,
 };

@@ -1,7 +1,8 @@
 /**
  * The remaining-shoe edge monitor on the dealer console (surveillance): while a bet the table offers favours the
  * player on the cards left in the shoe, an alert names it with its expected value. The monitor is a read model
- * (`GET /api/edge/favourable?tableId=`), so after each coup it is asked until it has folded that coup.
+ * (`GET /api/edge/favourable?tableId=`), so after each coup, and after a settled coup's correction or void, it is asked
+ * until it has folded it.
  */
 import type { EdgeNowView, EdgeTableView } from '@coup/projections/wire';
 import type { ShoeView } from '@coup/table';
@@ -13,13 +14,30 @@ import { getJson } from '../replay/http';
 /** After a coup, the monitor is asked again after each of these waits until it has folded the coup. */
 const RETRIES_MS = [0, 250, 500, 1000, 2000, 4000, 8000];
 
-/** Whether the monitor's answer is about the shoe and coup the table's view is at. */
-export function edgeCurrent(edge: EdgeTableView | undefined, shoe: ShoeView | null): boolean {
-  return edge !== undefined && shoe !== null && edge.shoeNo === shoe.shoeNo && edge.coupInShoe === shoe.coups;
+/**
+ * Whether the monitor's answer is about the shoe and coup the table's view is at, and (`amendedAt`: when the shoe's
+ * last settled coup was corrected or voided, which leaves the coup count as it was or takes one off) computed since.
+ */
+export function edgeCurrent(
+  edge: EdgeTableView | undefined,
+  shoe: ShoeView | null,
+  amendedAt: string | null = null,
+): boolean {
+  if (edge === undefined || shoe === null || edge.shoeNo !== shoe.shoeNo || edge.coupInShoe !== shoe.coups)
+    return false;
+  return amendedAt === null || (edge.computedAt !== null && edge.computedAt >= amendedAt);
 }
 
-/** The monitor's values for this table once they match its view; null before, between shoes or not monitored. */
-export function useEdgeMonitor(token: string, tableId: string, shoe: ShoeView | null): EdgeTableView | null {
+/**
+ * The monitor's values for this table once they match its view (and its last amendment, `amendedAt`); null before,
+ * between shoes or not monitored.
+ */
+export function useEdgeMonitor(
+  token: string,
+  tableId: string,
+  shoe: ShoeView | null,
+  amendedAt: string | null = null,
+): EdgeTableView | null {
   const [edge, setEdge] = useState<EdgeTableView | null>(null);
   const live = shoe !== null && !shoe.everyCoup && !shoe.ended;
   const shoeNo = shoe?.shoeNo ?? null;
@@ -39,7 +57,7 @@ export function useEdgeMonitor(token: string, tableId: string, shoe: ShoeView | 
         return; // not allowed to ask, or unreachable: no alert
       }
       if (stop) return;
-      if (edgeCurrent(answer, at)) setEdge(answer ?? null);
+      if (edgeCurrent(answer, at, amendedAt)) setEdge(answer ?? null);
       else if (tries + 1 < RETRIES_MS.length)
         timers.push(window.setTimeout(() => void ask(tries + 1), RETRIES_MS[tries + 1]));
     };
@@ -48,7 +66,7 @@ export function useEdgeMonitor(token: string, tableId: string, shoe: ShoeView | 
       stop = true;
       timers.forEach((t) => window.clearTimeout(t));
     };
-  }, [token, tableId, live, shoeNo, coups]);
+  }, [token, tableId, live, shoeNo, coups, amendedAt]);
   return edge;
 }
 

@@ -35,8 +35,8 @@ function edge(over: Partial<EdgeTableView>): EdgeTableView {
   };
 }
 
-function Probe({ shoe }: { readonly shoe: ShoeView | null }) {
-  return <EdgeAlert edge={useEdgeMonitor('tok', 'T1', shoe)} />;
+function Probe({ shoe, amendedAt }: { readonly shoe: ShoeView | null; readonly amendedAt?: string | null }) {
+  return <EdgeAlert edge={useEdgeMonitor('tok', 'T1', shoe, amendedAt)} />;
 }
 
 const realFetch = globalThis.fetch;
@@ -77,6 +77,24 @@ describe('the edge alert', () => {
     render(<Probe shoe={SHOE} />);
     await screen.findByTestId('edge-alert');
     expect(asked).toEqual(['/api/edge/favourable?tableId=T1', '/api/edge/favourable?tableId=T1']);
+  });
+
+  it("after a settled coup's correction or void (the coup count unchanged), asks again and shows only a reading after it", async () => {
+    const amendedAt = '2026-01-01T00:01:00.000Z';
+    // the monitor answers with the reading from before the correction, then with one that has folded it
+    const asked = fetchAnswering(
+      [edge({})],
+      [edge({})],
+      [edge({ computedAt: amendedAt, favourable: [], values: [{ ...dragon7, ev: -0.2 }] })],
+    );
+    const { rerender } = render(<Probe shoe={SHOE} amendedAt={null} />);
+    await screen.findByTestId('edge-alert');
+    expect(asked).toHaveLength(1);
+    rerender(<Probe shoe={SHOE} amendedAt={amendedAt} />);
+    await waitFor(() => expect(asked).toHaveLength(3));
+    await waitFor(() => expect(screen.queryByTestId('edge-alert')).toBeNull());
+    expect(edgeCurrent(edge({}), SHOE, amendedAt)).toBe(false);
+    expect(edgeCurrent(edge({ computedAt: amendedAt }), SHOE, amendedAt)).toBe(true);
   });
 
   it('asks nothing on every-coup tables or between shoes', async () => {

@@ -217,7 +217,7 @@ export function TableScreen(props: {
   const { state: feed, refresh } = useTableFeed(api, token, tableId);
   const commands = useRun(refresh);
   const view = feed.view;
-  const edge = useEdgeMonitor(token, tableId, view?.shoe ?? null);
+  const edge = useEdgeMonitor(token, tableId, view?.shoe ?? null, feed.amendedAt);
   const { t } = useTranslation('dealer');
   useDocumentTitle(t('documentTitle', { tableId }));
   return (
