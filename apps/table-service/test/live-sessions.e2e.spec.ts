@@ -125,3 +125,29 @@ it('a socket is closed when its token expires: an operator’s player token, a s
   await expectLive(lasting);
   lasting.close();
 });
+
+it('no log line carries a token from a socket’s URL, refused or admitted, nor from a query string', async () => {
+  const lines: string[] = [];
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  const logged = await startService({ LOG_LEVEL: 'debug' });
+  try {
+    const good = logged.token('supervisor', 'sue-2');
+    const bad = `${good.slice(0, -4)}AAAA`;
+    const expired = signToken(SECRET, { sub: 'p9', role: 'player', expiresInSeconds: -60 });
+    for (const token of [good, bad, expired]) {
+      const ws = await WsClient.open(`${logged.url.replace('http', 'ws')}/ws?token=${token}`);
+      await ws.until((f) => f.length > 0, 'the first frame');
+      ws.close();
+      await ws.untilClosed();
+    }
+    expect((await logged.api('GET', `/api/tables?token=${good}`, { token: bad })).status).toBe(401);
+    expect(lines.join('')).toContain('live socket refused'); // the refusals were logged, without their tokens
+    for (const token of [good, bad, expired]) expect(lines.join('')).not.toContain(token.split('.')[2]);
+  } finally {
+    await logged.close();
+    write.mockRestore();
+  }
+});

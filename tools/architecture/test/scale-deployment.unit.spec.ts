@@ -123,6 +123,20 @@ describe("docker-compose.yml's scale profile", () => {
     expect(lb.healthcheck!.test.join(' ')).toContain(`http://127.0.0.1:${listen}/health`);
   });
 
+  it('logs requests without their query strings (the live push carries its token in /ws?token=)', () => {
+    const { text } = nginx();
+    const formats = new Map(
+      [...text.matchAll(/^\s*log_format\s+(\w+)\s+([^;]+);/gm)].map((m) => [m[1]!, m[2]!] as const),
+    );
+    const logs = [...text.matchAll(/^\s*access_log\s+([^;]+);/gm)].map((m) => m[1]!.trim().split(/\s+/));
+    expect(logs.length).toBeGreaterThan(0);
+    for (const [, format] of logs) {
+      const fields = formats.get(format ?? 'combined') ?? '';
+      expect(fields).toContain('$uri');
+      expect(fields).not.toMatch(/\$(request|request_uri|args|query_string|arg_\w+)\b/);
+    }
+  });
+
   it('starts the load balancer after the instances and the projection process are healthy, so `up lb` starts all', () => {
     expect(lb.depends_on).toEqual(healthy(...instances, 'projections'));
   });
