@@ -156,13 +156,33 @@ function MainColumn(props: {
         />
       )}
       <LiveCardEntry {...{ api, tableId, view, feed, can, roundNo, run }} />
+      <CoupPanels {...{ api, tableId, role, view, can, ready, roundNo, run }} />
+    </div>
+  );
+}
+
+/** The hands, the result (or, on a table that confirms results, the result to confirm), and the bets. */
+function CoupPanels(props: {
+  readonly api: Api;
+  readonly tableId: string;
+  readonly role: string;
+  readonly view: TableView;
+  readonly can: Allowed;
+  readonly ready: boolean;
+  readonly roundNo: number;
+  readonly run: Run;
+}) {
+  const { t } = useTranslation('dealer');
+  const { api, tableId, view, roundNo, run } = props;
+  return (
+    <>
       <Hands round={view.round} />
-      {can.confirm && view.round ? (
+      {props.can.confirm && view.round ? (
         <ConfirmResultPanel
           tableId={tableId}
           round={view.round}
-          role={role}
-          enabled={ready}
+          role={props.role}
+          enabled={props.ready}
           onConfirm={() => run(t('actions.confirm'), () => api.confirmResult(tableId, roundNo))}
         />
       ) : (
@@ -171,7 +191,7 @@ function MainColumn(props: {
       {/* a player-dealt table opens the next round with the deal: its last coup is shown beside */}
       {view.rules?.dealtBy === 'player' && !view.round?.result && <LastCoup result={view.lastResult} />}
       <BetsPanel round={view.round} />
-    </div>
+    </>
   );
 }
 
