@@ -3,7 +3,8 @@
  * the API: a live table where a settled coup is corrected, another voided after it settled and a round voided, and
  * an rng table of 24 coups with side bets. Compliance searches by player and by voided, each hand with its verify
  * result, opens one in the replay, downloads the search as CSV and reads a player's audit trail; the analyst sees
- * the charts with the numbers the service answers and downloads a chart's data. Each page is checked with axe, in
+ * the charts with the numbers the service answers (by gaming day; then one shift and local hour) and downloads a
+ * chart's data. Each page is checked with axe, in
  * English and once in Chinese, and the dashboard's charts raise no CSP violation. Screenshots for the README:
  * compliance-search, compliance-audit-trail, analyst-dashboard (tmp/screenshots, or docs/screenshots with
  * UPDATE_SCREENSHOTS=1).
@@ -300,7 +301,8 @@ describe('analyst', () => {
       new RegExp(`^${RNG_COUPS} coups, 0 voided;`),
     );
 
-    const stats = await stack.api<BetStatsAnswer>('GET', `/api/stats/bets?tableId=${RNG}`);
+    // the dashboard's statistics are by gaming day: every gaming day, as the service counts them
+    const stats = await stack.api<BetStatsAnswer>('GET', `/api/stats/bets?tableId=${RNG}&calendar=gaming`);
     const player = stats.overall.bets.find((b) => b.spot === 'player')!;
     const csv = await download(page, outcomes.getByRole('button', { name: 'Download the data (CSV)' }));
     expect(csv.name).toBe(`outcomes-${RNG}.csv`);
@@ -339,6 +341,45 @@ describe('analyst', () => {
     await screenshot(page, 'analyst-dashboard');
     expect(csp).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('a shift and a local hour: every chart counts the coups of that hour, as the service does', async () => {
+    // the hour (and its shift) the coups were dealt in, as the hold report counts them
+    const hours = await stack.api<{ rows: { shift: string; hour: number; coups: number }[] }>(
+      'GET',
+      `/api/reports/hold?tableId=${RNG}&groupBy=shift,hour`,
+    );
+    const busiest = [...hours.rows].sort((a, b) => b.coups - a.coups)[0]!;
+    const page = await open(stack.token('analyst', 'ana'), `#/analyst?table=${RNG}`, 'en', 1900);
+    await page.getByTestId('pace').getByRole('img').waitFor({ timeout: 15_000 });
+    await page.getByLabel('Shift', { exact: true }).selectOption(busiest.shift);
+    await page.getByLabel('Local hour', { exact: true }).selectOption(String(busiest.hour));
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(new RegExp(`shift=${busiest.shift}&hour=${busiest.hour}$`));
+    const outcomes = page.getByTestId('outcomes');
+    await outcomes.getByRole('img').waitFor({ timeout: 15_000 });
+    await outcomes.getByText('Data', { exact: true }).click();
+    const stats = await stack.api<BetStatsAnswer>(
+      'GET',
+      `/api/stats/bets?tableId=${RNG}&shift=${busiest.shift}&hour=${busiest.hour}`,
+    );
+    const player = stats.overall.bets.find((b) => b.spot === 'player')!;
+    expect(player.coups).toBe(busiest.coups);
+    const byResult = { Player: 'win', Banker: 'lose', Tie: 'push' } as const;
+    expect((await rows(outcomes.getByRole('table'))).map((r) => [r[0], r[1], r[2]])).toEqual(
+      (['Player', 'Banker', 'Tie'] as const).map((o) => [
+        o,
+        String(busiest.coups),
+        String(player.results.find((r) => r.result === byResult[o])!.count),
+      ]),
+    );
+    const pace = page.getByTestId('pace');
+    await pace.getByText('Data', { exact: true }).click();
+    expect((await rows(pace.getByRole('table'))).map((r) => [r[3], r[4]])).toEqual([
+      [busiest.shift, String(busiest.coups)],
+    ]);
+    await expectNoSeriousA11yViolations(page);
     expect(browser.errors).toEqual([]);
   });
 

@@ -1,63 +1,13 @@
-import { type FormEvent, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, type TableEntry } from '../api';
+import { ApiError } from '../api';
 import { type AnalystApi, analystApi } from './api';
+import { FilterForm } from './FilterForm';
 import { ReportPanels, StatsPanels } from './panels';
 import { type DashboardFilter, analystHash } from './route';
 
 /** The roles the dashboard is for. */
 export const ANALYST_ROLES: readonly string[] = ['analyst', 'admin'];
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-function FilterForm(props: { readonly filter: DashboardFilter; readonly tables: readonly TableEntry[] }) {
-  const { t } = useTranslation('analyst');
-  const [f, setF] = useState<DashboardFilter>(props.filter);
-  const [problem, setProblem] = useState<string | null>(null);
-  const apply = (e: FormEvent) => {
-    e.preventDefault();
-    const bad = (['from', 'to'] as const).find((k) => f[k] !== '' && !DAY.test(f[k]));
-    if (bad) return setProblem(t('errors.day'));
-    if (f.from !== '' && f.to !== '' && f.from > f.to) return setProblem(t('errors.range'));
-    setProblem(null);
-    window.location.hash = analystHash(f);
-  };
-  return (
-    <form className="search-form panel" onSubmit={apply} aria-label={t('filter.label')} noValidate>
-      <div className="field">
-        <label htmlFor="an-table">{t('filter.table')}</label>
-        <select id="an-table" value={f.table} onChange={(e) => setF({ ...f, table: e.target.value })}>
-          <option value="">{t('filter.allTables')}</option>
-          {props.tables.map((x) => (
-            <option key={x.tableId} value={x.tableId}>
-              {x.tableId}
-            </option>
-          ))}
-        </select>
-      </div>
-      {(['from', 'to'] as const).map((k) => (
-        <div className="field" key={k}>
-          <label htmlFor={`an-${k}`}>{t(`filter.${k}`)}</label>
-          <input
-            id={`an-${k}`}
-            type="date"
-            value={f[k]}
-            onChange={(e) => setF({ ...f, [k]: e.target.value })}
-          />
-        </div>
-      ))}
-      <div className="field-actions">
-        <button type="submit">{t('filter.apply')}</button>
-      </div>
-      <p className="muted filter-note">{t('filter.note')}</p>
-      {problem && (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      )}
-    </form>
-  );
-}
 
 /** What `load` answers for the selection (null while loading), read again when the selection changes. */
 function useLoaded<T>(load: () => Promise<T>): T | ApiError | null {
@@ -113,9 +63,10 @@ function Part<T>(props: { readonly value: T | ApiError | null; readonly children
 }
 
 /**
- * The analyst dashboard (analyst and admin), by table and days (`#/analyst?table=&from=&to=`): outcome
- * frequencies and each bet's results beside the exact odds with 95% intervals, hold beside the theoretical edge
- * per bet type, handle and win per day, results outside their interval; each chart's data as a table and CSV.
+ * The analyst dashboard (analyst and admin), by table, gaming days, shift and local hour
+ * (`#/analyst?table=&from=&to=&shift=&hour=`): outcome frequencies and each bet's results beside the exact odds
+ * with 95% intervals, hold beside the theoretical edge per bet type, drop and win per gaming day, dealer pace,
+ * anomalies, results outside their interval; each chart's data as a table and CSV.
  */
 export function AnalystDashboard(props: {
   readonly token: string;
@@ -152,10 +103,15 @@ function Dashboard(props: {
 }) {
   const { tables, stats, reports } = useDashboardData(props.api, props.filter);
   const { filter } = props;
-  const suffix = [filter.table || 'all', filter.from, filter.to].filter(Boolean).join('_');
+  const hour = filter.hour === '' ? '' : `h${filter.hour}`;
+  const suffix = [filter.table || 'all', filter.from, filter.to, filter.shift, hour]
+    .filter(Boolean)
+    .join('_');
+  // the shifts the selection's facts name (the service knows the configured ones and refuses others)
+  const shifts = reports === null || reports instanceof ApiError ? [] : reports.pace.rows.map((r) => r.shift);
   return (
     <>
-      <FilterForm key={`${props.address}|${tables.length}`} filter={filter} tables={tables} />
+      <FilterForm key={`${props.address}|${tables.length}`} filter={filter} tables={tables} shifts={shifts} />
       <div className="chart-grid">
         <Part value={stats}>{(d) => <StatsPanels data={d} suffix={suffix} />}</Part>
         <Part value={reports}>{(d) => <ReportPanels data={d} suffix={suffix} />}</Part>

@@ -51,14 +51,15 @@ describe('AnalystDashboard', () => {
       />,
     );
     await screen.findByTestId('outcomes');
-    expect(api.stats).toHaveBeenCalledWith({ table: 'T1', from: '2026-11-28', to: '' });
-    expect(api.betStats).toHaveBeenCalledWith({ table: 'T1', from: '2026-11-28', to: '' });
+    const selection = { table: 'T1', from: '2026-11-28', to: '', shift: '', hour: '' };
+    expect(api.stats).toHaveBeenCalledWith(selection);
+    expect(api.betStats).toHaveBeenCalledWith(selection);
     expect(screen.getByTestId('totals').textContent).toBe(
       '10 coups, 1 voided; handle $30, house win $10; hold 33.33% beside a theoretical edge of 1.24%.',
     );
     expect(chartData('outcomes').datasets[1]).toMatchObject({ label: 'Observed', data: [40, 50, 10] });
     for (const report of ['hold', 'betTypes', 'pace', 'anomalies'] as const)
-      expect(api[report]).toHaveBeenCalledWith({ table: 'T1', from: '2026-11-28', to: '' });
+      expect(api[report]).toHaveBeenCalledWith(selection);
     await screen.findByTestId('drop');
     expect(chartData('drop')).toMatchObject({ labels: ['2026-11-28', '2026-11-29'] });
     expect(chartData('hold').labels).toEqual(['Banker (commission)', 'Super 6 (15-to-1)']);
@@ -114,6 +115,45 @@ describe('AnalystDashboard', () => {
       'gamingDay,coups,dropAmount,handle,win,holdPct,theoWin\r\n2026-11-28,4,100000,1000,-500,-0.5,12\r\n2026-11-29,6,0,2000,1500,,25\r\n',
     );
     save.mockRestore();
+  });
+
+  it('reads every part by the gaming days, shift and hour of the address; names files by them', async () => {
+    const save = jest.spyOn(exportModule, 'saveFile').mockImplementation(() => undefined);
+    const api = fakeApi();
+    const address = '#/analyst?from=2026-11-28&to=2026-11-29&shift=day&hour=7';
+    render(<AnalystDashboard token="t" role="analyst" filter={parseAnalystRoute(address)!} api={api} />);
+    await screen.findByTestId('drop');
+    const selection = { table: '', from: '2026-11-28', to: '2026-11-29', shift: 'day', hour: '7' };
+    for (const part of ['stats', 'betStats', 'hold', 'betTypes', 'pace', 'anomalies'] as const)
+      expect([part, (api[part] as jest.Mock).mock.calls]).toEqual([part, [[selection]]]);
+    expect((screen.getByLabelText('Shift') as HTMLSelectElement).value).toBe('day');
+    expect((screen.getByLabelText('Local hour') as HTMLSelectElement).value).toBe('7');
+    fireEvent.click(
+      within(screen.getByTestId('outcomes')).getByRole('button', { name: 'Download the data (CSV)' }),
+    );
+    await waitFor(() => expect(save).toHaveBeenCalled());
+    expect(save.mock.calls[0]![0]).toBe('outcomes-all_2026-11-28_2026-11-29_day_h7.csv');
+    save.mockRestore();
+  });
+
+  it('offers the shifts the service names and every local hour; puts them in the address', async () => {
+    render(
+      <AnalystDashboard token="t" role="analyst" filter={parseAnalystRoute('#/analyst')!} api={fakeApi()} />,
+    );
+    await screen.findByTestId('pace');
+    const shift = screen.getByLabelText('Shift');
+    expect(
+      within(shift)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['every shift', 'day']);
+    const hour = screen.getByLabelText('Local hour');
+    expect(within(hour).getAllByRole('option')).toHaveLength(25);
+    expect(within(hour).getByRole('option', { name: '07:00 to 07:59' })).toBeTruthy();
+    fireEvent.change(shift, { target: { value: 'day' } });
+    fireEvent.change(hour, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(window.location.hash).toBe('#/analyst?shift=day&hour=0');
   });
 
   it('puts the selection in the address, refusing days out of order', async () => {
