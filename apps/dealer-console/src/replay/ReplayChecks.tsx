@@ -122,7 +122,8 @@ function Amended({ entry }: { readonly entry: Exclude<AuditEntry, { kind: 'origi
       <br />
       {t('audit.when', { time: formatTime(entry.at), user: entry.by, role })}
       <br />
-      {t('audit.reason')} <q>{entry.reason}</q>
+      {t('audit.reason')}
+      <q>{entry.reason}</q>
       <br />
       {t('audit.reversed', { amount: money(entry.reversedPaid) })}
     </>
@@ -131,7 +132,7 @@ function Amended({ entry }: { readonly entry: Exclude<AuditEntry, { kind: 'origi
 
 function AuditItem({ entry, n }: { readonly entry: AuditEntry; readonly n: number }) {
   const { t } = useTranslation('replay');
-  const step = <span className="muted"> {t('audit.step', { step: entry.step })}</span>;
+  const step = <span className="muted">{t('audit.step', { step: entry.step })}</span>;
   if (entry.kind === 'original')
     return (
       <li data-audit="original">

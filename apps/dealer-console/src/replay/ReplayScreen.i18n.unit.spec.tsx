@@ -123,7 +123,7 @@ describe('the replay and hand-list screens in Simplified Chinese', () => {
       expect(text).toMatch(/一致 引擎对更正后的牌的判定与现行结果/);
       expect(text).toMatch(/原始结果 于 2026\/11\/29 20:00:10/);
       expect(text).toMatch(
-        /第 1 次更正：第 5 张牌：9c 改为 4c ?（第 10 步）于 2026\/11\/29 20:00:11，操作人 sam（主管）/,
+        /第 1 次更正：第 5 张牌：9c 改为 4c（第 10 步）于 2026\/11\/29 20:00:11，操作人 sam（主管）/,
       );
       view.unmount();
     });

@@ -91,7 +91,14 @@ function StepDetail({ folded, step }: { readonly folded: FoldedReplay; readonly 
         </p>
       )}
       {s && (
-        <pre className="event-data no-print" aria-label={t('step.data')} translate="no">
+        // scrolls when long: focusable, so a keyboard can scroll it too
+        <pre
+          className="event-data no-print"
+          role="region"
+          aria-label={t('step.data')}
+          tabIndex={0}
+          translate="no"
+        >
           {JSON.stringify(s.event.data, null, 2)}
         </pre>
       )}
