@@ -24,7 +24,7 @@ export interface EsdbClientLike {
       requiresLeader?: boolean;
     },
   ): Read;
-  readAll(options: { fromPosition: Esdb.ReadPosition; direction: Esdb.Direction }): Read;
+  readAll(options: { fromPosition: Esdb.ReadPosition; direction: Esdb.Direction; maxCount: bigint }): Read;
   subscribeToAll(options: { fromPosition: Esdb.ReadPosition; filter: Esdb.Filter }): AsyncIterable<{
     event?: unknown;
   }> & {
@@ -71,6 +71,53 @@ export async function* withDeadline<T>(
   } finally {
     await read.cancel().catch(() => undefined);
     await iterator.return?.().catch(() => undefined);
+  }
+}
+
+/** Records a `$all` read asks for beyond the events its caller still wants: room for the system records it skips. */
+export const ALL_READ_MARGIN = 100;
+
+const after = (a: Esdb.Position, b: Esdb.Position, direction: Esdb.Direction): boolean => {
+  const order = a.commit === b.commit ? a.prepare - b.prepare : a.commit - b.commit;
+  return direction === 'backwards' ? order < 0n : order > 0n;
+};
+
+/**
+ * The records of `$all` from `start` (forwards: the record there first; backwards: those before it), read in pages
+ * that each ask the server for the events the caller still `wants` and ALL_READ_MARGIN more: a read without a count
+ * makes the server stream the rest of `$all` until the client cancels. A page of system records only (which callers
+ * skip) is followed by the next, from the last record seen; a page shorter than asked is the end of the log. Each
+ * page has the deadline `ms`.
+ */
+export async function* allRecords(
+  client: EsdbClientLike,
+  start: Esdb.ReadPosition,
+  direction: Esdb.Direction,
+  wants: () => number,
+  ms: number,
+  what: string,
+): AsyncGenerator<EsdbRecordedLike, void, undefined> {
+  let from = start;
+  let last: Esdb.Position | undefined;
+  for (;;) {
+    const ask = Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, wants()) + ALL_READ_MARGIN);
+    const read = client.readAll({ fromPosition: from, direction, maxCount: BigInt(ask) });
+    let received = 0;
+    let moved = false;
+    for await (const resolved of withDeadline(read, ms, what)) {
+      received++;
+      const event = resolved.event as EsdbRecordedLike | undefined;
+      const at = event?.position;
+      // A next page starts at the record the last one ended on (forwards reads are inclusive): skip it.
+      if (at && last && !after(at, last, direction)) continue;
+      if (at) {
+        last = at;
+        moved = true;
+      }
+      if (event) yield event;
+    }
+    if (received < ask || !moved || !last) return;
+    from = last;
   }
 }
 

@@ -19,7 +19,7 @@ import {
   toChainLink,
   toRecordedEvent,
 } from './eventstoredb-mapping';
-import { type EsdbClientLike, EsdbStreamReads, withDeadline } from './eventstoredb-reads';
+import { allRecords, type EsdbClientLike, EsdbStreamReads } from './eventstoredb-reads';
 import type {
   AppendOptions,
   AppendResult,
@@ -142,11 +142,17 @@ export class EventStoreDbEventStore implements EventStore {
     if (maxCount === 0) return;
     const { client } = await this.connect();
     let delivered = 0;
-    const read = client.readAll({ fromPosition: readPositionFor(fromPosition), direction: 'forwards' });
+    const read = allRecords(
+      client,
+      readPositionFor(fromPosition),
+      'forwards',
+      () => maxCount - delivered,
+      this.readTimeoutMs,
+      'a read of $all',
+    );
     try {
-      for await (const resolved of withDeadline(read, this.readTimeoutMs, 'a read of $all')) {
-        const event = resolved.event as EsdbRecordedLike | undefined;
-        if (!event || isSystemEvent(event) || !event.isJson) continue;
+      for await (const event of read) {
+        if (isSystemEvent(event) || !event.isJson) continue;
         const recorded = toRecordedEvent(event);
         // The server reads from a position inclusively: the event there is the caller's only with `inclusive`.
         if (
@@ -214,11 +220,18 @@ export class EventStoreDbEventStore implements EventStore {
 
   async headPosition(): Promise<bigint | null> {
     const { client } = await this.connect();
-    const read = client.readAll({ fromPosition: 'end' as Esdb.ReadPosition, direction: 'backwards' });
+    const end = 'end' as Esdb.ReadPosition;
+    const read = allRecords(
+      client,
+      end,
+      'backwards',
+      () => 1,
+      this.readTimeoutMs,
+      'a read of the end of $all',
+    );
     try {
-      for await (const resolved of withDeadline(read, this.readTimeoutMs, 'a read of the end of $all')) {
-        const event = resolved.event as EsdbRecordedLike | undefined;
-        if (!event || isSystemEvent(event) || !event.isJson) continue;
+      for await (const event of read) {
+        if (isSystemEvent(event) || !event.isJson) continue;
         return toRecordedEvent(event).globalPosition;
       }
       return null;
