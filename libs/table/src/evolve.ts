@@ -3,8 +3,18 @@
  * event that does not fit the state (it cannot come from `decide`) is applied as far as it makes sense, never
  * thrown on. Unknown event types (from a newer writer) leave the state unchanged.
  */
-import { type Card, type ShoeCounts, fullShoeCounts, removeCard, startShoeProgress } from '@coup/engine';
-import { afterCoup, afterVoid, placeCards } from './coup';
+import { type ShoeCounts, fullShoeCounts, startShoeProgress } from '@coup/engine';
+import { afterCoup, afterVoid } from './coup';
+import {
+  attempt,
+  cardSwapped,
+  keepOwnShoe,
+  noteCashOut,
+  settledCoupCorrected,
+  settledCoupVoided,
+  takeOut,
+  withCardReplaced,
+} from './evolve-settled';
 import {
   type CoupSummary,
   NO_BETS,
@@ -56,26 +66,6 @@ function withStakes(
   return state.players.map((p) => (p.bets !== null && totalOf(p.bets) > 0 ? update(p, p.bets) : p));
 }
 
-function takeOut(counts: ShoeCounts | null, card: Card): ShoeCounts | null {
-  if (counts === null) return null;
-  const removed = removeCard(counts, card);
-  return removed.ok ? removed.value : counts;
-}
-
-function putBack(counts: ShoeCounts | null, card: Card): ShoeCounts | null {
-  if (counts === null) return null;
-  return { ...counts, [card]: (counts[card] ?? 0) + 1 };
-}
-
-/** `f()`, or `fallback` if it throws: the engine validates its inputs, and evolve never throws. */
-function attempt<T>(f: () => T, fallback: T): T {
-  try {
-    return f();
-  } catch {
-    return fallback;
-  }
-}
-
 function shoeStarted(state: TableState, d: EventData<'ShoeStarted'>): TableState {
   const everyCoup = d.shuffle === 'every-coup';
   let remaining: ShoeCounts | null = null;
@@ -107,7 +97,7 @@ function shoeStarted(state: TableState, d: EventData<'ShoeStarted'>): TableState
     revealed: false,
   };
   return {
-    ...state,
+    ...keepOwnShoe(state),
     shoe,
     shoeNo: d.shoeNo,
     phase: state.phase === 'closed' ? 'closed' : 'ready',
@@ -235,87 +225,8 @@ function cardDealt(state: TableState, d: EventData<'CardDealt'>): TableState {
 }
 
 function cardCorrected(state: TableState, d: EventData<'CardCorrected'>): TableState {
-  const after = withRound(state, (r) => {
-    const cards = r.cards.map((c, i) => (i === d.index ? d.newCard : c.card));
-    return { ...r, cards: attempt(() => placeCards(cards), r.cards) };
-  });
-  const shoe = after.shoe;
-  return shoe === null || shoe.remaining === null
-    ? after
-    : { ...after, shoe: { ...shoe, remaining: takeOut(putBack(shoe.remaining, d.oldCard), d.newCard) } };
-}
-
-/** Each player's chips moved by `delta` and box commission owed by `owed` (players not listed are kept). */
-function movePlayers(
-  state: TableState,
-  delta: Map<string, number>,
-  owed: Map<string, number>,
-): PlayerState[] {
-  const moved = (p: PlayerState): PlayerState => ({
-    ...p,
-    chips: p.chips + (delta.get(p.playerId) ?? 0),
-    commissionOwed: p.commissionOwed + (owed.get(p.playerId) ?? 0),
-  });
-  return state.players.map((p) => (delta.has(p.playerId) || owed.has(p.playerId) ? moved(p) : p));
-}
-
-/** Sums `value` per player of `entries`, with `sign`, into `into` (and returns it). */
-function sumBy<T extends { readonly playerId: string }>(
-  into: Map<string, number>,
-  entries: readonly T[],
-  value: (e: T) => number,
-  sign: 1 | -1,
-): Map<string, number> {
-  for (const e of entries) into.set(e.playerId, (into.get(e.playerId) ?? 0) + sign * value(e));
-  return into;
-}
-
-function settledCoupCorrected(state: TableState, d: EventData<'SettledCoupCorrected'>): TableState {
-  const delta = sumBy(
-    sumBy(new Map(), d.settlements, (s) => s.paid, 1),
-    d.reversed,
-    (s) => s.paid,
-    -1,
-  );
-  const owed =
-    d.commissionMode === 'box'
-      ? sumBy(
-          sumBy(new Map(), d.settlements, (s) => s.commission, 1),
-          d.reversed,
-          (s) => s.commission,
-          -1,
-        )
-      : new Map<string, number>();
-  const summary = summaryOf(d);
-  const corrected = cardCorrected(state, { ...d, next: { to: 'complete' } });
-  return {
-    ...corrected,
-    players: movePlayers(state, delta, owed),
-    round: corrected.round === null ? null : { ...corrected.round, result: summary },
-    lastResult: summary,
-  };
-}
-
-function settledCoupVoided(state: TableState, d: EventData<'SettledCoupVoided'>): TableState {
-  const delta = sumBy(
-    sumBy(new Map(), d.returned, (r) => r.amount, 1),
-    d.reversed,
-    (s) => s.paid,
-    -1,
-  );
-  const box = state.rules?.commission === 'box' && (state.rules.game ?? 'commission') === 'commission';
-  const owed = box ? sumBy(new Map(), d.reversed, (s) => s.commission, -1) : new Map<string, number>();
-  const round = state.round;
-  return {
-    ...state,
-    players: movePlayers(state, delta, owed),
-    shoe: state.shoe === null ? null : { ...state.shoe, coups: Math.max(0, state.shoe.coups - 1) },
-    round:
-      round === null
-        ? null
-        : { ...round, status: 'voided', result: null, voided: { reason: d.reason, by: d.by, role: d.role } },
-    lastResult: null,
-  };
+  const after = withRound(state, (r) => withCardReplaced(r, d.index, d.newCard));
+  return after.shoe === null ? after : { ...after, shoe: cardSwapped(after.shoe, d.oldCard, d.newCard) };
 }
 
 type Evolvers = { readonly [K in TableEvent['type']]: (state: TableState, d: EventData<K>) => TableState };
@@ -327,7 +238,7 @@ const EVOLVERS: Evolvers = {
   PlayerBoughtIn: (state, d) => withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.amount })),
   PlayerCashedOut: (state, d) => {
     const { commissionOwed } = d;
-    return withPlayer(state, d.playerId, (p) =>
+    return withPlayer(noteCashOut(state, d.playerId), d.playerId, (p) =>
       commissionOwed > 0 ? { ...p, chips: 0, commissionOwed } : null,
     );
   },
@@ -371,7 +282,7 @@ const EVOLVERS: Evolvers = {
   CardCorrected: cardCorrected,
   CoupResolved: coupResolved,
   RoundVoided: roundVoided,
-  SettledCoupCorrected: settledCoupCorrected,
+  SettledCoupCorrected: (state, d) => settledCoupCorrected(state, d, summaryOf(d)),
   SettledCoupVoided: settledCoupVoided,
 };
 

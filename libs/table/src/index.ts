@@ -122,6 +122,7 @@ export {
   type PlayerState,
   type RoundState,
   STATE_VERSION,
+  type ShoeRecord,
   type ShoeState,
   type TableState,
   betsOf,

@@ -18,7 +18,7 @@ import {
 export { totalOf };
 
 /** Bump when the state's shape changes (a snapshot of another version must be rebuilt from the events). */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /**
  * The table's phase:
@@ -69,6 +69,9 @@ export interface ShoeState {
   readonly revealed: boolean;
 }
 
+/** What a settled coup's correction needs of its shoe: the composition it is checked against, its coups. */
+export type ShoeRecord = Pick<ShoeState, 'shoeNo' | 'decks' | 'remaining' | 'coups'>;
+
 /** A dealt card of the current coup. */
 export interface DealtCard {
   readonly card: Card;
@@ -102,6 +105,16 @@ export interface RoundState {
   readonly voided: { readonly reason: string; readonly by: string; readonly role: Role } | null;
   /** Stakes on the layout, one per player and spot (bounded by the rule `maxStakes`: see `checkStakes`). */
   readonly stakes: number;
+  /**
+   * The settled coup's own shoe, kept once another shoe has started (until the next betting opens), so that a
+   * correction or void of the coup checks and changes that shoe, never the new one. Absent otherwise.
+   */
+  readonly ownShoe?: ShoeRecord;
+  /**
+   * The players of the settled coup who cashed out since it settled (sorted): they keep the coup as it was
+   * settled. Absent when none did.
+   */
+  readonly cashedOut?: readonly string[];
 }
 
 /** The table's whole decision state. */

@@ -10,6 +10,9 @@
  *   collected;
  * - every coup's result is the engine's resolveCoup on the cards dealt (after corrections); rng cards are the
  *   seeded shoe's, in order; every settlement is the engine's settleBet;
+ * - a live shoe's composition (cards not yet seen) never holds more of a card than its decks, nor fewer than none,
+ *   and is the one counted from the events; a settled coup's correction or void, also once its shoe ended, another
+ *   shoe started or a player cashed out and bought in again, changes the coup's own shoe and no other;
  * - nothing is accepted after betting closes (no bet or clear after BettingClosed, nor after the deadline);
  * - the revealed seed matches the commitment published before the round's bets;
  * - the state is plain JSON and folding all the events from scratch gives the same state.
@@ -59,6 +62,7 @@ type Kind =
   | 'auto'
   | 'buyIn'
   | 'cashOut'
+  | 'cashOutAndBack'
   | 'startShoe'
   | 'openBetting'
   | 'placeBet'
@@ -207,6 +211,9 @@ class Run {
     }
     if (!decision.ok) {
       this.refused++;
+      if (decision.error.code === 'CORRECTION_CONFLICT' && (this.state.round?.cashedOut ?? []).length > 0)
+        this.stats['refused: a player of the coup cashed out'] =
+          (this.stats['refused: a player of the coup cashed out'] ?? 0) + 1;
       check(
         ERROR_HTTP_STATUS[decision.error.code] !== undefined,
         () => `unknown code ${decision.error.code}`,
@@ -223,6 +230,7 @@ class Run {
     this.accepted++;
     for (const e of decision.events) {
       this.stats[e.type] = (this.stats[e.type] ?? 0) + 1;
+      if (e.type === 'SettledCoupCorrected' || e.type === 'SettledCoupVoided') this.countAmendment(e.type);
       if (e.type === 'CoupResolved') {
         const game = (this.ledger.rules?.game ?? 'commission') as string;
         for (const st of e.data.settlements) {
@@ -238,6 +246,22 @@ class Run {
       }
     }
     this.ledger.checkAgainst(this.state);
+  }
+
+  /** Counts a settled coup's correction or void by when it came: its shoe ended, the next started, a cash-out. */
+  countAmendment(type: string): void {
+    const { shoe, round } = this.state;
+    const when =
+      shoe !== null && shoe.shoeNo !== round?.shoeNo
+        ? 'after the next shoe started'
+        : shoe?.ended
+          ? 'after its shoe ended'
+          : 'in its shoe';
+    const key = `${type} ${when}`;
+    this.stats[key] = (this.stats[key] ?? 0) + 1;
+    if ((round?.cashedOut ?? []).length > 0) {
+      this.stats['amended after a cash-out'] = (this.stats['amended after a cash-out'] ?? 0) + 1;
+    }
   }
 
   /** The state's current round number, or a wrong one now and then. */
@@ -287,16 +311,26 @@ class Run {
     const roundNo = this.roundNo(step);
     let kind = step.kind;
     if (kind === 'auto') {
-      if (s.phase === 'idle')
-        kind = rules?.shuffle === 'every-coup' && step.c % 2 === 0 ? 'openBetting' : 'startShoe';
+      // now and then the coup just settled is corrected (live) or voided before the next betting opens: more often
+      // in the rarer windows (its shoe ended, the next shoe started, one of its players cashed out and came back)
+      const round = s.round;
+      const settled = round?.status === 'resolved';
+      const left = (round?.cashedOut ?? []).length > 0;
+      const rare =
+        left ||
+        (rules?.shuffle !== 'every-coup' && (s.shoe?.ended === true || s.shoe?.shoeNo !== round?.shoeNo));
+      const amendNow = settled && (rare ? step.c % 3 !== 0 : step.c % 6 === 5);
+      const amend = rules?.dealing === 'live' && step.a % 3 !== 0 ? 'correctCard' : 'voidRound';
+      if (settled && !left && (s.phase === 'idle' || s.phase === 'ready') && step.c % 6 === 4)
+        kind = 'cashOutAndBack';
+      else if (s.phase === 'idle')
+        kind = amendNow
+          ? amend
+          : rules?.shuffle === 'every-coup' && step.c % 2 === 0
+            ? 'openBetting'
+            : 'startShoe';
       else if (s.phase === 'ready')
-        // now and then the coup just settled is corrected (live) or voided before the next betting opens
-        kind =
-          s.round?.status === 'resolved' && step.c % 6 === 5
-            ? rules?.dealing === 'live' && step.a % 3 !== 0
-              ? 'correctCard'
-              : 'voidRound'
-            : 'openBetting';
+        kind = amendNow ? amend : settled && step.c % 12 === 3 ? 'endShoe' : 'openBetting';
       else if (s.phase === 'betting') {
         const late = s.round?.deadline != null && this.now >= Date.parse(s.round.deadline);
         kind = late
@@ -324,6 +358,13 @@ class Run {
         );
       case 'cashOut':
         return this.exec(this.command('CashOut', { playerId }, admin));
+      case 'cashOutAndBack': {
+        // a player of the settled coup leaves and buys in again before its correction window closes
+        const players = s.round?.result?.settlements.map((x) => x.playerId) ?? [];
+        const who = players[step.a % Math.max(1, players.length)] ?? playerId;
+        this.exec(this.command('CashOut', { playerId: who }, admin));
+        return this.exec(this.command('BuyIn', { playerId: who, amount: 500 + step.b * 10 }, admin));
+      }
       case 'startShoe':
         return this.exec(
           this.command(
@@ -406,6 +447,11 @@ class Run {
       }
       case 'correctCard': {
         const dealt = s.round?.cards.length ?? 0;
+        const likely = step.c % 2 === 1 ? this.likelyCorrection(step) : null;
+        if (likely !== null) {
+          const data = { roundNo, ...likely, reason: 'card misread at the shoe' };
+          return this.exec(this.command('CorrectCard', data, supervisor));
+        }
         return this.exec(
           this.command(
             'CorrectCard',
@@ -442,6 +488,28 @@ class Run {
     }
   }
 
+  /**
+   * A correction of the settled coup that its own shoe allows and that uses exactly the cards dealt (most random
+   * ones do not), or null.
+   */
+  likelyCorrection(step: Step): { index: number; card: Card } | null {
+    const round = this.state.round;
+    if (round?.status !== 'resolved') return null;
+    const shoe = this.state.shoe?.shoeNo === round.shoeNo ? this.state.shoe : round.ownShoe;
+    const remaining = shoe?.remaining;
+    if (!remaining) return null;
+    const cards = round.cards.map((c) => c.card);
+    const index = step.a % cards.length;
+    for (let i = 0; i < ALL_CARDS.length; i++) {
+      const card = ALL_CARDS[(step.b + i) % ALL_CARDS.length]!;
+      if (card === cards[index] || !(remaining[card]! > 0)) continue;
+      const corrected = cards.map((c, j) => (j === index ? card : c));
+      const used = attempt(() => resolveCoup(corrected).cardsUsed);
+      if (used === cards.length) return { index, card };
+    }
+    return null;
+  }
+
   freshPhysicalShoe(step: Step): string {
     const decks = (this.rules['decks'] as number) ?? 8;
     this.physical = shuffleShoe(decks, seedFromHex(seed(`phys-${this.salt}-${this.seeds++}`)));
@@ -456,6 +524,15 @@ function deepFreeze<T>(value: T): T {
   Object.freeze(value);
   for (const v of Object.values(value)) deepFreeze(v);
   return value;
+}
+
+/** `f()`, or null if it throws. */
+function attempt<T>(f: () => T): T | null {
+  try {
+    return f();
+  } catch {
+    return null;
+  }
 }
 
 function check(ok: boolean, message: () => string): void {
@@ -497,6 +574,26 @@ class Ledger {
   currentShoe = 0;
   /** The settlement in force of each settled round (its coup's, or its last correction's). */
   settled = new Map<number, readonly Settlement[]>();
+  /** Each live shoe's composition (the cards not seen yet, per card), by shoe number. */
+  shoeCards = new Map<number, Map<Card, number>>();
+  /** Each shoe's coups resolved and not voided since, by shoe number. */
+  shoeCoups = new Map<number, number>();
+  /** The shoe the open (or last) round is dealt from. */
+  roundShoe = 0;
+
+  /** Takes `card` out of shoe `shoeNo`'s composition (live shoes), or puts it back (`by` +1). */
+  moveCard(shoeNo: number, card: Card, by: 1 | -1): void {
+    const cards = this.shoeCards.get(shoeNo);
+    if (cards === undefined) return;
+    const n = (cards.get(card) ?? 0) + by;
+    const decks = this.rules?.decks ?? 8;
+    check(n >= 0 && n <= decks, () => `shoe ${shoeNo} would hold ${n} of ${card} (${decks} decks)`);
+    cards.set(card, n);
+  }
+
+  countCoup(shoeNo: number, by: 1 | -1): void {
+    this.shoeCoups.set(shoeNo, (this.shoeCoups.get(shoeNo) ?? 0) + by);
+  }
 
   onLayout(): number {
     let n = 0;
@@ -521,6 +618,11 @@ class Ledger {
         );
         break;
       case 'ShoeStarted':
+        this.shoeCoups.set(e.data.shoeNo, 0);
+        if (e.data.dealing === 'live') {
+          this.shoeCards.set(e.data.shoeNo, new Map(ALL_CARDS.map((c) => [c, e.data.decks])));
+          if (e.data.burnCard !== null) this.moveCard(e.data.shoeNo, e.data.burnCard, -1);
+        }
         this.shoeSeed = e.data.seed;
         this.currentShoe = e.data.shoeNo;
         this.commitments.set(e.data.shoeNo, e.data.commitment);
@@ -542,6 +644,7 @@ class Ledger {
           () => 'no commitment before betting',
         );
         this.round = e.data.roundNo;
+        this.roundShoe = e.data.shoeNo;
         this.deadline = e.data.deadline;
         this.cards = [];
         this.positions = [];
@@ -578,13 +681,18 @@ class Ledger {
         check(this.closedRounds.has(e.data.roundNo), () => 'card dealt while betting');
         this.cards.push(e.data.card);
         this.positions.push(e.data.shoePosition);
+        this.moveCard(this.roundShoe, e.data.card, -1);
         break;
       case 'CardCorrected':
         check(this.cards[e.data.index] === e.data.oldCard, () => 'corrected card was not the dealt one');
         this.cards[e.data.index] = e.data.newCard;
+        this.moveCard(this.roundShoe, e.data.oldCard, 1);
+        this.moveCard(this.roundShoe, e.data.newCard, -1);
         break;
       case 'CoupResolved': {
         this.settled.set(e.data.roundNo, e.data.settlements);
+        check(e.data.shoeNo === this.roundShoe, () => 'coup resolved on another shoe than its round’s');
+        this.countCoup(e.data.shoeNo, 1);
         const rules = this.rules!;
         const expected = resolveCoup(this.cards);
         check(this.cards.length === expected.cardsUsed, () => 'cards dealt beyond the coup');
@@ -655,6 +763,10 @@ class Ledger {
           JSON.stringify(e.data.reversed) === JSON.stringify(this.settled.get(e.data.roundNo)),
           () => `round ${e.data.roundNo}: the reversal is not the settlement in force`,
         );
+        check(
+          e.data.shoeNo === this.roundShoe,
+          () => 'settled coup amended on another shoe than its round’s',
+        );
         const box = this.rules!.commission === 'box';
         for (const st of e.data.reversed) {
           this.house -= st.amount - st.paid;
@@ -672,6 +784,8 @@ class Ledger {
             if (box) this.boxCommission += st.commission;
           }
           this.cards[e.data.index] = e.data.newCard;
+          this.moveCard(e.data.shoeNo, e.data.oldCard, 1);
+          this.moveCard(e.data.shoeNo, e.data.newCard, -1);
           const again = resolveCoup(this.cards);
           check(
             again.outcome === e.data.outcome && again.cardsUsed === this.cards.length,
@@ -686,6 +800,7 @@ class Ledger {
             () => 'settled void returned other than the stakes',
           );
           this.settled.delete(e.data.roundNo);
+          this.countCoup(e.data.shoeNo, -1);
         }
         break;
       }
@@ -694,7 +809,29 @@ class Ledger {
     }
   }
 
+  /** The state's shoe and the settled round's own shoe against the compositions and coups the events give. */
+  checkShoes(state: TableState): void {
+    for (const shoe of [state.shoe, state.round?.ownShoe]) {
+      if (shoe === null || shoe === undefined) continue;
+      check(
+        shoe.coups === (this.shoeCoups.get(shoe.shoeNo) ?? 0),
+        () => `shoe ${shoe.shoeNo}: ${shoe.coups} coups, the events count ${this.shoeCoups.get(shoe.shoeNo)}`,
+      );
+      const cards = this.shoeCards.get(shoe.shoeNo);
+      check((shoe.remaining === null) === (cards === undefined), () => `shoe ${shoe.shoeNo}: live or not?`);
+      if (shoe.remaining === null || cards === undefined) continue;
+      for (const card of ALL_CARDS) {
+        check(
+          shoe.remaining[card] === cards.get(card),
+          () =>
+            `shoe ${shoe.shoeNo} holds ${shoe.remaining?.[card]} of ${card}, the events ${cards.get(card)}`,
+        );
+      }
+    }
+  }
+
   checkAgainst(state: TableState): void {
+    this.checkShoes(state);
     let chips = 0;
     let owed = 0;
     let previous = '';
@@ -740,6 +877,106 @@ class Ledger {
   }
 }
 
+/** When a settled coup is amended: before the next betting, with its shoe in play, ended, replaced, or a player gone. */
+const WINDOWS = [
+  'its shoe in play',
+  'its shoe ended',
+  'the next shoe started',
+  'a player cashed out and back',
+] as const;
+
+/** Plays one coup to its settlement: a shoe, a bet from every player, the cards (live: from the physical shoe). */
+function settleCoup(run: Run, step: Step): void {
+  const dealer: Actor = { id: 'd1', role: 'dealer' };
+  const live = run.rules['dealing'] === 'live';
+  const plain = { ...step, c: 1 }; // a valid first card
+  run.exec(
+    run.command(
+      'StartShoe',
+      live ? { firstCard: run.freshPhysicalShoe(plain) } : { seed: run.newSeed() },
+      dealer,
+    ),
+  );
+  run.exec(run.command('OpenBetting', {}, dealer));
+  const roundNo = run.state.roundNo;
+  run.state.players.forEach(({ playerId }, i) => {
+    const spot = ALL_SPOTS[(step.a + i) % 3]!;
+    run.exec(
+      run.command('PlaceBet', { roundNo, playerId, spot, amount: 500 }, { id: playerId, role: 'player' }),
+    );
+  });
+  if (run.rules['dealtBy'] === 'player') {
+    run.exec(
+      run.command('Deal', { roundNo }, { id: run.state.players[0]?.playerId ?? 'p1', role: 'player' }),
+    );
+    return;
+  }
+  run.exec(run.command('CloseBetting', { roundNo }, dealer));
+  if (!live) {
+    run.exec(
+      run.command('Deal', step.b % 2 === 0 ? { roundNo } : { roundNo, nextSeed: run.newSeed() }, dealer),
+    );
+    return;
+  }
+  for (let i = 0; i < 6 && run.state.phase === 'dealing'; i++) {
+    if (tableView(run.state).round?.next?.to === 'complete') {
+      run.exec(run.command('ConfirmResult', { roundNo }, dealer));
+    } else {
+      run.exec(run.command('DealCard', { roundNo, card: run.physical[run.next++]! }, dealer));
+    }
+  }
+}
+
+/** Brings the settled coup into `window`: its shoe ended, the next one started, or a player out and back in. */
+function openWindow(run: Run, window: (typeof WINDOWS)[number], step: Step): void {
+  const supervisor: Actor = { id: 's1', role: 'supervisor' };
+  const admin: Actor = { id: 'a1', role: 'admin' };
+  if (window === 'its shoe ended' || window === 'the next shoe started') {
+    if (run.state.shoe?.ended === false) run.exec(run.command('EndShoe', {}, supervisor));
+  }
+  if (window === 'the next shoe started') {
+    const live = run.rules['dealing'] === 'live';
+    const first = live ? { firstCard: run.freshPhysicalShoe({ ...step, c: 1 }) } : { seed: run.newSeed() };
+    run.exec(run.command('StartShoe', first, supervisor));
+  }
+  if (window === 'a player cashed out and back') {
+    const players = run.state.round?.result?.settlements.map((x) => x.playerId) ?? ['p1'];
+    const playerId = players[step.a % players.length]!;
+    run.exec(run.command('CashOut', { playerId }, admin));
+    run.exec(run.command('BuyIn', { playerId, amount: 500 + step.b * 10 }, admin));
+  }
+}
+
+/** Corrects a card of the settled coup (live, a correction its shoe allows) or voids it. */
+function amendSettled(run: Run, step: Step): void {
+  const supervisor: Actor = { id: 's1', role: 'supervisor' };
+  const roundNo = run.state.round?.roundNo ?? 1;
+  const likely = run.rules['dealing'] === 'live' && step.c % 3 !== 0 ? run.likelyCorrection(step) : null;
+  const reason = 'card misread at the shoe';
+  if (likely !== null) run.exec(run.command('CorrectCard', { roundNo, ...likely, reason }, supervisor));
+  else run.exec(run.command('VoidRound', { roundNo, reason }, supervisor));
+}
+
+/** A run on a table opened with `rules`, two to four players bought in. */
+function openRun(rules: Record<string, unknown>, salt: number, stats: Record<string, number>): Run {
+  const run = new Run(rules, salt, stats);
+  const admin: Actor = { id: 'a1', role: 'admin' };
+  run.exec(run.command('OpenTable', { tableId: 'T1', rules }, admin));
+  for (const p of PLAYERS.slice(0, 2 + (salt % 3))) {
+    run.exec(run.command('BuyIn', { playerId: p, amount: 1000 + (salt % 5) * 1000 }, admin));
+  }
+  return run;
+}
+
+/** The checks at the end of a run: plain JSON, a fold from scratch, a fresh ledger over every event. */
+function finishRun(run: Run): void {
+  check(isDeepStrictEqual(JSON.parse(JSON.stringify(run.state)), run.state), () => 'state is not plain JSON');
+  check(isDeepStrictEqual(fold(run.events), run.state), () => 'a fold from scratch differs');
+  const ledger = new Ledger();
+  for (const e of run.events) ledger.apply(e);
+  ledger.checkAgainst(run.state);
+}
+
 describe('table invariants over random command sequences', () => {
   it('hold for thousands of sequences', () => {
     const stats: Record<string, number> = {};
@@ -753,28 +990,9 @@ describe('table invariants over random command sequences', () => {
         fc.nat(),
         (rules, steps, salt) => {
           runs++;
-          const run = new Run(rules, salt, stats);
-          run.exec(run.command('OpenTable', { tableId: 'T1', rules }, { id: 'a1', role: 'admin' }));
-          for (const p of PLAYERS.slice(0, 2 + (salt % 3))) {
-            run.exec(
-              run.command(
-                'BuyIn',
-                { playerId: p, amount: 1000 + (salt % 5) * 1000 },
-                { id: 'a1', role: 'admin' },
-              ),
-            );
-          }
+          const run = openRun(rules, salt, stats);
           for (const step of steps) run.step(step);
-          // the state is plain JSON, and a fold from scratch gives the same state
-          check(
-            isDeepStrictEqual(JSON.parse(JSON.stringify(run.state)), run.state),
-            () => 'state is not plain JSON',
-          );
-          check(isDeepStrictEqual(fold(run.events), run.state), () => 'a fold from scratch differs');
-          // and a fresh ledger over all the events agrees
-          const ledger = new Ledger();
-          for (const e of run.events) ledger.apply(e);
-          ledger.checkAgainst(run.state);
+          finishRun(run);
           accepted += run.accepted;
           refused += run.refused;
         },
@@ -830,5 +1048,37 @@ describe('table invariants over random command sequences', () => {
     }
     expect(accepted).toBeGreaterThan(RUNS * 10);
     expect(refused).toBeGreaterThan(RUNS);
+  });
+  it('hold when a settled coup is corrected or voided after its shoe ended, the next started, or a player left', () => {
+    const stats: Record<string, number> = {};
+    fc.assert(
+      fc.property(
+        rulesArb,
+        fc.constantFrom(...WINDOWS),
+        stepArb,
+        fc.array(stepArb, { maxLength: 15 }),
+        fc.nat(),
+        (rules, window, step, after, salt) => {
+          const run = openRun(rules, salt, stats);
+          settleCoup(run, step);
+          openWindow(run, window, step);
+          amendSettled(run, step);
+          for (const s of after) run.step(s);
+          finishRun(run);
+        },
+      ),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+    if (process.env['TABLE_STATS']) console.log(JSON.stringify(stats, null, 1));
+    for (const key of [
+      'SettledCoupCorrected after its shoe ended',
+      'SettledCoupCorrected after the next shoe started',
+      'SettledCoupVoided after its shoe ended',
+      'SettledCoupVoided after the next shoe started',
+      'amended after a cash-out',
+      'refused: a player of the coup cashed out',
+    ]) {
+      expect({ key, many: (stats[key] ?? 0) >= 5 }).toEqual({ key, many: true });
+    }
   });
 });

@@ -2,6 +2,7 @@
 import {
   type PlayerState,
   type RoundState,
+  type ShoeRecord,
   type ShoeState,
   type TableState,
   playerOf,
@@ -94,7 +95,7 @@ export function shoeIn(ctx: Ctx): ShoeState | Refusal {
 }
 
 /** A live shoe's composition, or WRONG_DEALING_MODE. */
-export function handDealt(shoe: ShoeState): NonNullable<ShoeState['remaining']> | Refusal {
+export function handDealt(shoe: ShoeRecord): NonNullable<ShoeState['remaining']> | Refusal {
   return (
     shoe.remaining ?? refuse('WRONG_DEALING_MODE', 'This shoe is not dealt by hand', { shoeNo: shoe.shoeNo })
   );

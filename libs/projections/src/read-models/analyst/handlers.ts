@@ -184,7 +184,10 @@ function shoeEnded(step: Step, d: EventData<'ShoeEnded'>): void {
   const shoe = step.state.shoe;
   if (shoe === null || shoe['shoe_no'] !== d.shoeNo) return;
   const row = { ...shoe, ended_at: d.at, end_reason: d.reason, coups: d.coups };
-  step.with({ shoe: null }).write({ kind: 'upsert', table: AN_SHOES, row });
+  // the coup just settled keeps its ended shoe's row: a void of it until the next betting counts it out there
+  const settled = step.state.settled;
+  const keep = settled !== null && settled.shoeNo === d.shoeNo ? { settled: { ...settled, shoe: row } } : {};
+  step.with({ shoe: null, ...keep }).write({ kind: 'upsert', table: AN_SHOES, row });
 }
 
 function bettingOpened(step: Step, d: EventData<'BettingOpened'>): void {
@@ -296,6 +299,11 @@ function settledVoided(step: Step, d: EventData<'SettledCoupVoided'>): void {
       set: { status: 'voided' },
     })),
   );
+  // its shoe ended since (it ends uncounted when the void comes first, as the decider counts it)
+  const shoe = coup.shoe;
+  if (shoe !== undefined && typeof shoe['coups'] === 'number') {
+    step.write({ kind: 'upsert', table: AN_SHOES, row: { ...shoe, coups: Math.max(0, shoe['coups'] - 1) } });
+  }
 }
 
 const nothing = (): void => undefined;

@@ -24,6 +24,8 @@ export interface SettledCoup extends OpenRound {
   readonly at: string;
   readonly status: FactStatus;
   readonly corrections: number;
+  /** Its shoe's row once that shoe has ended (a void of the coup then takes it out of the shoe's coups). */
+  readonly shoe?: Row;
 }
 
 export interface AnalystState {

@@ -5,8 +5,8 @@
  */
 import { removeCard } from '@coup/engine';
 import { nextFor } from '../../coup';
-import { type OpenCtx, Refusal, handDealt, refuse, shoeIn } from '../../kernel';
-import type { ShoeState } from '../../state';
+import { type OpenCtx, Refusal, handDealt, refuse } from '../../kernel';
+import type { ShoeRecord } from '../../state';
 import type { Card } from '../../vocabulary';
 
 /** Refused unless the table deals live (only a live dealer's entries can be mistyped). */
@@ -20,12 +20,14 @@ export interface Replaced {
   readonly oldCard: Card;
   /** The coup's cards with the correction. */
   readonly corrected: Card[];
-  readonly shoe: ShoeState;
 }
 
-/** The dealt `cards` with card `index` replaced by `card`, checked: dealt, changed, in the shoe. */
+/**
+ * The dealt `cards` with card `index` replaced by `card`, checked: dealt, changed, and held by `shoe`, the coup's
+ * own shoe (the one in progress while dealing; once settled, the shoe it was dealt from, even ended or replaced).
+ */
 export function replaceCard(
-  ctx: OpenCtx,
+  shoe: ShoeRecord,
   cards: readonly Card[],
   index: number,
   card: Card,
@@ -39,8 +41,6 @@ export function replaceCard(
   }
   if (oldCard === card)
     return refuse('CORRECTION_CONFLICT', `Card ${index} is already ${card}`, { index, card });
-  const shoe = shoeIn(ctx);
-  if (shoe instanceof Refusal) return shoe;
   const remaining = handDealt(shoe);
   if (remaining instanceof Refusal) return remaining;
   if (!removeCard({ ...remaining, [oldCard]: remaining[oldCard] + 1 }, card).ok) {
@@ -49,7 +49,7 @@ export function replaceCard(
       decks: shoe.decks,
     });
   }
-  return { oldCard, corrected: cards.map((c, i) => (i === index ? card : c)), shoe };
+  return { oldCard, corrected: cards.map((c, i) => (i === index ? card : c)) };
 }
 
 /** How many of the corrected cards complete the coup, when fewer than all of them do; else null. */

@@ -20,6 +20,7 @@ import {
   readRoundNo,
   refuse,
   resolution,
+  shoeIn,
 } from '../../kernel';
 import type { Card, NextPosition, TableEvent } from '../../vocabulary';
 import { completesEarly, liveOnly, replaceCard } from './card-check';
@@ -76,14 +77,16 @@ export const correctCard: CommandSpec<'CorrectCard', Parsed, CoupReply | CardRep
     if (notLive !== null) return notLive;
     const round = currentRound(ctx, roundNo, ['dealing']);
     if (round instanceof Refusal) return round;
+    const shoe = shoeIn(ctx);
+    if (shoe instanceof Refusal) return shoe;
     const replaced = replaceCard(
-      ctx,
+      shoe,
       round.cards.map((c) => c.card),
       index,
       card,
     );
     if (replaced instanceof Refusal) return replaced;
-    const { oldCard, corrected, shoe } = replaced;
+    const { oldCard, corrected } = replaced;
     const early = completesEarly(corrected);
     if (early !== null) {
       return refuse(

@@ -7,7 +7,7 @@ import { resolveCoup } from '@coup/engine';
 import { nextFor, settleRound } from '../../coup';
 import { type OpenCtx, Refusal, by, refuse } from '../../kernel';
 import { completesEarly, liveOnly, replaceCard } from './card-check';
-import type { RoundState } from '../../state';
+import { type RoundState, type ShoeRecord, playerOf } from '../../state';
 import {
   type Card,
   type Returned,
@@ -57,37 +57,80 @@ function stakesOf(settlements: readonly Settlement[]): { playerId: string; bets:
   return [...byPlayer].map(([playerId, bets]) => ({ playerId, bets }));
 }
 
+/** How a correction or void moves one player's money: its chips, and its box commission owed. */
+interface Move {
+  chips: number;
+  owed: number;
+}
+
 /**
- * Refused unless every player of the coup is still seated and can give back what the correction takes (a player
- * who cashed out since, or moved the chips, keeps the coup as it was settled: CORRECTION_CONFLICT).
+ * Each player's move from the settlement `reversed` to the new `settlements` (or to the `returned` stakes); the
+ * commission owed moves on box-commission tables only (elsewhere it was deducted from what was paid).
  */
-function chipsAllow(ctx: OpenCtx, change: ReadonlyMap<string, number>): Refusal | null {
+function movesOf(
+  ctx: OpenCtx,
+  reversed: readonly Settlement[],
+  after: { readonly settlements: readonly Settlement[] } | { readonly returned: readonly Returned[] },
+): Map<string, Move> {
+  const moves = new Map<string, Move>();
+  const box = ctx.rules.commission === 'box';
+  const add = (playerId: string, chips: number, owed: number) => {
+    const m = moves.get(playerId) ?? { chips: 0, owed: 0 };
+    moves.set(playerId, { chips: m.chips + chips, owed: m.owed + (box ? owed : 0) });
+  };
+  for (const s of reversed) add(s.playerId, -s.paid, -s.commission);
+  if ('settlements' in after) for (const s of after.settlements) add(s.playerId, s.paid, s.commission);
+  else for (const r of after.returned) add(r.playerId, r.amount, 0);
+  return moves;
+}
+
+/**
+ * Refused when the correction moves the money of a player who cashed out since the coup settled (it keeps the
+ * coup as it was settled: the chips it took away are no longer the table's to take back or add to), or of one
+ * whose chips or commission owed would go below zero: CORRECTION_CONFLICT, naming them. A player whose
+ * settlement comes out the same is not moved, and does not stop the correction.
+ */
+function chipsAllow(ctx: OpenCtx, round: RoundState, moves: ReadonlyMap<string, Move>): Refusal | null {
+  const left = new Set(round.cashedOut ?? []);
   const short: string[] = [];
-  for (const [playerId, delta] of change) {
-    const p = ctx.state.players.find((x) => x.playerId === playerId);
-    if (p === undefined || p.chips + delta < 0) short.push(playerId);
+  for (const [playerId, move] of moves) {
+    if (move.chips === 0 && move.owed === 0) continue;
+    const p = playerOf(ctx.state, playerId);
+    if (p === undefined || left.has(playerId) || p.chips + move.chips < 0 || p.commissionOwed + move.owed < 0)
+      short.push(playerId);
   }
   return short.length === 0
     ? null
     : refuse(
         'CORRECTION_CONFLICT',
-        `The correction takes back chips that ${short.join(', ')} no longer hold at this table (cashed out since)`,
-        { players: short },
+        `The correction moves money of ${short.join(', ')}, who cashed out since round ${round.roundNo} settled: a player who left keeps the coup as it was settled`,
+        { players: short, roundNo: round.roundNo },
       );
 }
 
-function paidBy(settlements: readonly Settlement[]): Map<string, number> {
-  const paid = new Map<string, number>();
-  for (const s of settlements) paid.set(s.playerId, (paid.get(s.playerId) ?? 0) + s.paid);
-  return paid;
+/**
+ * The settled coup's own shoe, what a correction is checked against: the current shoe (in progress or ended), or
+ * the record kept when another shoe started.
+ */
+function coupShoe(ctx: OpenCtx, round: RoundState): ShoeRecord | Refusal {
+  const shoe = ctx.state.shoe;
+  if (shoe !== null && shoe.shoeNo === round.shoeNo) return shoe;
+  if (round.ownShoe?.shoeNo === round.shoeNo) return round.ownShoe;
+  return refuse(
+    'CORRECTION_WINDOW_CLOSED',
+    `Shoe ${round.shoeNo}, which round ${round.roundNo} was dealt from, is no longer kept`,
+    { roundNo: round.roundNo, shoeNo: round.shoeNo },
+  );
 }
 
 /** The coup's cards with card `index` replaced, checked: live, dealt, in the shoe, using exactly the cards dealt. */
 function correctedCards(ctx: OpenCtx, round: RoundState, index: number, card: Card): Card[] | Refusal {
   const notLive = liveOnly(ctx);
   if (notLive !== null) return notLive;
+  const shoe = coupShoe(ctx, round);
+  if (shoe instanceof Refusal) return shoe;
   const replaced = replaceCard(
-    ctx,
+    shoe,
     round.cards.map((c) => c.card),
     index,
     card,
@@ -118,10 +161,7 @@ export function correctSettledCard(
   const reversed = round.result?.settlements ?? [];
   const result = resolveCoup(corrected);
   const settlements = settleRound(stakesOf(reversed), result, ctx.rules);
-  const before = paidBy(reversed);
-  const after = paidBy(settlements);
-  const change = new Map([...before].map(([id, paid]) => [id, (after.get(id) ?? 0) - paid]));
-  const refused = chipsAllow(ctx, change);
+  const refused = chipsAllow(ctx, round, movesOf(ctx, reversed, { settlements }));
   if (refused) return refused;
   return [
     {
@@ -148,9 +188,7 @@ export function voidSettledCoup(ctx: OpenCtx, round: RoundState, reason: string)
   const reversed = round.result?.settlements ?? [];
   const stakes = stakesOf(reversed);
   const returned: Returned[] = stakes.map(({ playerId, bets }) => ({ playerId, amount: totalOf(bets) }));
-  const paid = paidBy(reversed);
-  const change = new Map(returned.map((r) => [r.playerId, r.amount - (paid.get(r.playerId) ?? 0)]));
-  const refused = chipsAllow(ctx, change);
+  const refused = chipsAllow(ctx, round, movesOf(ctx, reversed, { returned }));
   if (refused) return refused;
   return [
     {
