@@ -5,26 +5,11 @@
  * `calendar=gaming` for every gaming day. The read models check the values (400 naming the field).
  */
 import { ApiQuery } from '@nestjs/swagger';
-import type { StatsFilter } from '@coup/projections';
-import type { AnalyticsOptions } from './analytics.params';
-import { reportQuery } from './analytics.params';
+import { STATS_FACT_FILTERS, type StatsFilter } from '@coup/projections';
+import { type AnalyticsOptions, reportQuery } from './analytics.params';
 import { queryOf } from './params';
 
-export const STATS_PARAMS = [
-  'tableId',
-  'from',
-  'to',
-  'gamingDay',
-  'gamingDayFrom',
-  'gamingDayTo',
-  'since',
-  'until',
-  'shift',
-  'hour',
-  'dealer',
-  'calendar',
-  'format',
-] as const;
+export const STATS_PARAMS = ['tableId', 'from', 'to', ...STATS_FACT_FILTERS, 'calendar', 'format'] as const;
 
 /** The filter of a statistics query, and its raw parameters (for `format`). */
 export function statsQuery(query: unknown): {

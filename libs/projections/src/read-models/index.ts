@@ -8,6 +8,7 @@ export * from './roads/wire';
 export * from './stats/fold';
 export * from './stats/bet-summary';
 export * from './stats/wire';
+export { STATS_FACT_FILTERS, type StatsOptions } from './stats/filter';
 export * from './ledger/fold';
 export * from './ledger/wire';
 export * from './edge-monitor';

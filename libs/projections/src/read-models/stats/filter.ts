@@ -9,8 +9,8 @@ import { checkReportFilter, reportWhere } from '../../reports/filters';
 import type { FactWhere } from '../../reports/sql';
 import type { StatsFilter } from './wire';
 
-/** The filters only the facts can answer, in the order a refusal names them. */
-const FACT_FILTERS = [
+/** The filters only the facts can answer (the gaming-day filters), in the order a refusal names them. */
+export const STATS_FACT_FILTERS = [
   'gamingDay',
   'gamingDayFrom',
   'gamingDayTo',
@@ -75,7 +75,7 @@ export function statsSource(filter: StatsFilter, options: StatsOptions = {}): St
     throw new QueryError('INVALID_QUERY', 'calendar', 'calendar must be utc or gaming');
   utcDay('from', f.from);
   utcDay('to', f.to);
-  const factFilter = FACT_FILTERS.find((k) => f[k] !== undefined);
+  const factFilter = STATS_FACT_FILTERS.find((k) => f[k] !== undefined);
   if (factFilter === undefined && f.calendar !== 'gaming')
     return { kind: 'counters', from: f.from, to: f.to };
   if (f.calendar === 'utc')
