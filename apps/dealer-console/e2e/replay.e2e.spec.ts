@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { expectNoSeriousA11yViolations } from './axe';
 import { openWithToken } from './session';
-import { launchBrowser, startStack, type BrowserSession, type Stack } from './stack';
+import { launchBrowser, screenshot, startStack, type BrowserSession, type Stack } from './stack';
 
 const TABLE = 'AUD1';
 const ZONE = 'Asia/Shanghai';
@@ -94,6 +94,13 @@ it('lists the hands put right after they settled, and replays each with its audi
     casinoTime(first.recordedAt, 'en-GB', { timeStyle: 'medium' }),
   );
   await expectNoSeriousA11yViolations(page);
+  await page.keyboard.press('End');
+  await page
+    .getByTestId('step-heading')
+    .getByText(/SettledCoupCorrected/)
+    .waitFor();
+  await trail.scrollIntoViewIfNeeded();
+  await screenshot(page, 'replay-corrected');
 
   await page.goto(`${stack.url}/#/tables/${TABLE}/hands/2`);
   await page.getByTestId('coup-voided').waitFor({ timeout: 15_000 });

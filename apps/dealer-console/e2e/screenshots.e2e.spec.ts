@@ -1,8 +1,9 @@
 /**
  * A test run leaves the committed screenshots alone: the browser tests write to tmp/screenshots (git-ignored)
- * unless UPDATE_SCREENSHOTS=1 asks them to retake docs/screenshots (the README's pictures).
+ * unless UPDATE_SCREENSHOTS=1 asks them to retake docs/screenshots (the README's pictures). The README shows every
+ * committed screenshot, and a browser test takes each one.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DOCS_SCREENSHOTS,
@@ -58,4 +59,22 @@ it('a screenshot taken in a plain test run changes nothing in docs/screenshots',
   } finally {
     if (saved !== undefined) process.env['UPDATE_SCREENSHOTS'] = saved;
   }
+});
+
+it('the README shows every committed screenshot, each taken by a browser test', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const shown = [...readme.matchAll(/\]\(docs\/screenshots\/([\w-]+)\.png\)/g)].map((m) => m[1]).sort();
+  const committed = readdirSync(DOCS_SCREENSHOTS)
+    .filter((f) => f.endsWith('.png'))
+    .map((f) => f.slice(0, -'.png'.length))
+    .sort();
+  expect(shown).toEqual(committed);
+  const e2e = join(ROOT, 'apps', 'dealer-console', 'e2e');
+  const taken = new Set(
+    readdirSync(e2e)
+      .filter((f) => f.endsWith('.e2e.spec.ts'))
+      .flatMap((f) => [...readFileSync(join(e2e, f), 'utf8').matchAll(/screenshot\(\w+, '([\w-]+)'\)/g)])
+      .map((m) => m[1]),
+  );
+  expect(committed.filter((name) => !taken.has(name))).toEqual([]);
 });
