@@ -2,15 +2,15 @@
  * `npm run test:eventstoredb`: the EventStoreDB suites against a real server.
  *
  * With Docker: checks that Docker, its Compose plugin and a daemon are there (each within a deadline, so nothing
- * hangs), builds the service, starts the single node of docker-compose.yml in a compose project of its own (its own
+ * hangs), builds what the specs run (the service, the CLI), starts the single node of docker-compose.yml in a compose project of its own (its own
  * container and volume, on a free host port, so a local `docker compose up` is left alone), waits for its health
  * check, runs the suites with EVENTSTORE_CONNECTION_STRING pointing at it, and removes the project, volume included,
  * whatever happened. With `--server <connection string>` it runs the suites against that server instead (hosted CI's
  * service containers). Every process goes through an `Exec`, so the tests drive all of it without Docker.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 export interface ExecOptions {
   cwd?: string;
@@ -40,6 +40,8 @@ export interface RunOptions {
   exec: Exec;
   log: (line: string) => void;
   listDir?: (dir: string) => string[];
+  /** Reads a source file (the specs' imports name what must be built first). */
+  readFile?: (file: string) => string;
   interrupted?: () => boolean;
 }
 
@@ -49,6 +51,55 @@ export interface Suite {
   cwd: string;
   /** Spec files, relative to `cwd`. */
   files: string[];
+  /** The Nx projects whose build the files run (see BUILT_BY). */
+  builds: string[];
+}
+
+/**
+ * The test modules that run a build's output rather than sources, and the Nx project that builds it: a spec that
+ * imports one (directly or through other modules of the repository) needs that project built first. A test module
+ * that names a `dist` folder must be listed here (eventstoredb-runner.unit.spec.ts checks it).
+ */
+export const BUILT_BY: Readonly<Record<string, string>> = {
+  'apps/table-service/test/process.ts': '@coup/table-service', // spawnService: apps/table-service/dist/main.js
+  'apps/table-service/test/projection-process.ts': '@coup/cli', // spawnProjections: apps/cli/dist/main.js
+};
+
+const STATIC_IMPORT = /^[ \t]*(?:import|export)\s+(type\s+)?(?:[^;'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
+const CALL_IMPORT = /\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The repository files a module's relative runtime imports name (type-only imports load nothing). */
+function relativeImports(file: string, text: string): string[] {
+  const named = [
+    ...[...text.matchAll(STATIC_IMPORT)].filter((m) => !m[1]).map((m) => m[2] ?? ''),
+    ...[...text.matchAll(CALL_IMPORT)].map((m) => m[1] ?? ''),
+  ].filter((spec) => spec.startsWith('.'));
+  return named.flatMap((spec) => {
+    const base = resolve(dirname(file), spec);
+    const found = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find(
+      (candidate) => /\.(ts|tsx)$/.test(candidate) && existsSync(candidate),
+    );
+    return found ? [found] : [];
+  });
+}
+
+/** The Nx projects `spec` runs the build of: BUILT_BY's entries among the modules it imports, however deep. */
+export function buildsOf(
+  root: string,
+  spec: string,
+  readFile: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+): string[] {
+  const seen = new Set<string>();
+  const builds = new Set<string>();
+  const queue = [resolve(spec)];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const project = BUILT_BY[relative(root, file).split('\\').join('/')];
+    if (project) builds.add(project);
+    queue.push(...relativeImports(file, readFile(file)));
+  }
+  return [...builds].sort();
 }
 
 /** The compose project the run owns: separate from `docker compose up`'s (`coup`), removed at the end. */
@@ -69,26 +120,47 @@ const UNUSED_SERVICE_SECRETS = {
 };
 const USAGE = 'usage: npm run test:eventstoredb [-- --server <EventStoreDB connection string>]';
 
+/** A suite of `files` in `cwd`, with what they need built. */
+function suite(
+  root: string,
+  name: string,
+  cwd: string,
+  files: string[],
+  readFile?: (file: string) => string,
+): Suite {
+  const builds = new Set(files.flatMap((file) => buildsOf(root, join(cwd, file), readFile)));
+  return { name, cwd, files, builds: [...builds].sort() };
+}
+
 /** The EventStoreDB contract suite, then the service's e2e specs named `*esdb*` (if any). */
-export function eventStoreDbSuites(root: string, listDir: (dir: string) => string[] = readdirSync): Suite[] {
+export function eventStoreDbSuites(
+  root: string,
+  listDir: (dir: string) => string[] = readdirSync,
+  readFile?: (file: string) => string,
+): Suite[] {
   const suites: Suite[] = [
-    {
-      name: 'the event-store contract suite on the EventStoreDB adapter',
-      cwd: join(root, 'libs', 'event-store'),
-      files: ['src/eventstoredb.int.spec.ts'],
-    },
+    suite(
+      root,
+      'the event-store contract suite on the EventStoreDB adapter',
+      join(root, 'libs', 'event-store'),
+      ['src/eventstoredb.int.spec.ts'],
+      readFile,
+    ),
   ];
   const e2e = listDir(join(root, 'apps', 'table-service', 'test'))
     .filter((name) => /esdb/i.test(name) && name.endsWith('.spec.ts'))
     .sort()
     .map((name) => `test/${name}`);
   if (e2e.length > 0)
-    suites.push({
-      name: 'the table service on EventStoreDB',
-      cwd: join(root, 'apps', 'table-service'),
-      files: e2e,
-    });
+    suites.push(
+      suite(root, 'the table service on EventStoreDB', join(root, 'apps', 'table-service'), e2e, readFile),
+    );
   return suites;
+}
+
+/** The Nx projects to build before `suites` run: every build one of their specs runs. */
+export function buildsFor(suites: readonly Suite[]): string[] {
+  return [...new Set(suites.flatMap((s) => s.builds))].sort();
 }
 
 /** The host port in `docker compose port` output (`0.0.0.0:49153`, `[::]:49153`), or undefined. */
@@ -138,12 +210,13 @@ function parseArgs(argv: string[]): { server?: string; error?: string } {
 }
 
 async function build(options: RunOptions, suites: Suite[]): Promise<boolean> {
-  // The service's e2e specs start the built service; the contract suite runs from the sources.
-  if (!suites.some((suite) => suite.cwd.endsWith(join('apps', 'table-service')))) return true;
+  // Specs that run a build's output (the service, the CLI) need it built; the rest run from the sources.
+  const projects = buildsFor(suites);
+  if (projects.length === 0) return true;
   const nx = join(options.root, 'node_modules', 'nx', 'bin', 'nx.js');
   const result = await options.exec(
     process.execPath,
-    [nx, 'run', '@coup/table-service:build', '--outputStyle=static'],
+    [nx, 'run-many', '-t', 'build', `--projects=${projects.join(',')}`, '--outputStyle=static'],
     {
       cwd: options.root,
       env: { ...options.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
@@ -246,7 +319,7 @@ export async function runEventStoreDbSuites(options: RunOptions): Promise<number
     options.log(args.error);
     return EXIT_SETUP;
   }
-  const suites = eventStoreDbSuites(options.root, options.listDir);
+  const suites = eventStoreDbSuites(options.root, options.listDir, options.readFile);
   if (!args.server) {
     const problem = await dockerProblem(options.exec, options.env);
     if (problem) {

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString';
 import { parse } from 'yaml';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- tools/ scripts belong to no project; their tests live here
+import { buildsFor, eventStoreDbSuites } from '../../eventstoredb/run-suites';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -44,7 +46,9 @@ describe('docker-compose.yml: one EventStoreDB node and the service', () => {
   const { eventstore, 'table-service': service } = single.services;
 
   it('starts the node and the service with a plain `docker compose up` (no profiles), and nothing else', () => {
-    const plain = Object.keys(single.services).filter((name) => single.services[name]!.profiles === undefined);
+    const plain = Object.keys(single.services).filter(
+      (name) => single.services[name]!.profiles === undefined,
+    );
     expect(plain.sort()).toEqual(['eventstore', 'table-service']);
   });
 
@@ -179,6 +183,9 @@ describe('.github/workflows/eventstoredb.yml: the suites against real servers in
     expect(order.every((index) => index >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(runs[order[2]!]).toBe('npm run test:eventstoredb -- --server "$EVENTSTORE_CONNECTION_STRING"');
+    // The build step builds what the suites' specs run (the service and the CLI), as the script does.
+    const projects = /--projects=(\S+)/.exec(runs[order[1]!]!)?.[1]?.split(',') ?? [];
+    expect(projects.sort()).toEqual(buildsFor(eventStoreDbSuites(ROOT)));
     expect(job.env['EVENTSTORE_CONNECTION_STRING']).toBe('esdb://localhost:2113?tls=false');
   });
 

@@ -1,11 +1,14 @@
 // `npm run test:eventstoredb` (tools/eventstoredb/run-suites.ts) without Docker: a fake `Exec` answers for docker and
 // the suites, so each step, its order and the clean-up are checked; one test runs the real script with no docker.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- tools/ scripts belong to no project; their tests live here
 import {
+  BUILT_BY,
+  buildsFor,
+  buildsOf,
   COMPOSE_PROJECT,
   EXIT_FAILED,
   EXIT_INTERRUPTED,
@@ -57,7 +60,7 @@ function fakeExec(answers: Record<string, ExecResult | ((call: Call) => ExecResu
   return { exec, calls, kinds: () => calls.map(kind) };
 }
 
-const esdbSpecs = ['esdb-standin.e2e.spec.ts', 'harness.ts', 'live-push.e2e.spec.ts'];
+const esdbSpecs = ['esdb-service.e2e.spec.ts', 'esdb-standin.ts', 'live-push.e2e.spec.ts'];
 
 async function run(exec: Exec, overrides: Partial<Parameters<typeof runEventStoreDbSuites>[0]> = {}) {
   const lines: string[] = [];
@@ -148,7 +151,7 @@ describe('npm run test:eventstoredb', () => {
     expect(contract!.options.cwd).toBe(join(ROOT, 'libs', 'event-store'));
     expect(contract!.args).toContain('src/eventstoredb.int.spec.ts');
     expect(e2e!.options.cwd).toBe(join(ROOT, 'apps', 'table-service'));
-    expect(e2e!.args.filter((arg) => arg.startsWith('test/'))).toEqual(['test/esdb-standin.e2e.spec.ts']);
+    expect(e2e!.args.filter((arg) => arg.startsWith('test/'))).toEqual(['test/esdb-service.e2e.spec.ts']);
     for (const suite of [contract!, e2e!])
       expect(suite.options.env?.['EVENTSTORE_CONNECTION_STRING']).toBe('esdb://127.0.0.1:49153?tls=false');
   });
@@ -244,6 +247,84 @@ describe('npm run test:eventstoredb', () => {
     await run(fake.exec, { listDir: () => [] });
     expect(fake.kinds()).not.toContain('nx');
     expect(fake.kinds().filter((k) => k === 'jest')).toHaveLength(1);
+  });
+
+  it('builds, before any suite, every project whose build a selected spec runs (the real specs)', async () => {
+    const fake = fakeExec();
+    expect((await run(fake.exec, { listDir: readdirSync })).code).toBe(0);
+    const nx = fake.calls.find((call) => kind(call) === 'nx')!;
+    expect(nx.args.slice(1, 4)).toEqual(['run-many', '-t', 'build']);
+    const built = /^--projects=(.+)$/
+      .exec(nx.args.find((arg) => arg.startsWith('--projects='))!)![1]!
+      .split(',');
+    const suites = eventStoreDbSuites(ROOT);
+    for (const suite of suites)
+      for (const file of suite.files)
+        expect(built).toEqual(expect.arrayContaining(buildsOf(ROOT, join(suite.cwd, file))));
+    expect(built).toEqual(buildsFor(suites));
+    // The projection process's spec runs the built CLI (apps/cli/dist), the others the built service.
+    const service = join(ROOT, 'apps', 'table-service');
+    expect(buildsOf(ROOT, join(service, 'test', 'esdb-projection-process.e2e.spec.ts'))).toEqual([
+      '@coup/cli',
+      '@coup/table-service',
+    ]);
+    expect(buildsOf(ROOT, join(service, 'test', 'esdb-service.e2e.spec.ts'))).toEqual([
+      '@coup/table-service',
+    ]);
+    expect(fake.kinds().indexOf('nx')).toBeLessThan(fake.kinds().indexOf('jest'));
+  });
+
+  it('runs only specs that take the server EVENTSTORE_CONNECTION_STRING names (the stand-in without it)', () => {
+    for (const suite of eventStoreDbSuites(ROOT))
+      for (const file of suite.files) {
+        const text = readFileSync(join(suite.cwd, file), 'utf8');
+        expect([file, /\b(esdbForTests|esdbTarget)\(/.test(text)]).toEqual([file, true]);
+        expect([file, /\b(standinForTests|standinTarget|startStandin\w*)\(/.test(text)]).toEqual([
+          file,
+          false,
+        ]);
+      }
+  });
+
+  it('knows every test module that runs a build: each one naming a dist folder is in BUILT_BY', () => {
+    const names = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.name === 'node_modules' || entry.name === 'dist'
+          ? []
+          : entry.isDirectory()
+            ? names(join(dir, entry.name))
+            : /\.tsx?$/.test(entry.name)
+              ? [join(dir, entry.name)]
+              : [],
+      );
+    const runsABuild = [join(ROOT, 'apps', 'table-service', 'test'), join(ROOT, 'libs', 'event-store', 'src')]
+      .flatMap(names)
+      .filter((file) => /['"`]dist['"`]|['"`][^'"`\n]*\/dist\//.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
+    expect(runsABuild.length).toBeGreaterThan(0);
+    expect(runsABuild.sort()).toEqual(Object.keys(BUILT_BY).sort());
+  });
+
+  it("follows a spec's runtime imports through other modules, and not its type-only imports", () => {
+    const root = mkdtempSync(join(tmpdir(), 'builds-of-'));
+    try {
+      const test = join(root, 'apps', 'table-service', 'test');
+      mkdirSync(join(test, 'deep'), { recursive: true });
+      const files: Record<string, string> = {
+        'process.ts': 'export const MAIN = 1;\n',
+        'projection-process.ts': 'export const CLI = 1;\n',
+        'deep/index.ts': "import {\n  CLI,\n} from '../projection-process';\nexport { CLI };\n",
+        'a.spec.ts': "import { CLI } from './deep';\nimport type { MAIN } from './process';\n",
+        'b.spec.ts': "const p = require('./process');\n",
+        'c.spec.ts': "import type { CLI } from './deep';\nexport type { MAIN } from './process';\n",
+      };
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(test, name), text);
+      expect(buildsOf(root, join(test, 'a.spec.ts'))).toEqual(['@coup/cli']);
+      expect(buildsOf(root, join(test, 'b.spec.ts'))).toEqual(['@coup/table-service']);
+      expect(buildsOf(root, join(test, 'c.spec.ts'))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('reads the host port from `docker compose port`', () => {
