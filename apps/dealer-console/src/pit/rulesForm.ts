@@ -238,21 +238,6 @@ export function controlOf(field: string): string | null {
 /** A side bet's paytables (the first is the default). */
 export const paytablesOf = (spot: SideSpot): string[] => Object.keys(SIDE_BETS[spot].paytables);
 
-/** The rules whose refusal has words of its own in the catalogue (`pit:ruleErrors.<key>`). */
-const WORDED = [
-  'tableId',
-  'dealing',
-  'dealtBy',
-  'decks',
-  'shuffle',
-  'cutCard',
-  'chips',
-  'bettingSeconds',
-  'correctionSeconds',
-  'confirmResult',
-  'maxStakes',
-];
-
 /**
  * What a refusal of `field` says, as a key of `pit:ruleErrors` and its values: the rule's bounds in words (the
  * cut card's from the decks typed), one sentence per rule whatever the detail.
@@ -273,7 +258,7 @@ export function ruleErrorOf(
         ? 'paytable'
         : /^sideBets\.[^.]+$/.test(control)
           ? 'sideBet'
-          : WORDED.includes(control)
+          : CONTROLS.includes(control) && !control.includes('.')
             ? control
             : 'other';
   return { key, values };

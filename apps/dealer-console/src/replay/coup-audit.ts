@@ -5,7 +5,7 @@
  * original result, each correction and a void, with who, when, why and the money moved. Pure: no DOM, no clock.
  */
 import { type Card, type CoupResult, resolveCoup } from '@coup/engine';
-import type { EventData, Settlement } from '@coup/table';
+import type { CoupSummary, EventData, Settlement } from '@coup/table';
 import type { FoldedReplay, FoldedStep } from './fold';
 
 export type CoupFieldName =
@@ -102,13 +102,10 @@ export function recheckCoup(folded: FoldedReplay): Recheck {
 }
 
 /** A result recorded in the hand, as the audit trail shows it. */
-export interface AuditResult {
-  readonly outcome: CoupResult['outcome'];
-  readonly natural: boolean;
-  readonly playerTotal: number;
-  readonly bankerTotal: number;
-  readonly playerCards: readonly Card[];
-  readonly bankerCards: readonly Card[];
+export interface AuditResult extends Pick<
+  CoupSummary,
+  'outcome' | 'natural' | 'playerTotal' | 'bankerTotal' | 'playerCards' | 'bankerCards'
+> {
   /** What its settlement paid players, in cents (stakes returned included). */
   readonly paid: number;
   /** The engine resolves the hand's cards at that step to exactly this result. */

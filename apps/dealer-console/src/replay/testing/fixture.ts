@@ -36,15 +36,22 @@ export function play(commands: readonly Cmd[]): { events: TableEvent[]; state: T
   return { events, state };
 }
 
-/** Two coups on a live table: round 1 (player's third card) and round 2 (a natural). */
-export function liveTable(): TableEvent[] {
-  const round = (n: number, cards: string[]): Cmd[] => [
+/** A live round: betting opened, alice's $10 on banker (and bob's $5 on player), betting closed, the cards dealt. */
+function liveRound(n: number, cards: readonly string[], bob = true): Cmd[] {
+  return [
     { type: 'OpenBetting', data: {} },
     { type: 'PlaceBet', data: { roundNo: n, playerId: 'alice', spot: 'banker', amount: 1000 } },
-    { type: 'PlaceBet', data: { roundNo: n, playerId: 'bob', spot: 'player', amount: 500 } },
+    ...(bob
+      ? [{ type: 'PlaceBet', data: { roundNo: n, playerId: 'bob', spot: 'player', amount: 500 } } as Cmd]
+      : []),
     { type: 'CloseBetting', data: { roundNo: n } },
     ...cards.map((card): Cmd => ({ type: 'DealCard', data: { roundNo: n, card } })),
   ];
+}
+
+/** Two coups on a live table: round 1 (player's third card) and round 2 (a natural). */
+export function liveTable(): TableEvent[] {
+  const round = (n: number, cards: string[]) => liveRound(n, cards);
   return play([
     { type: 'OpenTable', data: { tableId: 'T1', rules: { dealing: 'live' } } },
     { type: 'BuyIn', data: { playerId: 'alice', amount: 100_000 } },
@@ -62,12 +69,7 @@ export function liveTable(): TableEvent[] {
  */
 export function amendedTable(): TableEvent[] {
   const boss = { role: 'supervisor' as const, by: 'sam' };
-  const round = (n: number, cards: string[]): Cmd[] => [
-    { type: 'OpenBetting', data: {} },
-    { type: 'PlaceBet', data: { roundNo: n, playerId: 'alice', spot: 'banker', amount: 1000 } },
-    { type: 'CloseBetting', data: { roundNo: n } },
-    ...cards.map((card): Cmd => ({ type: 'DealCard', data: { roundNo: n, card } })),
-  ];
+  const round = (n: number, cards: string[]) => liveRound(n, cards, false);
   return play([
     { type: 'OpenTable', data: { tableId: 'T1', rules: { dealing: 'live' } } },
     { type: 'BuyIn', data: { playerId: 'alice', amount: 100_000 } },
