@@ -12,12 +12,20 @@ COPY apps apps
 COPY tools tools
 COPY nx.json tsconfig.base.json tsconfig.json jest.preset.js eslint.config.mjs ./
 RUN npm ci --no-audit --no-fund && NX_DAEMON=false npx nx run-many -t build && npm prune --omit=dev
+# What the image runs, gathered in /runtime: the root package with its production node_modules (whose @coup/* links
+# point at the workspaces), and of each workspace its package.json, its build (dist) and its own node_modules. No
+# sources, tests or tools/ (the EventStoreDB stand-in and the test PostgreSQL are test doubles, never shipped).
+RUN mkdir /runtime && cp -a package.json node_modules /runtime/ \
+  && for ws in libs/* apps/*; do \
+       mkdir -p "/runtime/$ws" && cp "$ws/package.json" "/runtime/$ws/" \
+       && for part in dist node_modules; do if [ -d "$ws/$part" ]; then cp -a "$ws/$part" "/runtime/$ws/"; fi; done; \
+     done
 
 FROM node:20.20-bookworm-slim
 WORKDIR /app
 # HOST=0.0.0.0: in a container the service must listen on every interface (the default, 127.0.0.1, is for local use).
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 COUP_DATA_DIR=/app/data
-COPY --from=build /app /app
+COPY --from=build /runtime /app
 RUN useradd --system --uid 10001 coup && mkdir -p /app/data && chown coup /app/data && chmod 700 /app/data
 USER coup
 EXPOSE 3000
