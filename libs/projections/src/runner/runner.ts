@@ -9,7 +9,7 @@ import type { EventStore, RecordedEvent, Subscription } from '@coup/event-store'
 import { PROJECTIONS } from '../read-models';
 import type { AnyProjection } from '../read-models/kernel/types';
 import { CheckpointMovedError } from './batch-folder';
-import type { Db } from './db';
+import type { CheckpointRow, Db } from './db';
 import { openReadModelStorage } from './open-storage';
 import { SqliteReadModelStorage } from './sqlite-storage';
 import { type RunnerStatus, scanHead, statusOf } from './status';
@@ -68,7 +68,7 @@ export class ProjectionRunner {
   private readonly minCommitIntervalMs: number;
   private readonly catchUpPage: number;
   /** The storage's tables exist and the engine has read the checkpoints. */
-  private readonly prepared: Promise<void>;
+  private prepared: Promise<void>;
   private running = false;
   private stopping = false;
   private loopDone: Promise<void> | null = null;
@@ -101,9 +101,16 @@ export class ProjectionRunner {
       this.prepared = Promise.resolve();
     } else {
       this.engine = new StorageEngine({ projections, live: storage.live(projections) });
-      this.prepared = storage.ensure(projections).then(() => this.engine.reset());
-      this.prepared.catch(() => undefined); // reported by whoever awaits `ready`
+      this.prepared = this.prepare();
     }
+  }
+
+  /** Creates the tables and reads the checkpoints (an asynchronous storage); the loop tries again on failure. */
+  private prepare(): Promise<void> {
+    const projections = this.engine.projections;
+    const prepared = this.storage.ensure(projections).then(() => this.engine.reset());
+    prepared.catch(() => undefined); // reported by whoever awaits it
+    return prepared;
   }
 
   /** The SQLite read-model connection (a runner on SQLite only; on PostgreSQL use `storage`). */
@@ -152,6 +159,7 @@ export class ProjectionRunner {
    * For tools (CLI, benchmark) and tests; do not run it while `start()` is following in this process.
    */
   async catchUp(onProgress?: (position: number) => void): Promise<{ events: number; position: number }> {
+    await this.prepared.catch(() => (this.prepared = this.prepare()));
     await this.prepared;
     let events = 0;
     if (this.engine.projections.length === 0) return { events, position: 0 };
@@ -204,14 +212,26 @@ export class ProjectionRunner {
 
   /** Checkpoints and lag of every projection (for `projections status` and the Prometheus gauge). */
   async status(): Promise<RunnerStatus> {
-    await this.prepared;
+    const failed = (error: unknown): CheckpointRow[] => {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      // the storage does not answer: the checkpoints this runner committed, as it knows them
+      return this.engine.projections.map((p) => ({
+        name: p.name,
+        version: p.version,
+        position: this.engine.checkpoint(p.name),
+        generation: 0,
+        updated_at: null,
+        rebuilt_at: null,
+      }));
+    };
+    const rows = await this.prepared.then(() => this.storage.checkpoints()).catch(failed);
     const head = this.options.headPosition
       ? { position: Number((await this.options.headPosition()) ?? 0), lowerBound: false }
       : await scanHead(this.store, this.engine.minCheckpoint());
     return {
       running: this.running,
       lastError: this.lastError,
-      projections: statusOf(await this.storage.checkpoints(), this.engine.projections, head),
+      projections: statusOf(rows, this.engine.projections, head),
     };
   }
 
@@ -241,8 +261,15 @@ export class ProjectionRunner {
         await this.prepared;
       } catch (error) {
         this.lastError = error instanceof Error ? error.message : String(error);
-        this.logger.error({ msg: 'read-model storage not ready: the runner stops', error: this.lastError });
-        return;
+        this.logger.error({
+          msg: 'read-model storage not ready: trying again',
+          error: this.lastError,
+          backoffMs: backoff,
+        });
+        await this.sleep(backoff);
+        backoff = Math.min(backoff * 2, 30_000);
+        if (!this.stopping) this.prepared = this.prepare();
+        continue;
       }
       const subscription = this.store.subscribeToAll({ fromPosition: BigInt(this.engine.minCheckpoint()) });
       this.subscription = subscription;

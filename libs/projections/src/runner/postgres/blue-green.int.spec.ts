@@ -2,13 +2,14 @@
  * The PostgreSQL rebuild is blue-green: readers querying while a rebuild runs get the old tables or the rebuilt
  * ones, whole, never an empty or half table nor an error; a reader arriving while the swap waits for a lock gets
  * the rebuilt table once the swap commits; and a live runner folding beside the rebuild resumes from the rebuilt
- * checkpoints (the swap and its commits lock the checkpoint rows in the same order: neither deadlocks).
+ * checkpoints (the swap and its commits lock the checkpoint rows in the same order: neither deadlocks). And a
+ * runner whose database is not there yet keeps trying, and folds once it is.
  */
 import { MemoryEventStore } from '@coup/event-store';
 import { Client } from 'pg';
 import { PROJECTIONS } from '../../read-models';
 import { TableDriver } from '../../testing/driver';
-import { startTestPostgres, type TestPostgres } from '../../testing/postgres';
+import { startTestPostgres, type TestPostgres, withDatabase } from '../../testing/postgres';
 import { appendTable } from '../../testing/store';
 import { dumpTables, eventsStore } from '../../testing/storage-contract';
 import { ProjectionRunner } from '../runner';
@@ -117,5 +118,25 @@ test('a live runner folding beside a rebuild resumes from the rebuilt checkpoint
   await reference.close();
   await scratch.close();
   await rebuilding.close();
+  await runner.close();
+});
+
+test('a runner started before its database exists keeps trying, then folds everything', async () => {
+  const store = new MemoryEventStore();
+  const d = new TableDriver({ tableId: 'R1', seed: 9 });
+  await appendTable(store, 'R1', d.open());
+  const name = `coup_later_${process.pid}`;
+  const runner = new ProjectionRunner({ store, readModels: withDatabase(pg.adminUrl, name) });
+  runner.start();
+  for (let i = 0; i < 200 && (await runner.status()).lastError === null; i++)
+    await new Promise((r) => setTimeout(r, 20));
+  expect((await runner.status()).lastError).toMatch(new RegExp(name));
+  const admin = new Client({ connectionString: pg.adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const last = await appendTable(store, 'R1', d.playRound());
+  await runner.waitFor(last.position, 20_000);
+  expect((await runner.status()).projections.every((p) => p.lag === 0)).toBe(true);
   await runner.close();
 });
