@@ -6,6 +6,7 @@
 import { analystProjection } from '../read-models/analyst/fold';
 import { factTables } from '../read-models/analyst/schema-facts';
 import { dimTables } from '../read-models/analyst/schema-dims';
+import { sumTables } from '../read-models/analyst/schema-sums';
 import { table } from '../read-models/schema-doc';
 import { REPORT_VIEWS } from './views';
 
@@ -30,6 +31,11 @@ export function analystSchemaMarkdown(): string {
     `### Dimension tables`,
     '',
     ...dimTables.flatMap((t) => [table(t), '']),
+    `### Summary tables`,
+    '',
+    'The facts added up per gaming day, table and shift, kept by the same fold: the REST reports read them when they answer the question (no hour, no instants), a year in thousands of rows.',
+    '',
+    ...sumTables.flatMap((t) => [table(t), '']),
     `### Report views`,
     '',
     'The same SQL in SQLite and PostgreSQL. Create one in your session with `CREATE TEMP VIEW <name> AS <its query>`.',

@@ -5,7 +5,19 @@
 import { QueryError } from '../read/query-kit';
 import type { SqlReader, SqlRow } from '../sql/reader';
 import { checkReportFilter, reportWhere } from './filters';
-import { DIMENSIONS, type Dimension, anomaliesSql, betTypeSql, holdSql, paceSql, ratingSql } from './sql';
+import {
+  BET_TYPE_SUM_DIMENSIONS,
+  DIMENSIONS,
+  type Dimension,
+  HOLD_SUM_DIMENSIONS,
+  anomaliesSql,
+  betTypeSql,
+  betTypeSumsSql,
+  holdSql,
+  holdSumsSql,
+  paceSql,
+  ratingSql,
+} from './sql';
 import type {
   AnomalyReport,
   AnomalyRow,
@@ -85,6 +97,16 @@ function keysOf(raw: SqlRow, dims: readonly Dimension[]): Record<string, unknown
   return out;
 }
 
+/**
+ * Whether a summary table (its dimensions: `sums`) answers the question: every dimension is one of its, and the
+ * filter names nothing finer (no instants, no hour: the sums are per gaming day and shift).
+ */
+function fromSums(filter: ReportFilter, dims: readonly Dimension[], sums: readonly Dimension[]): boolean {
+  const instants = filter.since !== undefined || filter.until !== undefined;
+  const dealer = filter.dealer !== undefined && !sums.includes('dealer');
+  return !instants && filter.hour === undefined && !dealer && dims.every((d) => sums.includes(d));
+}
+
 function filtered(options: ReportOptions): ReportFilter {
   const filter = options.filter ?? {};
   checkReportFilter(filter, options.shifts);
@@ -103,8 +125,12 @@ export async function holdReport(
     'hour',
     'dealer',
   ]);
-  const w = reportWhere(filtered(options), { player: false });
-  const report = await run(sql, holdSql(dims, w, sql.dialect), w.params, options, (r) => ({
+  const filter = filtered(options);
+  const w = reportWhere(filter, { player: false });
+  const text = fromSums(filter, dims, HOLD_SUM_DIMENSIONS)
+    ? holdSumsSql(dims, w, sql.dialect)
+    : holdSql(dims, w, sql.dialect);
+  const report = await run(sql, text, w.params, options, (r) => ({
     ...keysOf(r, dims),
     coups: num(r['coups']),
     dropAmount: num(r['drop_amount']),
@@ -135,8 +161,14 @@ export async function betTypeReport(
     'dealer',
     'betType',
   ]);
-  const w = reportWhere(filtered(options), { player: false });
-  const report = await run(sql, betTypeSql(dims, w, sql.dialect), w.params, options, (r) => ({
+  const filter = filtered(options);
+  const w = reportWhere(filter, { player: false });
+  // a coup counts once per bet type: summed per bet type, it adds up only while the bet type is a dimension
+  const text =
+    dims.includes('betType') && fromSums(filter, dims, BET_TYPE_SUM_DIMENSIONS)
+      ? betTypeSumsSql(dims, w, sql.dialect)
+      : betTypeSql(dims, w, sql.dialect);
+  const report = await run(sql, text, w.params, options, (r) => ({
     ...keysOf(r, dims),
     coups: num(r['coups']),
     bets: num(r['bets']),

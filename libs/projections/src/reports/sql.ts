@@ -2,9 +2,12 @@
  * The analysts' reports as SQL over the an_ fact tables, written once for SQLite and PostgreSQL: only what both
  * share (CASE, COALESCE, UNION ALL, COUNT(DISTINCT), ||, sqrt; ratios computed on DOUBLE PRECISION, which SQLite
  * reads as REAL). Each report is a template: the views are the templates with no filter at their full grain
- * (views.ts); the REST queries filter the fact rows first and group by the dimensions asked for (queries.ts).
+ * (views.ts); the REST queries filter the fact rows first and group by the dimensions asked for (queries.ts),
+ * reading the summary tables (an_sum_*) instead when their grain answers the question: the same answer from
+ * thousands of rows instead of millions.
  */
 import { AN_AMENDMENTS, AN_BETS, AN_CASH, AN_COUPS } from '../read-models/analyst/schema-facts';
+import { AN_SUM_BET_TYPES, AN_SUM_HOLD } from '../read-models/analyst/schema-sums';
 import type { Dialect } from '../sql/dialect';
 
 /** Conditions on the fact rows (columns every fact table of the report has), ANDed; `?` placeholders. */
@@ -51,16 +54,28 @@ function orderKeys(cols: readonly string[], dialect: Dialect): string {
   return cols.map(key).join(', ');
 }
 
-/** GROUP BY the dimensions (none: one row over everything), ordered for `order`'s dialect. */
-function grouped(dims: readonly Dimension[], order: Dialect | null): string {
+/**
+ * GROUP BY the dimensions (none: one row over everything), ordered for `order`'s dialect; `having`: a condition
+ * on the groups (only when there are dimensions).
+ */
+function grouped(dims: readonly Dimension[], order: Dialect | null, having = ''): string {
   const cols = columns(dims);
-  return cols.length === 0 ? '' : ` GROUP BY ${cols.join(', ')}${orderBy(cols, order)}`;
+  if (cols.length === 0) return '';
+  return ` GROUP BY ${cols.join(', ')}${having === '' ? '' : ` HAVING ${having}`}${orderBy(cols, order)}`;
 }
 
 const select = (dims: readonly Dimension[]): string =>
   columns(dims)
     .map((c) => `${c}, `)
     .join('');
+
+/** The hold report's columns, from rows with its fact columns (the facts, or their sums). */
+const holdSelect = (dims: readonly Dimension[]): string =>
+  `SELECT ${select(dims)}SUM(coups) AS coups, SUM(drop_amount) AS drop_amount, SUM(cashed_out) AS cashed_out,
+    SUM(handle) AS handle, SUM(win) AS win, ${pct('SUM(win)', 'SUM(drop_amount)')} AS hold_pct,
+    ${pct('SUM(win)', 'SUM(handle)')} AS win_pct_of_handle, SUM(theo_win) AS theo_win,
+    ${pct('SUM(theo_win)', 'SUM(handle)')} AS theo_pct_of_handle, SUM(commission) AS commission,
+    SUM(voids) AS voids, SUM(corrections) AS corrections`;
 
 /**
  * Hold per table, gaming day, shift and dealer (or the dimensions given): coups settled, drop (cash bought in),
@@ -80,12 +95,24 @@ export function holdSql(dims: readonly Dimension[], w: FactWhere, order: Dialect
       CASE WHEN kind IN ('card-correction', 'settled-correction') THEN 1 ELSE 0 END
      FROM ${AN_AMENDMENTS}`,
   ];
-  return `SELECT ${select(dims)}SUM(coups) AS coups, SUM(drop_amount) AS drop_amount, SUM(cashed_out) AS cashed_out,
-    SUM(handle) AS handle, SUM(win) AS win, ${pct('SUM(win)', 'SUM(drop_amount)')} AS hold_pct,
-    ${pct('SUM(win)', 'SUM(handle)')} AS win_pct_of_handle, SUM(theo_win) AS theo_win,
-    ${pct('SUM(theo_win)', 'SUM(handle)')} AS theo_pct_of_handle, SUM(commission) AS commission,
-    SUM(voids) AS voids, SUM(corrections) AS corrections
+  return `${holdSelect(dims)}
    FROM (${facts.join(' UNION ALL ')}) f${where(w)}${grouped(dims, order)}`;
+}
+
+/** The dimensions and filters an_sum_hold answers: all but the hour and instants (its rows are per shift). */
+export const HOLD_SUM_DIMENSIONS: readonly Dimension[] = ['table', 'gamingDay', 'shift', 'dealer'];
+
+/**
+ * The hold report from an_sum_hold (the facts summed per gaming day, table, shift and dealer): the same answer
+ * as holdSql for dimensions of HOLD_SUM_DIMENSIONS and conditions on them. Its dealer '' is the facts' NULL; a
+ * group whose facts were all taken out again (a coup voided) is not one.
+ */
+export function holdSumsSql(dims: readonly Dimension[], w: FactWhere, order: Dialect | null): string {
+  const rows = `SELECT table_id, gaming_day, shift, NULLIF(dealer_id, '') AS dealer_id, coups, drop_amount,
+      cashed_out, handle, win, commission, theo_win, voids, corrections, facts
+     FROM ${AN_SUM_HOLD}${where(w)}`;
+  return `${holdSelect(dims)}
+   FROM (${rows}) f${grouped(dims, order, 'SUM(facts) > 0')}`;
 }
 
 /**
@@ -105,6 +132,22 @@ export function betTypeSql(dims: readonly Dimension[], w: FactWhere, order: Dial
     SUM(CASE WHEN status = 'voided' THEN 1 ELSE 0 END) AS voided_bets,
     SUM(CASE WHEN status = 'corrected' THEN 1 ELSE 0 END) AS corrected_bets
    FROM ${AN_BETS}${where(w)}${grouped(dims, order)}`;
+}
+
+/** The dimensions and filters an_sum_bet_types answers (with betType among the dimensions). */
+export const BET_TYPE_SUM_DIMENSIONS: readonly Dimension[] = ['table', 'gamingDay', 'shift', 'betType'];
+
+/**
+ * Hold per bet type from an_sum_bet_types (an_fact_bets summed per gaming day, table, shift and bet type): the
+ * same answer as betTypeSql when the dimensions are of BET_TYPE_SUM_DIMENSIONS, betType one of them (a coup
+ * counts once per bet type), and the conditions on them.
+ */
+export function betTypeSumsSql(dims: readonly Dimension[], w: FactWhere, order: Dialect | null): string {
+  return `SELECT ${select(dims)}SUM(coups) AS coups, SUM(bets) AS bets, SUM(handle) AS handle, SUM(paid) AS paid,
+    SUM(win) AS win, ${pct('SUM(win)', 'SUM(handle)')} AS hold_pct, SUM(theo_win) AS theo_win,
+    ${pct('SUM(theo_win)', 'SUM(handle)')} AS theo_pct, SUM(commission) AS commission,
+    SUM(voided_bets) AS voided_bets, SUM(corrected_bets) AS corrected_bets
+   FROM ${AN_SUM_BET_TYPES}${where(w)}${grouped(dims, order, 'SUM(facts) > 0')}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Card, Returned } from '@coup/table';
 import type { Write } from '../kernel/types';
 import { AN_AMENDMENTS } from './schema-facts';
 import type { Step } from './step';
+import { sumHold } from './sums';
 
 export type AmendmentKind = 'card-correction' | 'round-void' | 'settled-correction' | 'settled-void';
 
@@ -35,6 +36,8 @@ export function amendmentRow(
   const round = s.round !== null && s.round.roundNo === d.roundNo ? s.round : null;
   const settled = s.settled !== null && s.settled.roundNo === d.roundNo ? s.settled : null;
   step.staff('amendments', d.at);
+  const voided = kind === 'round-void' || kind === 'settled-void';
+  sumHold(step, p, round?.dealerId ?? null, voided ? { voids: 1, facts: 1 } : { corrections: 1, facts: 1 });
   return {
     kind: 'upsert',
     table: AN_AMENDMENTS,

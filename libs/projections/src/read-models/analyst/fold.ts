@@ -6,7 +6,9 @@
  * of the configuration, so a read model folded under another one is rebuilt.
  *
  * A coup corrected or voided after it settled is rewritten in place (its coup and bet rows hold the result in
- * force, with their status), and the amendment is a fact of its own. The fold's state (`an_state`) is internal.
+ * force, with their status), and the amendment is a fact of its own. The summary tables (`an_sum_*`, sums.ts)
+ * add the facts up per gaming day, table and shift for the reports over long spans. The fold's state
+ * (`an_state`) is internal.
  */
 import type { TableEvent } from '@coup/table';
 import {
@@ -27,12 +29,14 @@ import {
 import { HANDLERS, SILENT } from './handlers';
 import { factTables } from './schema-facts';
 import { dimTables } from './schema-dims';
+import { sumTables } from './schema-sums';
 import { type AnalystState, Step } from './step';
+import { NO_SUMS } from './sums';
 
 /** Bump when the tables or the fold change (the version is this x 2^24 + the configuration's digest). */
-export const ANALYST_FOLD_VERSION = 1;
+export const ANALYST_FOLD_VERSION = 2;
 
-export const analystTables = [...factTables, ...dimTables];
+export const analystTables = [...factTables, ...dimTables, ...sumTables];
 
 const ALL_TYPES = Object.keys(HANDLERS) as TableEvent['type'][];
 
@@ -54,7 +58,7 @@ export function analystProjection(
     name: 'analyst',
     prefix: 'an',
     version: ANALYST_FOLD_VERSION * 2 ** 24 + gamingDayDigest(config),
-    description: `The analysts' star schema: facts (coups, bets with their settlement and exact edge, cash movements, corrections and voids) and dimensions (tables and their rules, players, staff, shoes, gaming days, shifts, bet types), each fact placed in its gaming day, shift and hour (here: gaming day from ${describeGamingDay(config)}). See docs/analyst-schema.md.`,
+    description: `The analysts' star schema: facts (coups, bets with their settlement and exact edge, cash movements, corrections and voids) and dimensions (tables and their rules, players, staff, shoes, gaming days, shifts, bet types), each fact placed in its gaming day, shift and hour (here: gaming day from ${describeGamingDay(config)}), and the facts summed per gaming day, table and shift (with the dealer, or the bet type) for the reports. See docs/analyst-schema.md.`,
     tables: analystTables,
     handles: new Set(ALL_TYPES.filter((t) => !SILENT.has(t))),
     keyOf: byTable,
@@ -67,6 +71,7 @@ export function analystProjection(
       dealerId: null,
       shoe: null,
       day: null,
+      sums: NO_SUMS,
     }),
     evolve: (state, e) => once(state, e, (s, ev) => evolveStep(clock, s, ev)),
   };

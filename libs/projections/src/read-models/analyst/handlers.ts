@@ -18,6 +18,7 @@ import { AN_BETS, AN_CASH, AN_COUPS } from './schema-facts';
 import { AN_BET_TYPES, AN_PLAYERS, AN_SHOES, AN_TABLES, PLAYER_COUNTERS } from './schema-dims';
 import { type AnalystState, type SettledCoup, type Step, actorOf } from './step';
 import { amendmentRow } from './amendments';
+import { sumBets, sumCoup, sumHold } from './sums';
 
 type Handler<K extends TableEventType> = (step: Step, d: EventData<K>) => void;
 
@@ -156,6 +157,8 @@ function cash(
       },
     )
     .staff('cash_movements', d.at);
+  const sum = money.kind === 'buy-in' ? { dropAmount: money.amount } : { cashedOut: money.amount };
+  sumHold(step, p, s.dealerId, { ...sum, facts: 1 });
 }
 
 function shoeStarted(step: Step, d: EventData<'ShoeStarted'>): void {
@@ -251,6 +254,8 @@ function coupResolved(step: Step, d: EventData<'CoupResolved'>): void {
     corrections: 0,
   };
   step.with({ settled }).write(...coupWrites(c, d, d.commissionMode, 'settled', 0));
+  sumCoup(step, c, d.settlements, d.commissionMode, 1, 1);
+  sumBets(step, c, d.commissionMode, [{ settlements: d.settlements, sign: 1, status: 'settled' }]);
 }
 
 const sumWin = (settlements: readonly Settlement[], mode: 'deducted' | 'box'): number =>
@@ -277,6 +282,12 @@ function settledCorrected(step: Step, d: EventData<'SettledCoupCorrected'>): voi
       key: { table_id: c.tableId, round_no: d.roundNo, player_id: st.playerId, spot: st.spot },
     })),
   );
+  sumCoup(step, c, d.reversed, d.commissionMode, -1, 0);
+  sumCoup(step, c, d.settlements, d.commissionMode, 1, 0);
+  sumBets(step, c, d.commissionMode, [
+    { settlements: d.reversed, sign: -1, status: coup.status },
+    { settlements: d.settlements, sign: 1, status: 'corrected' },
+  ]);
 }
 
 function settledVoided(step: Step, d: EventData<'SettledCoupVoided'>): void {
@@ -285,6 +296,7 @@ function settledVoided(step: Step, d: EventData<'SettledCoupVoided'>): void {
   step.write(amendmentRow(step, 'settled-void', d, { winBefore: sumWin(d.reversed, mode), winAfter: 0 }));
   if (coup === null || coup.roundNo !== d.roundNo) return;
   const tableId = step.state.tableId;
+  const c = contextOf(step, coup, d.roundNo, d.shoeNo, coup.at, step.placeOnly(coup.at));
   step.with({ settled: null }).write(
     {
       kind: 'update',
@@ -299,6 +311,11 @@ function settledVoided(step: Step, d: EventData<'SettledCoupVoided'>): void {
       set: { status: 'voided' },
     })),
   );
+  sumCoup(step, c, d.reversed, mode, -1, -1);
+  sumBets(step, c, mode, [
+    { settlements: d.reversed, sign: -1, status: coup.status },
+    { settlements: d.reversed, sign: 1, status: 'voided' },
+  ]);
   // its shoe ended since (it ends uncounted when the void comes first, as the decider counts it)
   const shoe = coup.shoe;
   if (shoe !== undefined && typeof shoe['coups'] === 'number') {

@@ -2,6 +2,7 @@
 export * from './fold';
 export * from './schema-facts';
 export * from './schema-dims';
+export * from './schema-sums';
 export * from './gaming-day';
 export * from './gaming-day-config';
 export * from './bet-types';

@@ -87,7 +87,7 @@ export function betRow(
 }
 
 /** The money of a coup: sums over its settlements (the variance per bet type: stakes on it, squared). */
-function coupMoney(c: CoupContext, settlements: readonly Settlement[], mode: 'deducted' | 'box'): Row {
+export function coupMoney(c: CoupContext, settlements: readonly Settlement[], mode: 'deducted' | 'box'): Row {
   const stakeBySpot = new Map<Spot, number>();
   let handle = 0;
   let paid = 0;

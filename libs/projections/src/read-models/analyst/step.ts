@@ -7,6 +7,7 @@ import { type GamingClock, type Placement, dayNumber } from './gaming-day';
 import { minutesOf } from './gaming-day-config';
 import type { AnalystRules, FactStatus } from './rows';
 import { AN_DAYS, AN_SHIFTS, AN_STAFF, STAFF_COUNTERS } from './schema-dims';
+import type { Sums } from './sums';
 
 /** The round in play: opened, not settled yet (or just settled). */
 export interface OpenRound {
@@ -41,6 +42,8 @@ export interface AnalystState {
   readonly shoe: Row | null;
   /** The last gaming day this table wrote the dimension row of. */
   readonly day: string | null;
+  /** The summary tables' cells of the table's latest gaming days (sums.ts). */
+  readonly sums: Sums;
 }
 
 /** Roles whose members the staff dimension counts. */

@@ -1,0 +1,261 @@
+/**
+ * The summary tables' running sums (schema-sums.ts), kept in the fold's state per table: the cells of its latest
+ * gaming day and of the day before (and of the coup last settled, which a correction or void may still change),
+ * each row rewritten whole when a fact changes it. Sums in the state rather than `add` counters: the theoretical
+ * win is fractional, and counters summed per batch would give it a last digit that depends on the batch size.
+ */
+import type { Settlement } from '@coup/table';
+import type { Row } from '../kernel/types';
+import { type Placement, dayNumber, dayText } from './gaming-day';
+import { type CoupContext, type FactStatus, coupMoney, figuresOf, winOf } from './rows';
+import { AN_SUM_BET_TYPES, AN_SUM_HOLD } from './schema-sums';
+import type { Step } from './step';
+
+export interface HoldSums {
+  readonly coups: number;
+  readonly dropAmount: number;
+  readonly cashedOut: number;
+  readonly handle: number;
+  readonly win: number;
+  readonly commission: number;
+  readonly theoWin: number;
+  readonly voids: number;
+  readonly corrections: number;
+  readonly facts: number;
+}
+
+export interface BetTypeSums {
+  readonly coups: number;
+  readonly bets: number;
+  readonly handle: number;
+  readonly paid: number;
+  readonly win: number;
+  readonly commission: number;
+  readonly theoWin: number;
+  readonly voidedBets: number;
+  readonly correctedBets: number;
+  readonly facts: number;
+}
+
+/** A row of a summary table: its gaming day and shift, its dealer (hold) or bet type, and the sums. */
+export interface SumCell<S> {
+  readonly gamingDay: string;
+  readonly shift: string;
+  readonly key: string;
+  readonly sums: S;
+}
+
+export interface Sums {
+  /** The latest gaming day summed at this table. */
+  readonly day: string | null;
+  readonly hold: Readonly<Record<string, SumCell<HoldSums>>>;
+  readonly betTypes: Readonly<Record<string, SumCell<BetTypeSums>>>;
+}
+
+export const NO_SUMS: Sums = { day: null, hold: {}, betTypes: {} };
+
+const HOLD_ZERO: HoldSums = {
+  coups: 0,
+  dropAmount: 0,
+  cashedOut: 0,
+  handle: 0,
+  win: 0,
+  commission: 0,
+  theoWin: 0,
+  voids: 0,
+  corrections: 0,
+  facts: 0,
+};
+
+const BET_TYPE_ZERO: BetTypeSums = {
+  coups: 0,
+  bets: 0,
+  handle: 0,
+  paid: 0,
+  win: 0,
+  commission: 0,
+  theoWin: 0,
+  voidedBets: 0,
+  correctedBets: 0,
+  facts: 0,
+};
+
+function plus<S extends object>(a: S, d: Partial<S>): S {
+  const out: Record<string, number> = { ...(a as Record<string, number>) };
+  for (const [k, v] of Object.entries(d as Record<string, number>)) out[k] = (out[k] ?? 0) + v;
+  return out as S;
+}
+
+function keptSince<S>(
+  cells: Readonly<Record<string, SumCell<S>>>,
+  from: string,
+  keep: string | null,
+): Record<string, SumCell<S>> {
+  return Object.fromEntries(
+    Object.entries(cells).filter(([, c]) => c.gamingDay >= from || c.gamingDay === keep),
+  );
+}
+
+/**
+ * The sums ready for a fact of `gamingDay`: on a later day than any before, the cells of days before the one
+ * before it are dropped (their rows are final), but for those of the coup last settled.
+ */
+function sumsFor(step: Step, gamingDay: string): Sums {
+  const sums = step.state.sums;
+  if (sums.day !== null && gamingDay <= sums.day) return sums;
+  const settled = step.state.settled;
+  const keep = settled === null ? null : step.placeOnly(settled.at).gamingDay;
+  const from = dayText(dayNumber(gamingDay) - 1);
+  return {
+    day: gamingDay,
+    hold: keptSince(sums.hold, from, keep),
+    betTypes: keptSince(sums.betTypes, from, keep),
+  };
+}
+
+const cellKey = (p: Placement, key: string): string => JSON.stringify([p.gamingDay, p.shift, key]);
+
+function holdRow(tableId: string, c: SumCell<HoldSums>): Row {
+  const s = c.sums;
+  return {
+    gaming_day: c.gamingDay,
+    table_id: tableId,
+    shift: c.shift,
+    dealer_id: c.key,
+    coups: s.coups,
+    drop_amount: s.dropAmount,
+    cashed_out: s.cashedOut,
+    handle: s.handle,
+    win: s.win,
+    commission: s.commission,
+    theo_win: s.theoWin,
+    voids: s.voids,
+    corrections: s.corrections,
+    facts: s.facts,
+  };
+}
+
+function betTypeRow(tableId: string, c: SumCell<BetTypeSums>): Row {
+  const s = c.sums;
+  return {
+    gaming_day: c.gamingDay,
+    table_id: tableId,
+    shift: c.shift,
+    bet_type: c.key,
+    coups: s.coups,
+    bets: s.bets,
+    handle: s.handle,
+    paid: s.paid,
+    win: s.win,
+    commission: s.commission,
+    theo_win: s.theoWin,
+    voided_bets: s.voidedBets,
+    corrected_bets: s.correctedBets,
+    facts: s.facts,
+  };
+}
+
+/** Adds `d` to the hold cell of a fact placed at `p` with this dealer, and rewrites its row. */
+export function sumHold(step: Step, p: Placement, dealerId: string | null, d: Partial<HoldSums>): void {
+  const sums = sumsFor(step, p.gamingDay);
+  const key = cellKey(p, dealerId ?? '');
+  const before = sums.hold[key] ?? {
+    gamingDay: p.gamingDay,
+    shift: p.shift,
+    key: dealerId ?? '',
+    sums: HOLD_ZERO,
+  };
+  const cell = { ...before, sums: plus(before.sums, d) };
+  step
+    .with({ sums: { ...sums, hold: { ...sums.hold, [key]: cell } } })
+    .write({ kind: 'upsert', table: AN_SUM_HOLD, row: holdRow(step.state.tableId, cell) });
+}
+
+/**
+ * A coup's money into its hold cell (`sign` 1) or out of it (-1), as its row in an_fact_coups has it; `coups`:
+ * what that does to the count of coups (and facts) there.
+ */
+export function sumCoup(
+  step: Step,
+  c: CoupContext,
+  settlements: readonly Settlement[],
+  mode: 'deducted' | 'box',
+  sign: 1 | -1,
+  coups: number,
+): void {
+  const m = coupMoney(c, settlements, mode);
+  const n = (v: unknown): number => sign * Number(v);
+  sumHold(step, c.place, c.dealerId, {
+    coups,
+    facts: coups,
+    handle: n(m['handle']),
+    win: n(m['win']),
+    commission: n(m['commission']),
+    theoWin: n(m['theo_win']),
+  });
+}
+
+/** Stakes whose rows come (`sign` 1) or go (-1) with this status. */
+export interface BetRows {
+  readonly settlements: readonly Settlement[];
+  readonly sign: 1 | -1;
+  readonly status: FactStatus;
+}
+
+/** Each bet type's change from rows of a coup's stakes coming and going. */
+function betTypeChanges(
+  c: CoupContext,
+  mode: 'deducted' | 'box',
+  parts: readonly BetRows[],
+): Map<string, BetTypeSums> {
+  const out = new Map<string, BetTypeSums>();
+  for (const { settlements, sign, status } of parts) {
+    const live = status === 'voided' ? 0 : sign;
+    const types = new Set<string>();
+    for (const st of settlements) {
+      const f = figuresOf(c.rules, st.spot);
+      types.add(f.betType);
+      const d: Partial<BetTypeSums> = {
+        facts: sign,
+        bets: live,
+        handle: live * st.amount,
+        paid: live * st.paid,
+        win: live * winOf(st, mode),
+        commission: live * st.commission,
+        theoWin: live * st.amount * f.edge,
+        voidedBets: status === 'voided' ? sign : 0,
+        correctedBets: status === 'corrected' ? sign : 0,
+      };
+      out.set(f.betType, plus(out.get(f.betType) ?? BET_TYPE_ZERO, d));
+    }
+    for (const t of types) out.set(t, plus(out.get(t) ?? BET_TYPE_ZERO, { coups: live }));
+  }
+  return out;
+}
+
+/** Stakes of a coup coming into or going out of its bet-type cells, and their rows rewritten. */
+export function sumBets(
+  step: Step,
+  c: CoupContext,
+  mode: 'deducted' | 'box',
+  parts: readonly BetRows[],
+): void {
+  const sums = sumsFor(step, c.place.gamingDay);
+  const cells = { ...sums.betTypes };
+  const rows: Row[] = [];
+  for (const [betType, d] of betTypeChanges(c, mode, parts)) {
+    const key = cellKey(c.place, betType);
+    const before = cells[key] ?? {
+      gamingDay: c.place.gamingDay,
+      shift: c.place.shift,
+      key: betType,
+      sums: BET_TYPE_ZERO,
+    };
+    const cell = { ...before, sums: plus(before.sums, d) };
+    cells[key] = cell;
+    rows.push(betTypeRow(step.state.tableId, cell));
+  }
+  step
+    .with({ sums: { ...sums, betTypes: cells } })
+    .write(...rows.map((row) => ({ kind: 'upsert' as const, table: AN_SUM_BET_TYPES, row })));
+}
