@@ -55,6 +55,23 @@ interface Attempt {
   readonly events: Esdb.EventData[];
 }
 
+/**
+ * The rows chained onto `head`, the metadata each is sent with (its own and the chain's fields), and the append's
+ * size as the server counts it against its MaxAppendSize.
+ */
+export function chained(
+  stream: string,
+  head: Head | null,
+  prepared: readonly PreparedEvent[],
+): { rows: NewRow[]; metadata: { [k: string]: JsonValue }[]; size: number } {
+  const rows = chainRows(stream, head, prepared, '');
+  const metadata = rows.map((row) =>
+    packMetadata(JSON.parse(row.metadataJson) as { [k: string]: JsonValue }, row.prevHash, row.hash),
+  );
+  const size = appendSize(rows.map((row, i) => ({ ...row, metadataJson: JSON.stringify(metadata[i]) })));
+  return { rows, metadata, size };
+}
+
 export class EsdbAppender {
   /** The server's maximum append size once known (configured, or named by its first refusal); null: not yet. */
   maxAppendSize: number | null;
@@ -117,11 +134,7 @@ export class EsdbAppender {
    * names it.
    */
   private prepare(lib: typeof Esdb, stream: string, head: Head | null, prepared: PreparedEvent[]): Attempt {
-    const rows = chainRows(stream, head, prepared, '');
-    const metadata = rows.map((row) =>
-      packMetadata(JSON.parse(row.metadataJson) as { [k: string]: JsonValue }, row.prevHash, row.hash),
-    );
-    const size = appendSize(rows.map((row, i) => ({ ...row, metadataJson: JSON.stringify(metadata[i]) })));
+    const { rows, metadata, size } = chained(stream, head, prepared);
     if (this.maxAppendSize !== null && size > this.maxAppendSize) {
       throw new EventStoreInputError(
         'APPEND_TOO_LARGE',

@@ -177,6 +177,18 @@ describe('finding 5: the maximum append size is per append, summed over data, me
     expect(sends(node)).toEqual([]);
   });
 
+  it("EventStoreDbEventStore.appendSize is the server's count: an append of exactly the limit is taken, one byte over refused", async () => {
+    const batch = [newEvent('Sized', { blob: 'z'.repeat(3000) }), newEvent('Sized', { n: 2 })];
+    const size = EventStoreDbEventStore.appendSize('sized', batch);
+    const exact = await setup({}, { maxAppendSize: size });
+    await exact.store.appendToStream('sized', batch);
+    const under = await setup({}, { maxAppendSize: size - 1 });
+    expect(await failure(under.store.appendToStream('sized', batch))).toMatchObject({
+      code: 'APPEND_TOO_LARGE',
+    });
+    expect(under.node.refusedAppends).toHaveLength(1);
+  });
+
   it('a server whose limit was raised takes larger appends, with nothing configured in the adapter', async () => {
     const { store } = await setup({}, { maxAppendSize: 4 * 1024 * 1024 });
     const s = stream('larger');

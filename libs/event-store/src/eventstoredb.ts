@@ -9,7 +9,7 @@
 import type * as Esdb from '@eventstore/db-client';
 import { verifyChain } from './core';
 import { EventStoreInputError, EventStoreUnavailableError } from './errors';
-import { EsdbAppender } from './eventstoredb-append';
+import { chained, EsdbAppender } from './eventstoredb-append';
 import {
   type EsdbRecordedLike,
   isInvalidPosition,
@@ -109,6 +109,14 @@ export class EventStoreDbEventStore implements EventStore {
       },
       config.maxAppendSize ?? null,
     );
+  }
+
+  /**
+   * The size of appending `events` to `stream` as EventStoreDB counts it against its MaxAppendSize (data, metadata
+   * with the chain's fields, twice the type's length): what this adapter checks before it sends an append.
+   */
+  static appendSize(stream: string, events: readonly NewEvent[]): number {
+    return chained(validateStreamName(stream), null, prepareEvents(events)).size;
   }
 
   async appendToStream(

@@ -10,6 +10,7 @@ import {
 import type { NewEvent } from '@coup/event-store';
 import { ApiError } from '../common/api-error';
 import { eventIdFor, keyReused, uuidv7, type StoredReply } from './idempotency';
+import { storedReply } from './key-replies';
 import type { Pending } from './table-session';
 
 export type Outcome =
@@ -71,6 +72,7 @@ export function decideBatch(
     const reply = replyFor(p.command, decision.events, after);
     const commandId = p.key ?? randomUUID();
     const count = decision.events.length;
+    const kept = p.key !== null ? storedReply(p.command, decision.events, reply) : null;
     decision.events.forEach((e, i) => {
       const last = i === count - 1;
       events.push({
@@ -83,7 +85,7 @@ export function decideBatch(
           commandType: p.command.type,
           actor: `${p.command.meta.actor.role}:${p.command.meta.actor.id}`,
           ...(p.correlationId ? { correlationId: p.correlationId } : {}),
-          ...(last && p.key !== null ? { requestHash: p.requestHash, reply: reply as never } : {}),
+          ...(last && kept !== null ? { requestHash: p.requestHash, ...kept } : {}),
         },
       });
     });

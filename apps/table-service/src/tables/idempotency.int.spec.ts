@@ -47,7 +47,7 @@ async function recordedKeys(store: EventStore): Promise<Map<string, number>> {
   for (const t of TABLES)
     for await (const e of store.readStream(tableStream(t))) {
       const meta = e.metadata as { commandId?: string; reply?: unknown };
-      if (meta.commandId && 'reply' in meta) {
+      if (meta.commandId && ('reply' in meta || 'replyEvents' in meta)) {
         const k = `${t}/${meta.commandId}`;
         counts.set(k, (counts.get(k) ?? 0) + 1);
       }

@@ -1,14 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { preparePrivateSqliteFile, type RecordedEvent } from '@coup/event-store';
+import { preparePrivateSqliteFile } from '@coup/event-store';
 import type { TableCommand } from '@coup/table';
 import { ApiError } from '../common/api-error';
 
 /**
  * Idempotency (ADR-5, ADR-14). A keyed command's events get ids derived from (table, key, index), and its first
- * accepted answer is kept in the metadata of its last event with the hash of the request (caller and body). The
- * table stream is the truth; the key index below is a local, rebuildable lookup folded from it.
+ * accepted answer is kept in the metadata of its last event with the hash of the request (caller and body), or
+ * rebuilt from its events when large (key-replies.ts). The table stream is the truth; the key index below is a
+ * local, rebuildable lookup folded from it.
  */
 
 /** The Idempotency-Key header as the OpenAPI document describes it (every command route takes one). */
@@ -33,27 +34,6 @@ export interface KeyEntry extends StoredReply {
   readonly revision: bigint;
   /** When the store recorded it (ISO); keys older than the retention are pruned. */
   readonly recordedAt: string;
-}
-
-/** What the metadata of a keyed command's last event carries. */
-interface KeyedMetadata {
-  readonly commandId?: string;
-  readonly requestHash?: string;
-  readonly reply?: unknown;
-}
-
-/** The key entry a recorded event carries, or null (not the last event of a keyed command). */
-export function keyEntryOf(e: RecordedEvent): KeyEntry | null {
-  const meta = e.metadata as KeyedMetadata;
-  if (typeof meta.commandId !== 'string' || typeof meta.requestHash !== 'string') return null;
-  if (!Object.prototype.hasOwnProperty.call(meta, 'reply')) return null;
-  return {
-    key: meta.commandId,
-    hash: meta.requestHash,
-    reply: meta.reply,
-    revision: e.streamRevision,
-    recordedAt: e.recordedAt,
-  };
 }
 
 export const keyReused = () =>

@@ -1,6 +1,7 @@
 import { tableStream } from '@coup/table';
 import type { EventStore } from '@coup/event-store';
-import { keyEntryOf, type KeyEntry, type KeyIndex } from './idempotency';
+import type { KeyEntry, KeyIndex } from './idempotency';
+import { commandEventsIn, keyEntryOf } from './key-replies';
 import type { TableSession } from './table-session';
 
 const DAY_MS = 86_400_000;
@@ -37,12 +38,15 @@ export async function completeKeys(
     const cutoff = keysCutoff(days);
     let entries: KeyEntry[] = [];
     let read = 0;
-    for await (const e of store.readStream(tableStream(session.tableId), {
+    const stream = tableStream(session.tableId);
+    const commandEvents = commandEventsIn(store, stream);
+    for await (const e of store.readStream(stream, {
       direction: 'backwards',
       fromRevision: session.revision,
     })) {
       if (e.streamRevision < from || e.recordedAt < cutoff) break;
-      const entry = keyEntryOf(e);
+      // Read backwards, a command's events come after its last: a rebuilt answer reads them on its own.
+      const entry = await keyEntryOf(e, [e], commandEvents);
       if (entry) entries.push(entry);
       if (entries.length >= FILL_CHUNK) {
         keys.record(session.tableId, entries, null);

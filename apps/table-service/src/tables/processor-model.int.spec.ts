@@ -262,7 +262,7 @@ async function run(ordering: Ordering, steps: readonly Step[]): Promise<void> {
   const recorded = new Map<string, number>();
   for await (const e of inner.readStream(tableStream(T))) {
     const meta = e.metadata as { commandId?: string; reply?: unknown };
-    if (meta.commandId && 'reply' in meta)
+    if (meta.commandId && ('reply' in meta || 'replyEvents' in meta))
       recorded.set(meta.commandId, (recorded.get(meta.commandId) ?? 0) + 1);
   }
   const answers = new Map<string, unknown[]>();

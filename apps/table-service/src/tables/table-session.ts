@@ -7,7 +7,8 @@ import {
   type TableState,
 } from '@coup/table';
 import type { EventStore } from '@coup/event-store';
-import { keyEntryOf, type KeyEntry, type KeyIndex } from './idempotency';
+import type { KeyEntry, KeyIndex } from './idempotency';
+import { CommandWindow, commandEventsIn, keyEntryOf } from './key-replies';
 
 /** A command waiting in its table's queue, with the promise of its answer. */
 export interface Pending {
@@ -87,14 +88,15 @@ export class TableSession {
   async catchUp(store: EventStore, keys: KeyIndex): Promise<number> {
     let folded = 0;
     const entries: KeyEntry[] = [];
+    const stream = tableStream(this.tableId);
+    const read = commandEventsIn(store, stream);
+    const command = new CommandWindow();
     try {
-      for await (const e of store.readStream(tableStream(this.tableId), {
-        fromRevision: this.revision + 1n,
-      })) {
+      for await (const e of store.readStream(stream, { fromRevision: this.revision + 1n })) {
         this.state = evolve(this.state, { type: e.type, data: e.data } as TableEvent);
         this.revision = e.streamRevision;
         folded++;
-        const entry = keyEntryOf(e);
+        const entry = await keyEntryOf(e, command.add(e), read);
         if (entry) entries.push(entry);
         if (folded % CATCH_UP_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
