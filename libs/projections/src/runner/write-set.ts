@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AnyProjection, Row, SqlValue, TableDef, Write } from '../read-models/kernel/types';
+import { type Dialect, inDialect } from '../sql/dialect';
 import { type Db, projectionTables, q } from './db';
 
 /**
@@ -50,10 +51,14 @@ export abstract class TableWriter {
   /** Adds an add's counters into a sum. */
   readonly sumInto: (sum: Record<string, number>, add: Readonly<Record<string, number>>) => void;
 
+  private deleteSql: string | null = null;
+  private readonly updateSql = new Map<string, string>();
+
   constructor(
     protected readonly sink: StatementSink,
     protected readonly def: TableDef,
     protected readonly name: string,
+    private readonly dialect: Dialect,
   ) {
     this.names = def.columns.map((c) => c.name);
     const counters = def.counters ?? [];
@@ -76,12 +81,42 @@ export abstract class TableWriter {
     );
   }
 
-  /** Runs a table's segments in order. */
-  abstract runSegments(segments: readonly Segment[]): void;
   /** Runs upserts or adds of one row each (distinct keys), in any order. */
   protected abstract runPacked(values: SqlValue[], rows: number, kind: 'upsert' | 'add'): void;
+  /** Runs a run of upserts (rows packed in order; a row may come again), the table ending as after each in turn. */
+  protected abstract runUpserts(values: SqlValue[], rows: number): void;
+
+  /** Runs a table's segments in order. */
+  runSegments(segments: readonly Segment[]): void {
+    for (const seg of segments) {
+      if (seg.kind === 'delete') this.deleteValues(seg.values);
+      else if (seg.kind === 'update') this.sink(this.updateStatement(seg.set ?? []), seg.values);
+      else this.runUpserts(seg.values, seg.rows);
+    }
+  }
+
   /** Deletes the row with this key (its primary key's values). */
-  protected abstract deleteValues(key: SqlValue[]): void;
+  private deleteValues(key: SqlValue[]): void {
+    this.deleteSql ??= inDialect(
+      `DELETE FROM ${q(this.name)} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`,
+      this.dialect,
+    );
+    this.sink(this.deleteSql, key);
+  }
+
+  /** The UPDATE of the columns `set` (in this order) of the row with a primary key. */
+  private updateStatement(set: readonly string[]): string {
+    const id = set.join('\u0000');
+    let sql = this.updateSql.get(id);
+    if (sql === undefined) {
+      sql = inDialect(
+        `UPDATE ${q(this.name)} SET ${set.map((n) => `${q(n)} = ?`).join(', ')} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`,
+        this.dialect,
+      );
+      this.updateSql.set(id, sql);
+    }
+    return sql;
+  }
 
   /** How many of `left` rows the next statement of a run takes. */
   protected abstract chunk(left: number): number;
@@ -164,8 +199,6 @@ const MAX_ROWS_PER_INSERT = 64;
 class TableStatements extends TableWriter {
   private readonly upsertSql: string[] = [];
   private readonly addSql: string[] = [];
-  private deleteSql: string | null = null;
-  private readonly updateSql = new Map<string, string>();
 
   private insertSql(rows: number, conflict: string): string {
     const cols = this.names.map(q).join(', ');
@@ -214,31 +247,8 @@ class TableStatements extends TableWriter {
     }
   }
 
-  protected deleteValues(key: SqlValue[]): void {
-    if (this.deleteSql === null) {
-      this.deleteSql = `DELETE FROM ${q(this.name)} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`;
-    }
-    this.sink(this.deleteSql, key);
-  }
-
-  /** The UPDATE of the columns `set` (in this order) of the row with a primary key. */
-  private updateStatement(set: readonly string[]): string {
-    const id = set.join('\u0000');
-    let sql = this.updateSql.get(id);
-    if (sql === undefined) {
-      sql = `UPDATE ${q(this.name)} SET ${set.map((n) => `${q(n)} = ?`).join(', ')} WHERE ${this.def.primaryKey.map((n) => `${q(n)} = ?`).join(' AND ')}`;
-      this.updateSql.set(id, sql);
-    }
-    return sql;
-  }
-
-  /** Runs a table's segments in order: each run of upserts in multi-row statements. */
-  runSegments(segments: readonly Segment[]): void {
-    for (const seg of segments) {
-      if (seg.kind === 'delete') this.deleteValues(seg.values);
-      else if (seg.kind === 'update') this.sink(this.updateStatement(seg.set ?? []), seg.values);
-      else this.runPacked(seg.values, seg.rows, 'upsert');
-    }
+  protected runUpserts(values: SqlValue[], rows: number): void {
+    this.runPacked(values, rows, 'upsert');
   }
 }
 
@@ -310,7 +320,7 @@ export class WriteSet {
 /** Makes a dialect's writer for a table written under `name`. */
 export type TableWriterFactory = (sink: StatementSink, def: TableDef, name: string) => TableWriter;
 
-const sqliteWriter: TableWriterFactory = (sink, def, name) => new TableStatements(sink, def, name);
+const sqliteWriter: TableWriterFactory = (sink, def, name) => new TableStatements(sink, def, name, 'sqlite');
 
 /**
  * Writers for every table of some projections, under names given by `rename` (identity for live tables): SQLite

@@ -10,7 +10,7 @@
  */
 import type { SqlValue, TableDef } from '../../read-models/kernel/types';
 import { ident, inDialect } from '../../sql/dialect';
-import { type Segment, type StatementSink, TableWriter } from '../write-set';
+import { type StatementSink, TableWriter } from '../write-set';
 
 /** How a transaction of the read models begins: asynchronous commit (see `storage.ts`). */
 export const BEGIN = 'BEGIN;\nSET LOCAL synchronous_commit TO OFF';
@@ -53,21 +53,15 @@ export class PgTableStatements extends TableWriter {
   private readonly keyIndexes: number[];
   private readonly upsertSql: string;
   private addSql: string | null = null;
-  private readonly deleteSql: string;
-  private readonly updateSql = new Map<string, string>();
 
   constructor(sink: StatementSink, def: TableDef, name: string) {
-    super(sink, def, name);
+    super(sink, def, name, 'postgres');
     this.keyIndexes = def.primaryKey.map((k) => this.names.indexOf(k));
     const rest = this.names.filter((n) => !def.primaryKey.includes(n));
     this.upsertSql = this.insertSql(
       rest.length === 0
         ? 'DO NOTHING'
         : `DO UPDATE SET ${rest.map((n) => `${ident(n)} = excluded.${ident(n)}`).join(', ')}`,
-    );
-    this.deleteSql = inDialect(
-      `DELETE FROM ${ident(name)} WHERE ${def.primaryKey.map((n) => `${ident(n)} = ?`).join(' AND ')}`,
-      'postgres',
     );
   }
 
@@ -134,31 +128,8 @@ export class PgTableStatements extends TableWriter {
     }
   }
 
-  protected deleteValues(key: SqlValue[]): void {
-    this.sink(this.deleteSql, key);
-  }
-
-  private updateStatement(set: readonly string[]): string {
-    const id = set.join('\u0000');
-    let sql = this.updateSql.get(id);
-    if (sql === undefined) {
-      sql = inDialect(
-        `UPDATE ${ident(this.name)} SET ${set.map((n) => `${ident(n)} = ?`).join(', ')} WHERE ${this.def.primaryKey.map((n) => `${ident(n)} = ?`).join(' AND ')}`,
-        'postgres',
-      );
-      this.updateSql.set(id, sql);
-    }
-    return sql;
-  }
-
-  runSegments(segments: readonly Segment[]): void {
-    for (const seg of segments) {
-      if (seg.kind === 'delete') this.deleteValues(seg.values);
-      else if (seg.kind === 'update') this.sink(this.updateStatement(seg.set ?? []), seg.values);
-      else {
-        const rows = this.lastOfEachKey(seg.values, seg.rows);
-        this.runRowsOf(seg.values, rows === null ? seg.rows : rows.length, rows, this.upsertSql);
-      }
-    }
+  protected runUpserts(values: SqlValue[], rows: number): void {
+    const last = this.lastOfEachKey(values, rows);
+    this.runRowsOf(values, last === null ? rows : last.length, last, this.upsertSql);
   }
 }
