@@ -35,7 +35,8 @@ const DOMAIN: Readonly<Record<DomainErrorCode, string>> = {
   TABLE_CLOSED: 'the table is closed',
   ROUND_FULL: 'the round holds the most stakes a coup takes (the rule maxStakes)',
   CORRECTION_WINDOW_CLOSED: 'the settled coup can no longer be corrected or voided (the next betting opened)',
-  PLAYERS_SEATED: 'players still hold chips: close with cashOutAll=true (details.players)',
+  PLAYERS_SEATED:
+    'players still hold chips: close with cashOutAll=true (details.players); past the 500 a close cashes out at once (details.cashOutAllMax), cash some out first',
   WRONG_PHASE: 'not in this phase of the table',
   WRONG_ROUND: 'roundNo is not the current round',
   BETTING_CLOSED: 'betting is closed (phase, or past the deadline)',

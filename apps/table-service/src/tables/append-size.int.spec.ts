@@ -170,3 +170,17 @@ describe.each([
     expect(voided).toBeLessThan(BUDGET);
   });
 });
+
+describe('a close cashing out every player', () => {
+  it('a keyed CloseTable of the most players a close cashes out (500) fits one append; one more is refused', () => {
+    const t = new Table('SIZE-CLOSE');
+    t.run('OpenTable', { tableId: t.tableId, rules: worstRules('rng', false) }, ADMIN);
+    const richest = Math.floor(Number.MAX_SAFE_INTEGER / 100) * 100;
+    for (let i = 0; i < 501; i++) t.run('BuyIn', { playerId: playerId(i), amount: richest }, ADMIN);
+    t.run('StartShoe', { seed: 'ab'.repeat(32) }); // a shoe in play: the close ends it too
+    expect(t.refusal('CloseTable', { cashOutAll: true }, ADMIN)).toBe('PLAYERS_SEATED');
+    t.run('CashOut', { playerId: playerId(500) }, ADMIN);
+    expect(t.keyedAppendSize('CloseTable', { cashOutAll: true }, ADMIN)).toBeLessThan(BUDGET); // about 0.5 MB
+    expect(t.state.phase).toBe('closed');
+  });
+});

@@ -94,7 +94,7 @@ export class TablesController {
   @ApiOperation({
     summary: 'Close the table (between rounds only)',
     description:
-      'Refused with 409 PLAYERS_SEATED while players hold chips, unless cashOutAll=true: every player is then cashed out first (box commission collected), each recorded.',
+      'Refused with 409 PLAYERS_SEATED while players hold chips, unless cashOutAll=true: every player is then cashed out first (box commission collected), each recorded; at most 500 at once (a command is one append of the store): past that, also 409 PLAYERS_SEATED (details.cashOutAllMax), and the pit cashes players out first.',
   })
   @ApiQuery({ name: 'cashOutAll', required: false, enum: ['true', 'false'] })
   @ApiSends('CloseTable')

@@ -84,7 +84,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   TABLE_CLOSED: 409,
   ROUND_FULL: 409, // the round holds the most stakes a coup's record takes (the rule maxStakes, at most 2,000)
   CORRECTION_WINDOW_CLOSED: 409, // a settled coup corrected or voided after the next round's betting opened, or its correctionSeconds
-  PLAYERS_SEATED: 409, // CloseTable while players hold chips or owe commission, without cashOutAll (details.players)
+  PLAYERS_SEATED: 409, // CloseTable while players hold chips or owe commission, without cashOutAll or past its 500 (details.players, cashOutAllMax)
   WRONG_PHASE: 409,
   WRONG_ROUND: 409, // roundNo is not the current round
   BETTING_CLOSED: 409, // betting commands outside betting, or after the deadline

@@ -1,12 +1,21 @@
 /**
  * CloseTable (admin): closes the table between rounds (an empty betting round is voided); CashOut stays open.
  * Players holding chips (or owing commission) keep the table open unless the pit closes it with `cashOutAll`,
- * which cashes every one of them out first, recorded as their own PlayerCashedOut events.
+ * which cashes every one of them out first, recorded as their own PlayerCashedOut events, at most
+ * {@link MAX_CASH_OUT_ALL} of them.
  */
 import { type Command, type CommandSpec, by, describe, find, refuse, shoeEnded } from '../../kernel';
 import { stakesOnLayout } from '../../state';
 import type { TableEvent } from '../../vocabulary';
 import { cashedOut } from './cash-out';
+
+/**
+ * The most players a close cashes out at once (`cashOutAll`). A command's events are one append, which EventStoreDB
+ * takes up to 1 MiB by default, and a PlayerCashedOut is about 1 kB at most (64-character player ids, the longest
+ * actor id, Idempotency-Key and correlation id, the largest amounts): 500 of them take half of it. Past it the pit
+ * cashes players out first (CashOut, one command each), then closes.
+ */
+export const MAX_CASH_OUT_ALL = 500;
 
 type Data = { readonly cashOutAll: boolean };
 export type CloseTable = Command<'CloseTable', Partial<Data>>;
@@ -58,6 +67,15 @@ export const closeTable: CommandSpec<
         'PLAYERS_SEATED',
         `${holding.length} player(s) hold chips at this table: cash them out, or close with a cash-out of every player`,
         { players: holding.map((p) => p.playerId) },
+      );
+    }
+    if (holding.length > MAX_CASH_OUT_ALL) {
+      return refuse(
+        'PLAYERS_SEATED',
+        `${holding.length} players hold chips at this table, more than the ${MAX_CASH_OUT_ALL} a close cashes out ` +
+          `at once: cash out ${holding.length - MAX_CASH_OUT_ALL} or more of them first (each on its own), then close ` +
+          `with a cash-out of every player`,
+        { players: holding.map((p) => p.playerId), cashOutAllMax: MAX_CASH_OUT_ALL },
       );
     }
     if (state.phase === 'betting' && round !== null) {
