@@ -9,6 +9,7 @@
  * service containers). Every process goes through an `Exec`, so the tests drive all of it without Docker.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -209,11 +210,16 @@ function parseArgs(argv: string[]): { server?: string; error?: string } {
   return { error: USAGE };
 }
 
+/** A package's command-line script as the repository installs it (nx keeps its own under dist/). */
+export function binOf(root: string, script: string): string {
+  return createRequire(join(root, 'package.json')).resolve(script);
+}
+
 async function build(options: RunOptions, suites: Suite[]): Promise<boolean> {
   // Specs that run a build's output (the service, the CLI) need it built; the rest run from the sources.
   const projects = buildsFor(suites);
   if (projects.length === 0) return true;
-  const nx = join(options.root, 'node_modules', 'nx', 'bin', 'nx.js');
+  const nx = binOf(options.root, 'nx/bin/nx');
   const result = await options.exec(
     process.execPath,
     [nx, 'run-many', '-t', 'build', `--projects=${projects.join(',')}`, '--outputStyle=static'],
@@ -229,7 +235,7 @@ async function build(options: RunOptions, suites: Suite[]): Promise<boolean> {
 }
 
 async function runSuites(options: RunOptions, suites: Suite[], connectionString: string): Promise<number> {
-  const jest = join(options.root, 'node_modules', 'jest', 'bin', 'jest.js');
+  const jest = binOf(options.root, 'jest/bin/jest');
   const failed: string[] = [];
   for (const suite of suites) {
     if (options.interrupted?.()) return EXIT_INTERRUPTED;

@@ -1,7 +1,15 @@
 // `npm run test:eventstoredb` (tools/eventstoredb/run-suites.ts) without Docker: a fake `Exec` answers for docker and
 // the suites, so each step, its order and the clean-up are checked; one test runs the real script with no docker.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- tools/ scripts belong to no project; their tests live here
@@ -142,6 +150,9 @@ describe('npm run test:eventstoredb', () => {
       'jest',
       'docker:down',
     ]);
+    // The scripts it runs are where the installed packages keep them.
+    for (const call of fake.calls.filter((c) => kind(c) === 'nx' || kind(c) === 'jest'))
+      expect([call.args[0], existsSync(call.args[0]!)]).toEqual([call.args[0], true]);
     const [up, port, contract, e2e, down] = fake.calls.slice(4);
     const project = ['compose', '-p', COMPOSE_PROJECT, '-f', join(ROOT, 'docker-compose.yml')];
     expect(up!.args).toEqual([...project, 'up', '-d', '--wait', '--wait-timeout', '180', 'eventstore']);
