@@ -1,5 +1,12 @@
 /** The analysts' fact rows of a coup and its bets, from a settlement (as dealt, corrected, or voided). */
-import { type CoupResult, type PayoutRules, type Spot, isSideSpot } from '@coup/engine';
+import {
+  type CoupResult,
+  EngineError,
+  GAME_MODES,
+  type PayoutRules,
+  type Spot,
+  isSideSpot,
+} from '@coup/engine';
 import type { GameMode, Settlement } from '@coup/table';
 import type { Row, Write } from '../kernel/types';
 import { type BetTypeFigures, betTypeFigures } from './bet-types';
@@ -33,10 +40,24 @@ export interface CoupContext {
 
 export type FactStatus = 'settled' | 'corrected' | 'voided';
 
-/** A bet type's figures at the table (computed for a spot it does not offer, should one be settled). */
+/**
+ * A bet type's figures at the table (computed for a spot it does not offer, should one be settled; for a spot its
+ * game cannot offer at all, which only a history that fails verify holds, under the first game that offers it, so
+ * the fold goes on and verify reports the history).
+ */
 export function figuresOf(rules: AnalystRules, spot: Spot): BetTypeFigures {
   const offered = betTypeFigures(rules.decks, rules.payout, rules.spots).get(spot);
-  return offered ?? (betTypeFigures(rules.decks, rules.payout, [spot]).get(spot) as BetTypeFigures);
+  if (offered !== undefined) return offered;
+  const games = [rules.payout.game ?? 'commission', ...GAME_MODES];
+  for (const game of games) {
+    try {
+      const f = betTypeFigures(rules.decks, { ...rules.payout, game }, [spot]).get(spot);
+      if (f !== undefined) return f;
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+    }
+  }
+  throw new EngineError('INVALID_ARGUMENT', `no game offers ${spot}`, { spot });
 }
 
 /** The house's actual win on a settlement: stake - paid + commission owed to the box. */
