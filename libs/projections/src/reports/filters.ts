@@ -3,7 +3,7 @@
  * rows: gaming days (one, or a range), UTC instants (since inclusive, until exclusive), shift, local hour, table,
  * dealer and (player reports) player.
  */
-import { dayNumber } from '../read-models/analyst/gaming-day';
+import { dayNumber, dayText } from '../read-models/analyst/gaming-day';
 import { QueryError } from '../read/query-kit';
 import type { FactWhere } from './sql';
 import type { ReportFilter } from './wire';
@@ -56,6 +56,15 @@ export function checkReportFilter(f: ReportFilter, shifts?: readonly string[]): 
   name('playerId', f.playerId);
 }
 
+/**
+ * How far a fact's gaming day can be from the UTC date of its instant: the local date is within a day of it (zones
+ * are UTC-12 to UTC+14), and the gaming day is the local date or, before the cut-over, the day before.
+ */
+export const INSTANT_DAYS = 2;
+
+/** The UTC date (YYYY-MM-DD) `days` days from the instant `ms`. */
+const utcDayAround = (ms: number, days: number): string => dayText(Math.floor(ms / 86_400_000) + days);
+
 /** The conditions of a checked filter on fact rows (`player`: the rows have player_id). */
 export function reportWhere(f: ReportFilter, options: { readonly player: boolean }): FactWhere {
   const sql: string[] = [];
@@ -68,8 +77,13 @@ export function reportWhere(f: ReportFilter, options: { readonly player: boolean
   add('gaming_day = ?', f.gamingDay);
   add('gaming_day >= ?', f.from);
   add('gaming_day <= ?', f.to);
-  add('at_ms >= ?', f.since === undefined ? undefined : Date.parse(f.since));
-  add('at_ms < ?', f.until === undefined ? undefined : Date.parse(f.until));
+  const since = f.since === undefined ? undefined : Date.parse(f.since);
+  const until = f.until === undefined ? undefined : Date.parse(f.until);
+  add('at_ms >= ?', since);
+  add('at_ms < ?', until);
+  // the same facts, found by the gaming days' indexes: a fact's gaming day is at most INSTANT_DAYS from its UTC date
+  add('gaming_day >= ?', since === undefined ? undefined : utcDayAround(since, -INSTANT_DAYS));
+  add('gaming_day <= ?', until === undefined ? undefined : utcDayAround(until, INSTANT_DAYS));
   add('shift = ?', f.shift);
   add('hour = ?', f.hour);
   add('table_id = ?', f.tableId);

@@ -13,7 +13,7 @@ export function answerMismatch(a: readonly unknown[], b: readonly unknown[]): st
       return `row ${i}: columns ${keys.join()} against ${Object.keys(y).join()}`;
     for (const k of keys) {
       const [v, w] = [x[k], y[k]];
-      if (typeof v === 'number' && typeof w === 'number' && !Number.isInteger(v)) {
+      if (typeof v === 'number' && typeof w === 'number' && !(Number.isInteger(v) && Number.isInteger(w))) {
         if (Math.abs(v - w) > 1e-9 * Math.max(1, Math.abs(v))) return `row ${i} ${k}: ${v} against ${w}`;
       } else if (v !== w) return `row ${i} ${k}: ${String(v)} against ${String(w)}`;
     }

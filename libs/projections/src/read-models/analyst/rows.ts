@@ -46,6 +46,17 @@ export type FactStatus = 'settled' | 'corrected' | 'voided';
  * the fold goes on and verify reports the history).
  */
 export function figuresOf(rules: AnalystRules, spot: Spot): BetTypeFigures {
+  // per rules object (a table's state keeps one): the figures' own memo keys on the rules as JSON, a cost per stake
+  let known = FIGURES.get(rules);
+  if (known === undefined) FIGURES.set(rules, (known = new Map()));
+  let f = known.get(spot);
+  if (f === undefined) known.set(spot, (f = computeFigures(rules, spot)));
+  return f;
+}
+
+const FIGURES = new WeakMap<AnalystRules, Map<Spot, BetTypeFigures>>();
+
+function computeFigures(rules: AnalystRules, spot: Spot): BetTypeFigures {
   const offered = betTypeFigures(rules.decks, rules.payout, rules.spots).get(spot);
   if (offered !== undefined) return offered;
   const games = [rules.payout.game ?? 'commission', ...GAME_MODES];

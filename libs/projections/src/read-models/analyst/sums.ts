@@ -80,11 +80,32 @@ const BET_TYPE_ZERO: BetTypeSums = {
   facts: 0,
 };
 
-function plus<S extends object>(a: S, d: Partial<S>): S {
-  const out: Record<string, number> = { ...(a as Record<string, number>) };
-  for (const [k, v] of Object.entries(d as Record<string, number>)) out[k] = (out[k] ?? 0) + v;
-  return out as S;
-}
+// field by field (a loop over Object.entries cost a tenth of the fold)
+const plusHold = (a: HoldSums, d: Partial<HoldSums>): HoldSums => ({
+  coups: a.coups + (d.coups ?? 0),
+  dropAmount: a.dropAmount + (d.dropAmount ?? 0),
+  cashedOut: a.cashedOut + (d.cashedOut ?? 0),
+  handle: a.handle + (d.handle ?? 0),
+  win: a.win + (d.win ?? 0),
+  commission: a.commission + (d.commission ?? 0),
+  theoWin: a.theoWin + (d.theoWin ?? 0),
+  voids: a.voids + (d.voids ?? 0),
+  corrections: a.corrections + (d.corrections ?? 0),
+  facts: a.facts + (d.facts ?? 0),
+});
+
+const plusBetType = (a: BetTypeSums, d: Partial<BetTypeSums>): BetTypeSums => ({
+  coups: a.coups + (d.coups ?? 0),
+  bets: a.bets + (d.bets ?? 0),
+  handle: a.handle + (d.handle ?? 0),
+  paid: a.paid + (d.paid ?? 0),
+  win: a.win + (d.win ?? 0),
+  commission: a.commission + (d.commission ?? 0),
+  theoWin: a.theoWin + (d.theoWin ?? 0),
+  voidedBets: a.voidedBets + (d.voidedBets ?? 0),
+  correctedBets: a.correctedBets + (d.correctedBets ?? 0),
+  facts: a.facts + (d.facts ?? 0),
+});
 
 function keptSince<S>(
   cells: Readonly<Record<string, SumCell<S>>>,
@@ -165,7 +186,7 @@ export function sumHold(step: Step, p: Placement, dealerId: string | null, d: Pa
     key: dealerId ?? '',
     sums: HOLD_ZERO,
   };
-  const cell = { ...before, sums: plus(before.sums, d) };
+  const cell = { ...before, sums: plusHold(before.sums, d) };
   step
     .with({ sums: { ...sums, hold: { ...sums.hold, [key]: cell } } })
     .write({ kind: 'upsert', table: AN_SUM_HOLD, row: holdRow(step.state.tableId, cell) });
@@ -226,9 +247,9 @@ function betTypeChanges(
         voidedBets: status === 'voided' ? sign : 0,
         correctedBets: status === 'corrected' ? sign : 0,
       };
-      out.set(f.betType, plus(out.get(f.betType) ?? BET_TYPE_ZERO, d));
+      out.set(f.betType, plusBetType(out.get(f.betType) ?? BET_TYPE_ZERO, d));
     }
-    for (const t of types) out.set(t, plus(out.get(t) ?? BET_TYPE_ZERO, { coups: live }));
+    for (const t of types) out.set(t, plusBetType(out.get(t) ?? BET_TYPE_ZERO, { coups: live }));
   }
   return out;
 }
@@ -251,7 +272,7 @@ export function sumBets(
       key: betType,
       sums: BET_TYPE_ZERO,
     };
-    const cell = { ...before, sums: plus(before.sums, d) };
+    const cell = { ...before, sums: plusBetType(before.sums, d) };
     cells[key] = cell;
     rows.push(betTypeRow(step.state.tableId, cell));
   }
