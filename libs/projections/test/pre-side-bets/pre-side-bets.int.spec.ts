@@ -71,11 +71,14 @@ const changed = (table: string, row: Row): Row => {
   return { ...row, ...Object.fromEntries(Object.entries(derive).map(([c, f]) => [c, f(row)])) };
 };
 
-/** A table state as the code of 927d27d shaped it: version 1, no `round.stakes` (libs/table checks those). */
+/**
+ * A table state as the code of 927d27d shaped it: version 1, no `round.stakes`, `round.ownShoe` or
+ * `round.cashedOut` (added since for settled-coup corrections; libs/table checks those).
+ */
 function asOldState(json: string): string {
   const state = JSON.parse(json) as { round: Record<string, unknown> | null };
   if (state.round === null) return JSON.stringify({ ...state, version: 1 });
-  const { stakes: _stakes, ...round } = state.round;
+  const { stakes: _stakes, ownShoe: _ownShoe, cashedOut: _cashedOut, ...round } = state.round;
   return JSON.stringify({ ...state, version: 1, round });
 }
 
