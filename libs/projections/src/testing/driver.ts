@@ -55,7 +55,7 @@ export class DriverRefusal extends Error {
 }
 
 /** mulberry32: a small deterministic PRNG (not for security: test data only). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
