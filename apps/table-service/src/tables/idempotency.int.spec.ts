@@ -7,12 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { EventStoreDbEventStore, FakeEsdbClient, createEventStore, type EventStore } from '@coup/event-store';
+import { createEventStore, type EventStore } from '@coup/event-store';
 import { snapshotStream, tableStream, type TableCommand } from '@coup/table';
 import { ApiError } from '../common/api-error';
 import { Metrics } from '../common/metrics';
 import { SqliteKeyIndex } from './idempotency';
 import { TableProcessor } from './table-processor';
+import { TWO_PROCESSES } from '../../test/two-processes';
 
 const AT = '2030-01-01T12:00:00.000Z';
 const TABLES = ['I1', 'I2'] as const;
@@ -92,30 +93,6 @@ interface Request {
   readonly key: string;
   readonly command: TableCommand;
 }
-
-/**
- * The store as two processes see it: one memory store; two SQLite stores on one file (two connections, two writer
- * threads); two EventStoreDB adapters on one (fake) server.
- */
-const TWO_PROCESSES: Record<string, (dir: string) => [EventStore, EventStore]> = {
-  memory: () => {
-    const store = createEventStore({ kind: 'memory' });
-    return [store, store];
-  },
-  sqlite: (dir) => {
-    const file = join(dir, 'events.sqlite');
-    return [createEventStore({ kind: 'sqlite', file }), createEventStore({ kind: 'sqlite', file })];
-  },
-  eventstoredb: () => {
-    const server = new FakeEsdbClient();
-    const adapter = () =>
-      new EventStoreDbEventStore({
-        connectionString: 'esdb://fake:2113?tls=false',
-        createClient: () => server,
-      });
-    return [adapter(), adapter()];
-  },
-};
 
 describe('idempotency keys', () => {
   jest.setTimeout(120_000);

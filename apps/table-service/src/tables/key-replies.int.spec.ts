@@ -6,13 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createEventStore,
-  EventStoreDbEventStore,
-  FakeEsdbClient,
-  type EventStore,
-  type RecordedEvent,
-} from '@coup/event-store';
+import { createEventStore, type EventStore, type RecordedEvent } from '@coup/event-store';
 import { snapshotStream, tableStream, type TableCommand } from '@coup/table';
 import { Metrics } from '../common/metrics';
 import {
@@ -23,6 +17,7 @@ import {
   storedReply,
 } from './key-replies';
 import { TableProcessor } from './table-processor';
+import { TWO_PROCESSES } from '../../test/two-processes';
 
 const AT = '2030-01-01T12:00:00.000Z';
 const admin = { id: 'boss', role: 'admin' };
@@ -38,27 +33,6 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-/** One store as two processes see it. */
-const STORES: Record<string, (dir: string) => [EventStore, EventStore]> = {
-  memory: () => {
-    const store = createEventStore({ kind: 'memory' });
-    return [store, store];
-  },
-  sqlite: (dir) => {
-    const file = join(dir, 'events.sqlite');
-    return [createEventStore({ kind: 'sqlite', file }), createEventStore({ kind: 'sqlite', file })];
-  },
-  eventstoredb: () => {
-    const server = new FakeEsdbClient();
-    const adapter = () =>
-      new EventStoreDbEventStore({
-        connectionString: 'esdb://fake:2113?tls=false',
-        createClient: () => server,
-      });
-    return [adapter(), adapter()];
-  },
-};
 
 async function events(store: EventStore, tableId: string): Promise<RecordedEvent[]> {
   const out: RecordedEvent[] = [];
@@ -81,13 +55,13 @@ async function closedRound(p: TableProcessor, tableId: string): Promise<void> {
   await p.execute(tableId, cmd('CloseBetting', { roundNo: 1 }));
 }
 
-describe.each(Object.keys(STORES))('a keyed coup on %s', (kind) => {
+describe.each(Object.keys(TWO_PROCESSES))('a keyed coup on %s', (kind) => {
   jest.setTimeout(60_000);
 
   it('keeps its settlements once, and every retry answers the first answer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'coup-replies-'));
     dirs.push(dir);
-    const [one, two] = STORES[kind]!(dir);
+    const [one, two] = TWO_PROCESSES[kind]!(dir);
     const options = (file: string) => ({ snapshotEvery: 100_000, keyIndexFile: join(dir, file) });
     const a = new TableProcessor(one, new Metrics(false), options('a.sqlite'));
     const b = new TableProcessor(two, new Metrics(false), options('b.sqlite'));
