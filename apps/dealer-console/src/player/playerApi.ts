@@ -7,7 +7,7 @@
  */
 import type { LedgerAccount as WireLedgerAccount } from '@coup/projections/wire';
 import type { CoupSummary, Spot, TableEvent, TableView } from '@coup/table';
-import { ApiError, type Fetch } from '../api';
+import { ApiError, type Fetch, newIdempotencyKey as newKey, request } from '../api';
 import { type PlayerSocket, SocketUnavailable } from './playerSocket';
 
 export interface OpenAnswer {
@@ -45,47 +45,10 @@ export type LedgerAccount = Pick<
   | 'chips'
 >;
 
-/** A fresh Idempotency-Key. */
-export function newKey(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  const bytes = new Uint8Array(16);
-  c.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-async function errorOf(res: Response): Promise<ApiError> {
-  try {
-    const body = (await res.json()) as { code?: unknown; message?: unknown };
-    if (typeof body.code === 'string' && typeof body.message === 'string')
-      return new ApiError(res.status, body.code, body.message);
-  } catch {
-    // not JSON
-  }
-  return new ApiError(res.status, `HTTP_${res.status}`, res.statusText || 'the service refused the request');
-}
-
 /** REST calls as a token: `once` (no retry) and `command` (retried once, with the same key, when no answer came back). */
 function restCalls(token: string, fetchFn: Fetch) {
-  async function once<T>(method: string, path: string, body: unknown, key: string | undefined): Promise<T> {
-    let res: Response;
-    try {
-      res = await fetchFn(`/api${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(key === undefined ? {} : { 'idempotency-key': key }),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    } catch (error) {
-      throw new ApiError(0, 'NETWORK', `the service cannot be reached (${(error as Error).message})`);
-    }
-    if (!res.ok) throw await errorOf(res);
-    const text = await res.text();
-    return (text ? JSON.parse(text) : null) as T;
-  }
+  const once = <T>(method: string, path: string, body: unknown, key: string | undefined): Promise<T> =>
+    request<T>(token, method, path, body, { fetchFn, idempotencyKey: key });
   async function command<T>(method: string, path: string, body?: unknown, key = newKey()): Promise<T> {
     try {
       return await once<T>(method, path, body, key);
