@@ -6,15 +6,9 @@
  * or with `--once` catches up to the head and exits. SIGTERM or SIGINT commits the batch in progress and closes.
  */
 import { createServer, type Server } from 'node:http';
-import {
-  GamingDayConfigError,
-  ProjectionRunner,
-  type RunnerLogger,
-  gamingDayConfig,
-  projectionsFor,
-} from '@coup/projections';
-import { EXIT, type CliIo, UsageError } from '../io';
-import { type ReadSide, openReadSide } from './read-side';
+import { ProjectionRunner, type RunnerLogger } from '@coup/projections';
+import { EXIT, type CliIo } from '../io';
+import { type ReadSide, openReadSide, projectionsFromEnv } from './read-side';
 
 export interface RunOptions {
   /** Catch up to the head, then exit. */
@@ -44,20 +38,6 @@ function jsonLog(io: CliIo): RunnerLogger {
   };
 }
 
-/** COUP_GAMING_DAY and COUP_SHIFTS, read as the service reads them (the analysts' model is folded with them). */
-function projectionsFromEnv(env: NodeJS.ProcessEnv) {
-  try {
-    return projectionsFor(gamingDayConfig({ gamingDay: env['COUP_GAMING_DAY'], shifts: env['COUP_SHIFTS'] }));
-  } catch (error) {
-    if (error instanceof GamingDayConfigError)
-      throw new UsageError(
-        `${error.field === 'gamingDay' ? 'COUP_GAMING_DAY' : 'COUP_SHIFTS'}: ${error.message}`,
-        'projections',
-      );
-    throw error;
-  }
-}
-
 /** Resolves with the first stop signal; `dispose` removes the handlers (a second signal then ends the process). */
 function stopSignal(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
   let handler: (s: NodeJS.Signals) => void = () => undefined;
@@ -75,7 +55,7 @@ function newRunner(side: ReadSide, options: RunOptions, log: RunnerLogger): Proj
   return new ProjectionRunner({
     store: side.store,
     readModels: side.readModels,
-    projections: projectionsFromEnv(process.env),
+    projections: projectionsFromEnv('projections'),
     maxBatch: options.maxBatch,
     catchUpPage: options.maxBatch,
     minCommitIntervalMs: options.commitMs,

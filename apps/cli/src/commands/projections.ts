@@ -4,7 +4,7 @@ import type { Command } from '../command';
 import { table } from '../format';
 import { EXIT, type CliIo, UsageError } from '../io';
 import { runProjections } from './projections-run';
-import { openReadSide, progressBar } from './read-side';
+import { openReadSide, progressBar, projectionsFromEnv } from './read-side';
 
 const OPTIONS = { json: { type: 'boolean' }, writer: { type: 'string', default: 'thread' } } as const;
 const RUN_OPTIONS = {
@@ -47,8 +47,10 @@ async function rebuild(
   writer: (typeof WRITERS)[number],
   io: CliIo,
 ): Promise<number> {
+  // the service's projections: the analysts' model refolded with its gaming day and shifts
+  const catalogue = projectionsFromEnv('projections');
   try {
-    selectProjections(names);
+    selectProjections(names, catalogue);
   } catch (error) {
     throw new UsageError((error as Error).message, 'projections');
   }
@@ -61,6 +63,7 @@ async function rebuild(
     const result = await storage.rebuild({
       store: side.store,
       names,
+      projections: catalogue,
       writer,
       onProgress: ({ position }) => bar.update(position, total),
     });
@@ -148,6 +151,7 @@ export const projections: Command = {
     `  rebuild   refold projections (default: all; names: ${NAMES}) from position 0 into fresh tables, then swap`,
     '            them in with one transaction: a running service keeps answering from the old tables meanwhile',
     '            and resumes from the rebuilt checkpoint. A progress bar is drawn on stderr when it is a terminal.',
+    "            The analysts' model is refolded with COUP_GAMING_DAY and COUP_SHIFTS, as the service does.",
     '  --writer  where the rebuild writes SQLite: thread (default: a worker thread beside the folds, faster when a',
     '            core is free) or in-process (this thread); the same tables either way',
     "  status    each projection's checkpoint (global position applied) and lag behind the store",

@@ -8,10 +8,14 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type EventStore, createEventStore, eventStoreConfigFromEnv } from '@coup/event-store';
 import {
+  type AnyProjection,
+  GamingDayConfigError,
   ProjectionRunner,
   type RawEventReader,
   ReadModels,
+  gamingDayConfig,
   isPostgresUrl,
+  projectionsFor,
   sqliteHeadPosition,
   sqliteRawReader,
 } from '@coup/projections';
@@ -72,16 +76,39 @@ export function openReadSide(
 }
 
 /**
+ * The projections as the service makes them: the analysts' model folded with COUP_GAMING_DAY and COUP_SHIFTS, read
+ * as the service reads them (a bad setting is a usage error of `command`). Whatever folds or rebuilds the shared
+ * read models uses these, or its an_ rows would place facts by the default gaming day.
+ */
+export function projectionsFromEnv(
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+): readonly AnyProjection[] {
+  try {
+    return projectionsFor(gamingDayConfig({ gamingDay: env['COUP_GAMING_DAY'], shifts: env['COUP_SHIFTS'] }));
+  } catch (error) {
+    if (error instanceof GamingDayConfigError)
+      throw new UsageError(
+        `${error.field === 'gamingDay' ? 'COUP_GAMING_DAY' : 'COUP_SHIFTS'}: ${error.message}`,
+        command,
+      );
+    throw error;
+  }
+}
+
+/**
  * Brings the read models up to the store (a service that is running does the same; the checkpoints keep the
  * two from applying anything twice), then returns queries over them.
  */
 export async function caughtUpReadModels(
   side: ReadSide,
   io: CliIo,
+  command: string,
 ): Promise<{ readModels: ReadModels; close(): Promise<void> }> {
   const runner = new ProjectionRunner({
     store: side.store,
     readModels: side.readModelFile,
+    projections: projectionsFromEnv(command),
     headPosition: side.head,
   });
   const { events } = await runner.catchUp();

@@ -126,7 +126,7 @@ export const replay: Command = {
     if (options.round === undefined) throw new UsageError('--round is required', 'replay');
     const side = openReadSide('replay');
     try {
-      const models = await caughtUpReadModels(side, io);
+      const models = await caughtUpReadModels(side, io, 'replay');
       try {
         const r = await replayHand(
           { store: side.store, readModels: models.readModels },

@@ -120,7 +120,7 @@ export const verify: Command = {
     const tableId = options.table;
     const side = openReadSide('verify');
     try {
-      const models = await caughtUpReadModels(side, io);
+      const models = await caughtUpReadModels(side, io, 'verify');
       try {
         const read = models.readModels;
         if ((await read.table(tableId)) === null) {

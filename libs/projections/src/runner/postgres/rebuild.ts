@@ -129,7 +129,7 @@ export async function rebuildPostgres(
   options: StorageRebuildOptions,
 ): Promise<RebuildResult> {
   const started = Date.now();
-  const projections = selectProjections(options.names);
+  const projections = selectProjections(options.names, options.projections);
   const now = options.now ?? (() => new Date());
   await storage.ensure(projections);
   return storage.withClient(async (client) => {
