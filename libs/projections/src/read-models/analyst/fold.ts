@@ -11,14 +11,7 @@
  * (`an_state`) is internal.
  */
 import type { TableEvent } from '@coup/table';
-import {
-  type Evolution,
-  type ProjectionEvent,
-  type ProjectionModel,
-  byTable,
-  once,
-  only,
-} from '../kernel/types';
+import { type Evolution, type ProjectionEvent, type ProjectionModel, byTable, only } from '../kernel/types';
 import { GamingClock } from './gaming-day';
 import {
   type GamingDayConfig,
@@ -40,13 +33,16 @@ export const analystTables = [...factTables, ...dimTables, ...sumTables];
 
 const ALL_TYPES = Object.keys(HANDLERS) as TableEvent['type'][];
 
+/** One event's fold (as `once` folds: an event at or before the state's position changes nothing). */
 function evolveStep(clock: GamingClock, s: AnalystState, e: ProjectionEvent): Evolution<AnalystState> {
+  if (e.position <= s.position) return only(s);
   const type = e.event.type;
   // own keys only: an unknown type (or one named like an Object property) changes nothing
   if (!Object.hasOwn(HANDLERS, type) || SILENT.has(type)) return only(s);
   const step = new Step(s, e, clock);
   (HANDLERS[type] as (step: Step, d: unknown) => void)(step, e.event.data);
-  return step.writes.length === 0 && step.state === s ? only(s) : step.done();
+  // the state stamped with the event's position when the event changed something (once's rule)
+  return step.writes.length === 0 && !step.changed ? only(s) : step.done();
 }
 
 /** The analysts' projection under a gaming-day configuration (default: 06:00 UTC, three shifts). */
@@ -73,6 +69,6 @@ export function analystProjection(
       day: null,
       sums: NO_SUMS,
     }),
-    evolve: (state, e) => once(state, e, (s, ev) => evolveStep(clock, s, ev)),
+    evolve: (state, e) => evolveStep(clock, state, e),
   };
 }

@@ -76,10 +76,6 @@ export function winOf(st: Settlement, commissionMode: 'deducted' | 'box'): numbe
   return st.amount - st.paid + (commissionMode === 'box' ? st.commission : 0);
 }
 
-function placedColumns(at: string, p: Placement): Row {
-  return { at, at_ms: p.atMs, gaming_day: p.gamingDay, shift: p.shift, hour: p.hour };
-}
-
 /** The row of one settled stake. */
 export function betRow(
   c: CoupContext,
@@ -103,7 +99,11 @@ export function betRow(
     commission_mode: commissionMode,
     dealer_id: c.dealerId,
     opened_ms: c.openedMs,
-    ...placedColumns(c.at, c.place),
+    at: c.at,
+    at_ms: c.place.atMs,
+    gaming_day: c.place.gamingDay,
+    shift: c.place.shift,
+    hour: c.place.hour,
     stake: st.amount,
     result: st.result,
     paid: st.paid,
@@ -119,7 +119,43 @@ export function betRow(
 }
 
 /** The money of a coup: sums over its settlements (the variance per bet type: stakes on it, squared). */
-export function coupMoney(c: CoupContext, settlements: readonly Settlement[], mode: 'deducted' | 'box'): Row {
+export interface CoupMoney {
+  readonly bets: number;
+  readonly players: number;
+  readonly handle: number;
+  readonly paid: number;
+  readonly commission: number;
+  readonly win: number;
+  readonly theoWin: number;
+  readonly theoVar: number;
+}
+
+/** The last coup's money (its row and its hold cell both need it: computed once per coup). */
+let lastMoney: {
+  readonly rules: AnalystRules;
+  readonly settlements: readonly Settlement[];
+  readonly mode: 'deducted' | 'box';
+  readonly money: CoupMoney;
+} | null = null;
+
+export function coupMoney(
+  c: CoupContext,
+  settlements: readonly Settlement[],
+  mode: 'deducted' | 'box',
+): CoupMoney {
+  const last = lastMoney;
+  if (last !== null && last.settlements === settlements && last.rules === c.rules && last.mode === mode)
+    return last.money;
+  const money = computeMoney(c.rules, settlements, mode);
+  lastMoney = { rules: c.rules, settlements, mode, money };
+  return money;
+}
+
+function computeMoney(
+  rules: AnalystRules,
+  settlements: readonly Settlement[],
+  mode: 'deducted' | 'box',
+): CoupMoney {
   const stakeBySpot = new Map<Spot, number>();
   let handle = 0;
   let paid = 0;
@@ -132,21 +168,12 @@ export function coupMoney(c: CoupContext, settlements: readonly Settlement[], mo
     paid += st.paid;
     commission += st.commission;
     win += winOf(st, mode);
-    theo += st.amount * figuresOf(c.rules, st.spot).edge;
+    theo += st.amount * figuresOf(rules, st.spot).edge;
   }
   let theoVar = 0;
-  for (const [spot, stake] of stakeBySpot) theoVar += stake * stake * figuresOf(c.rules, spot).variance;
+  for (const [spot, stake] of stakeBySpot) theoVar += stake * stake * figuresOf(rules, spot).variance;
   const players = new Set(settlements.map((s) => s.playerId)).size;
-  return {
-    bets: settlements.length,
-    players,
-    handle,
-    paid,
-    commission,
-    win,
-    theo_win: theo,
-    theo_var: theoVar,
-  };
+  return { bets: settlements.length, players, handle, paid, commission, win, theoWin: theo, theoVar };
 }
 
 /** The coup's row. */
@@ -157,6 +184,7 @@ export function coupRow(
   status: FactStatus,
   corrections: number,
 ): Row {
+  const money = coupMoney(c, coup.settlements, commissionMode);
   return {
     table_id: c.tableId,
     round_no: c.roundNo,
@@ -168,7 +196,11 @@ export function coupRow(
     dealer_role: c.dealerRole,
     opened_at: c.openedAt,
     opened_ms: c.openedMs,
-    ...placedColumns(c.at, c.place),
+    at: c.at,
+    at_ms: c.place.atMs,
+    gaming_day: c.place.gamingDay,
+    shift: c.place.shift,
+    hour: c.place.hour,
     outcome: coup.outcome,
     player_total: coup.playerTotal,
     banker_total: coup.bankerTotal,
@@ -178,7 +210,14 @@ export function coupRow(
     cards: coup.cardsUsed,
     status,
     corrections,
-    ...coupMoney(c, coup.settlements, commissionMode),
+    bets: money.bets,
+    players: money.players,
+    handle: money.handle,
+    paid: money.paid,
+    commission: money.commission,
+    win: money.win,
+    theo_win: money.theoWin,
+    theo_var: money.theoVar,
   };
 }
 

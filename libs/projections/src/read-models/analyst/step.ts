@@ -6,7 +6,7 @@ import type { Evolution, ProjectionEvent, Row, Write } from '../kernel/types';
 import { type GamingClock, type Placement, dayNumber } from './gaming-day';
 import { minutesOf } from './gaming-day-config';
 import type { AnalystRules, FactStatus } from './rows';
-import { AN_DAYS, AN_SHIFTS, AN_STAFF, STAFF_COUNTERS } from './schema-dims';
+import { AN_DAYS, AN_SHIFTS, AN_STAFF, type STAFF_COUNTERS } from './schema-dims';
 import type { Sums } from './sums';
 
 /** The round in play: opened, not settled yet (or just settled). */
@@ -101,19 +101,30 @@ function dayWrites(clock: GamingClock, gamingDay: string): Write[] {
 /** An event's fold in progress: the state so far and the writes. */
 export class Step {
   readonly writes: Write[] = [];
+  /** The state so far: the state folded from until something changes, then the event's own copy. */
+  state: AnalystState;
+  /** The event's copy of the state, changed in place (one copy per event instead of one per change). */
+  private draft: { -readonly [K in keyof AnalystState]: AnalystState[K] } | null = null;
 
   constructor(
-    public state: AnalystState,
+    private readonly before: AnalystState,
     readonly e: ProjectionEvent,
     private readonly clock: GamingClock,
-  ) {}
+  ) {
+    this.state = before;
+  }
+
+  /** Whether the state changed. */
+  get changed(): boolean {
+    return this.draft !== null;
+  }
 
   /** Where `at` falls; a gaming day new to this table brings its dimension rows. */
   place(at: string): Placement {
     const p = this.clock.place(at);
     if (p.gamingDay !== this.state.day) {
       this.writes.push(...dayWrites(this.clock, p.gamingDay));
-      this.state = { ...this.state, day: p.gamingDay };
+      this.with({ day: p.gamingDay });
     }
     return p;
   }
@@ -127,7 +138,15 @@ export class Step {
   staff(counter: StaffCounter, at: string): this {
     const who = actorOf(this.e);
     if (who === null || !STAFF_ROLES.has(who.role)) return this;
-    const add = Object.fromEntries(STAFF_COUNTERS.map((k) => [k, k === counter ? 1 : 0]));
+    // a literal (one object shape for every add; Object.fromEntries made each one a slow dictionary)
+    const add: Record<StaffCounter, number> = {
+      tables: 0,
+      shoes_started: 0,
+      rounds_opened: 0,
+      amendments: 0,
+      cash_movements: 0,
+    };
+    add[counter] = 1;
     this.writes.push({
       kind: 'add',
       table: AN_STAFF,
@@ -142,12 +161,16 @@ export class Step {
     return this;
   }
 
+  /** The state with `change` (keys as a spread of it would place them). */
   with(change: Partial<AnalystState>): this {
-    this.state = { ...this.state, ...change };
+    if (this.draft === null) this.state = this.draft = { ...this.before };
+    Object.assign(this.draft, change);
     return this;
   }
 
+  /** The next state, stamped with the event's position, and the writes. */
   done(): Evolution<AnalystState> {
+    this.with({ position: this.e.position });
     return { state: this.state, writes: this.writes };
   }
 }

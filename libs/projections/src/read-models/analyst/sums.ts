@@ -134,7 +134,9 @@ function sumsFor(step: Step, gamingDay: string): Sums {
   };
 }
 
-const cellKey = (p: Placement, key: string): string => JSON.stringify([p.gamingDay, p.shift, key]);
+// JSON.stringify([gaming day, shift, key]), element by element (the keys are in the stored state)
+const cellKey = (p: Placement, key: string): string =>
+  `[${JSON.stringify(p.gamingDay)},${JSON.stringify(p.shift)},${JSON.stringify(key)}]`;
 
 function holdRow(tableId: string, c: SumCell<HoldSums>): Row {
   const s = c.sums;
@@ -205,14 +207,13 @@ export function sumCoup(
   coups: number,
 ): void {
   const m = coupMoney(c, settlements, mode);
-  const n = (v: unknown): number => sign * Number(v);
   sumHold(step, c.place, c.dealerId, {
     coups,
     facts: coups,
-    handle: n(m['handle']),
-    win: n(m['win']),
-    commission: n(m['commission']),
-    theoWin: n(m['theo_win']),
+    handle: sign * m.handle,
+    win: sign * m.win,
+    commission: sign * m.commission,
+    theoWin: sign * m.theoWin,
   });
 }
 
