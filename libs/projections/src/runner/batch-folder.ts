@@ -183,9 +183,9 @@ export class BatchFolder {
     if (s !== undefined) return s;
     const stored = this.loadNow(slot, key);
     if (stored === undefined) throw new Error(`${slot.p.name}: the state of ${key} was not loaded`);
-    if (slot.p.storage !== undefined) return this.install(slot, key, stored);
-    // not cached: a state row read at once is read again next time rather than held
-    return (stored ? JSON.parse(stored.state) : slot.p.initial(key)) as PositionedState;
+    // cached as the storage holds it (as the preloaded states are): a key whose events change nothing (a table
+    // a projection ignores) was read again, or made anew, for every event
+    return this.install(slot, key, stored);
   }
 
   /**
