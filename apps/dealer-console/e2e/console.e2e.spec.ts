@@ -2,26 +2,23 @@
  * The dealer console in real Chromium against the built service: a full live coup run from the keyboard, a
  * refused command, a reconnect that resumes without a gap or a duplicate, a reload mid-coup, a hand replayed and
  * verified, and the layout at 1280x800 and 1920x1080 (screenshots for the README:
- * tmp/screenshots, or docs/screenshots with UPDATE_SCREENSHOTS=1).
+ * tmp/screenshots, or docs/screenshots with UPDATE_SCREENSHOTS=1). Each test has its own table, set up through
+ * the API, and its own pages (closed after it), so each runs alone.
  */
 import type { Page } from 'playwright-core';
 import { openWithToken } from './session';
 import { launchBrowser, screenshot, startStack, type BrowserSession, type Stack } from './stack';
 
-const TABLE = 'LIVE1';
 let stack: Stack;
 let browser: BrowserSession;
-let page: Page;
-/** Console errors the browser itself logs for a response we caused on purpose (checked one by one below). */
-let expected: RegExp[] = [];
+/** The pages the running test opened, closed after it. */
+let pages: Page[] = [];
+/** Where the running test's browser errors start in `browser.errors`. */
+let errorsFrom = 0;
 
 beforeAll(async () => {
   stack = await startStack();
   browser = await launchBrowser();
-  // one deck: the turned card is then the only one of its kind, so entering it again is refused by the service
-  await stack.api('POST', '/api/tables', { tableId: TABLE, rules: { dealing: 'live', decks: 1 } });
-  await stack.api('POST', `/api/tables/${TABLE}/players/alice/buy-in`, { amount: 100_000 });
-  await stack.api('POST', `/api/tables/${TABLE}/players/bob/buy-in`, { amount: 50_000 });
 }, 60_000);
 
 afterAll(async () => {
@@ -29,10 +26,20 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** The errors collected so far, less the expected ones (each expected error may appear once). */
-function unexpectedErrors(): string[] {
+beforeEach(() => {
+  pages = [];
+  errorsFrom = browser.errors.length;
+});
+
+// closed, so that a later test's restart of the service finds no page of this one to log its refused connections
+afterEach(async () => {
+  for (const p of pages) await p.context().close();
+});
+
+/** The running test's browser errors, less `expected` (each expected error may appear once). */
+function unexpectedErrors(expected: readonly RegExp[] = []): string[] {
   const left = [...expected];
-  return browser.errors.filter((e) => {
+  return browser.errors.slice(errorsFrom).filter((e) => {
     const i = left.findIndex((r) => r.test(e));
     if (i < 0) return true;
     left.splice(i, 1);
@@ -40,62 +47,118 @@ function unexpectedErrors(): string[] {
   });
 }
 
-/** Signs in with the token through a launch link (`/#token=`), back at the address the page was at. */
-async function signIn(p: Page, token: string) {
-  await openWithToken(p, stack.url, token, new URL(p.url()).hash || '#/');
+const dealer = () => stack.token('dealer', 'eve');
+
+/**
+ * Opens a live table of one deck (the turned card is then the only one of its kind, so entering it again is
+ * refused by the service) with alice's $1,000 and bob's $500 in chips; with `shoe`, also a new shoe whose turned
+ * card is the 5h.
+ */
+async function openTable(tableId: string, { shoe }: { shoe: boolean }) {
+  await stack.api('POST', '/api/tables', { tableId, rules: { dealing: 'live', decks: 1 } });
+  await stack.api('POST', `/api/tables/${tableId}/players/alice/buy-in`, { amount: 100_000 });
+  await stack.api('POST', `/api/tables/${tableId}/players/bob/buy-in`, { amount: 50_000 });
+  if (shoe) await stack.api('POST', `/api/tables/${tableId}/shoes`, { firstCard: '5h' }, dealer());
 }
 
-const phase = () => page.locator('.table-header .phase').textContent();
-async function waitPhase(p: string) {
-  await page.locator(`.table-header .phase-${p}`).waitFor({ timeout: 10_000 });
-}
-const nextPrompt = () => page.locator('.next-card strong').textContent();
-
-/** Types a card as a dealer (or a keyboard-style shoe reader) does, then Enter; waits for the next-card prompt. */
-async function typeCard(card: string, next: string) {
-  await page.keyboard.type(card);
-  await page.keyboard.press('Enter');
-  if (next === 'done') await page.locator('.dealing').waitFor({ state: 'detached', timeout: 10_000 });
-  else await page.locator('.next-card strong', { hasText: next }).waitFor({ timeout: 10_000 });
-}
-
-async function bet(roundNo: number, playerId: string, spot: string, amount: number) {
+async function bet(tableId: string, roundNo: number, playerId: string, spot: string, amount: number) {
   await stack.api(
     'POST',
-    `/api/tables/${TABLE}/rounds/${roundNo}/bets`,
+    `/api/tables/${tableId}/rounds/${roundNo}/bets`,
     { playerId, spot, amount },
     stack.token('player', playerId),
   );
 }
 
+/** Bets as the API places them: player, spot, cents. */
+type Bets = readonly (readonly [string, string, number])[];
+/** A coup as the API deals it: its bets and its cards in dealing order. */
+interface Coup {
+  readonly bets: Bets;
+  readonly cards: readonly string[];
+}
+
+/** The first hand, as test 1 deals it from the keyboard: banker wins 7 to 4, the player's third card a 10. */
+const HAND_1: Coup = {
+  bets: [
+    ['alice', 'banker', 10_000],
+    ['bob', 'player', 5_000],
+  ],
+  cards: ['2c', '7d', '3s', 'Th', '9c'],
+};
+/** The second hand: player wins 9 to 8, both naturals. */
+const HAND_2: Coup = { bets: [['alice', 'player', 2_500]], cards: ['4c', '8d', '5s', 'Kh'] };
+
+/** Betting opened, `bets` placed, betting closed: the round then waits for its cards. */
+async function betting(tableId: string, roundNo: number, bets: Bets) {
+  await stack.api('POST', `/api/tables/${tableId}/rounds`, {}, dealer());
+  for (const [playerId, spot, amount] of bets) await bet(tableId, roundNo, playerId, spot, amount);
+  await stack.api('POST', `/api/tables/${tableId}/rounds/${roundNo}/close`, {}, dealer());
+}
+
+/** A whole coup through the API: betting, then every card. */
+async function deal(tableId: string, roundNo: number, coup: Coup) {
+  await betting(tableId, roundNo, coup.bets);
+  for (const card of coup.cards)
+    await stack.api('POST', `/api/tables/${tableId}/rounds/${roundNo}/cards`, { card }, dealer());
+}
+
+/** A page of this test at the given size. */
+async function newPage(width: number, height: number): Promise<Page> {
+  const p = await browser.page(width, height);
+  pages.push(p);
+  return p;
+}
+
+/** A page of this test with the console at the table, signed in as dealer dora (a launch link), once live. */
+async function openConsole(tableId: string, width = 1280, height = 800): Promise<Page> {
+  const p = await newPage(width, height);
+  await openWithToken(p, stack.url, stack.token('dealer', 'dora'), `#/tables/${tableId}`);
+  await p.locator('.conn-live').waitFor({ timeout: 15_000 });
+  return p;
+}
+
+const phase = (p: Page) => p.locator('.table-header .phase').textContent();
+async function waitPhase(p: Page, name: string) {
+  await p.locator(`.table-header .phase-${name}`).waitFor({ timeout: 10_000 });
+}
+const nextPrompt = (p: Page) => p.locator('.next-card strong').textContent();
+
+/** Types a card as a dealer (or a keyboard-style shoe reader) does, then Enter; waits for the next-card prompt. */
+async function typeCard(p: Page, card: string, next: string) {
+  await p.keyboard.type(card);
+  await p.keyboard.press('Enter');
+  if (next === 'done') await p.locator('.dealing').waitFor({ state: 'detached', timeout: 10_000 });
+  else await p.locator('.next-card strong', { hasText: next }).waitFor({ timeout: 10_000 });
+}
+
 it('a dealer runs a full live coup from the keyboard: new shoe with the turned card, betting, cards, result', async () => {
-  page = await browser.page(1280, 800);
-  await page.goto(`${stack.url}/#/tables/${TABLE}`);
-  await signIn(page, stack.token('dealer', 'dora'));
-  await page.locator('.conn-live').waitFor({ timeout: 15_000 });
-  expect(await phase()).toBe('idle');
+  const table = 'KEYS1';
+  await openTable(table, { shoe: false });
+  const page = await openConsole(table);
+  expect(await phase(page)).toBe('idle');
 
   // N: new shoe; the turned-card field takes focus and says how many to burn
   await page.keyboard.press('n');
   await page.keyboard.type('5h');
   await page.getByText('5 of hearts: burn 5 (Enter)').waitFor();
   await page.keyboard.press('Enter');
-  await waitPhase('ready');
+  await waitPhase(page, 'ready');
 
   await page.keyboard.press('o');
-  await waitPhase('betting');
-  await bet(1, 'alice', 'banker', 10_000);
-  await bet(1, 'bob', 'player', 5_000);
+  await waitPhase(page, 'betting');
+  await bet(table, 1, 'alice', 'banker', 10_000);
+  await bet(table, 1, 'bob', 'player', 5_000);
   await page.getByRole('region', { name: 'bets' }).getByText('(2 players)').waitFor();
 
   await page.keyboard.press('m');
-  await waitPhase('dealing');
-  expect(await nextPrompt()).toBe("Player's first card");
-  await typeCard('2c', "Banker's first card");
-  await typeCard('7d', "Player's second card");
-  await typeCard('3s', "Banker's second card");
-  await typeCard('Th', "Player's third card"); // player 5 draws
-  await typeCard('9c', 'done'); // player 4, banker 7 stands
+  await waitPhase(page, 'dealing');
+  expect(await nextPrompt(page)).toBe("Player's first card");
+  await typeCard(page, '2c', "Banker's first card");
+  await typeCard(page, '7d', "Player's second card");
+  await typeCard(page, '3s', "Banker's second card");
+  await typeCard(page, 'Th', "Player's third card"); // player 5 draws
+  await typeCard(page, '9c', 'done'); // player 4, banker 7 stands
   const result = page.locator('.result');
   await result.waitFor();
   expect(await result.locator('.result-line').textContent()).toMatch(/Banker wins\s*4 to 7/);
@@ -107,14 +170,12 @@ it('a dealer runs a full live coup from the keyboard: new shoe with the turned c
 });
 
 it('a refused command shows the service message where the dealer looks, and the table stays as it is', async () => {
-  await page.keyboard.press('o');
-  await waitPhase('betting');
-  await bet(2, 'alice', 'player', 2_500);
-  await page.getByRole('region', { name: 'bets' }).getByText('(1 players)').waitFor();
-  await page.keyboard.press('m');
-  await waitPhase('dealing');
+  const table = 'REFUSE1';
+  await openTable(table, { shoe: true });
+  await betting(table, 1, HAND_2.bets);
+  const page = await openConsole(table);
+  await waitPhase(page, 'dealing');
   // the turned 5h was the deck's only one: the live shoe cannot hold it
-  expected.push(/409/);
   await page.keyboard.type('5h');
   await page.keyboard.press('Enter');
   const refusal = page.locator('.refusal');
@@ -123,23 +184,28 @@ it('a refused command shows the service message where the dealer looks, and the 
   // shown in the main column, next to the card field the dealer is typing in
   const [r, field] = await Promise.all([refusal.boundingBox(), page.getByLabel(/Enter card/).boundingBox()]);
   expect(Math.abs((r?.y ?? 0) - (field?.y ?? 1000))).toBeLessThan(300);
-  expect(await nextPrompt()).toBe("Player's first card");
+  expect(await nextPrompt(page)).toBe("Player's first card");
   expect(await page.locator('.hand .playing-card').count()).toBe(0);
-  expect(unexpectedErrors()).toEqual([]);
+  // the browser logs the refusal's 409 answer
+  expect(unexpectedErrors([/409/])).toEqual([]);
 });
 
 it('a dropped connection shows a banner and resumes from the last event, without a gap or a duplicate', async () => {
+  const table = 'RESUME1';
+  await openTable(table, { shoe: true });
+  // the console follows the first hand and the second's betting live: its event log has them
+  const page = await openConsole(table);
+  await deal(table, 1, HAND_1);
+  await betting(table, 2, HAND_2.bets);
+  await page.locator('.event-log li', { hasText: 'BettingClosed' }).nth(1).waitFor({ timeout: 10_000 });
+  await waitPhase(page, 'dealing');
+
   const before = browser.errors.length;
   const restarted = stack.restart();
   await page.getByText(/Connection lost\. Reconnecting/).waitFor({ timeout: 10_000 });
   await restarted;
   // while the console is still away, a card is dealt from another console: it must arrive on resume
-  await stack.api(
-    'POST',
-    `/api/tables/${TABLE}/rounds/2/cards`,
-    { card: '4c' },
-    stack.token('dealer', 'eve'),
-  );
+  await stack.api('POST', `/api/tables/${table}/rounds/2/cards`, { card: '4c' }, dealer());
   await page.locator('.conn-live').waitFor({ timeout: 20_000 });
   await page
     .getByRole('region', { name: 'player hand' })
@@ -153,46 +219,42 @@ it('a dropped connection shows a banner and resumes from the last event, without
   const span = (numbers.at(-1) ?? 0) - (numbers[0] ?? 0) + 1;
   expect(span - numbers.length).toBe(3);
   // the browser logs the refused connections while the service was down: only those
-  for (const e of browser.errors.slice(before))
-    expect(e).toMatch(/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource|net::/);
-  expected = [...expected, ...browser.errors.slice(before).map(() => /./)];
+  const down = browser.errors.slice(before);
+  for (const e of down) expect(e).toMatch(/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource|net::/);
 
   // a reload in the middle of the coup shows the coup as it stands
   await page.reload();
   await page.locator('.conn-live').waitFor({ timeout: 15_000 });
   await page.getByRole('region', { name: 'player hand' }).getByLabel('4 of clubs').waitFor();
-  expect(await nextPrompt()).toBe("Banker's first card");
-  await typeCard('8d', "Player's second card");
-  await typeCard('5s', "Banker's second card");
-  await typeCard('Kh', 'done');
+  expect(await nextPrompt(page)).toBe("Banker's first card");
+  await typeCard(page, '8d', "Player's second card");
+  await typeCard(page, '5s', "Banker's second card");
+  await typeCard(page, 'Kh', 'done');
   expect(await page.locator('.result .result-line').textContent()).toMatch(
     /Player wins\s*9 to 8\s*\(natural\)/,
   );
   await page.getByText(/shoe 1, 2 coups \(read model\)/).waitFor({ timeout: 10_000 });
-  expect(unexpectedErrors()).toEqual([]);
+  expect(unexpectedErrors(down.map(() => /./))).toEqual([]);
 });
 
-/** More coups dealt through the API (naturals, four cards each; one deck, so no card twice). */
-const MORE_COUPS = [
+/** More coups after the first two hands (naturals, four cards each; one deck, so no card twice). */
+const MORE_COUPS: readonly Coup[] = [
   ['4d', '2d', '5c', '3d'], // player 9 - 5
   ['6c', 'Ac', '3c', '2h'], // player 9 - 3
   ['Ad', '9d', '2s', 'Jc'], // banker 9 - 3
   ['3h', '8c', 'Jd', 'Qc'], // banker 8 - 3
   ['4h', '9h', 'Qd', 'Ks'], // banker 9 - 4
   ['8h', '6d', 'Kd', 'Qh'], // player 8 - 6
-];
+].map((cards, i) => ({ bets: [[i % 2 ? 'alice' : 'bob', i % 3 ? 'banker' : 'player', 2_500]], cards }));
 
 it('the layout holds at 1280x800 and on a 1920x1080 dealer monitor, with the roads of a longer shoe', async () => {
-  const dealer = stack.token('dealer', 'eve');
-  for (const [i, cards] of MORE_COUPS.entries()) {
-    const roundNo = 3 + i;
-    await stack.api('POST', `/api/tables/${TABLE}/rounds`, {}, dealer);
-    await bet(roundNo, i % 2 ? 'alice' : 'bob', i % 3 ? 'banker' : 'player', 2_500);
-    await stack.api('POST', `/api/tables/${TABLE}/rounds/${roundNo}/close`, {}, dealer);
-    for (const card of cards)
-      await stack.api('POST', `/api/tables/${TABLE}/rounds/${roundNo}/cards`, { card }, dealer);
-  }
-  // the 1280 console followed it all live; the roads come from the read model
+  const table = 'ROADS1';
+  await openTable(table, { shoe: true });
+  await deal(table, 1, HAND_1);
+  await deal(table, 2, HAND_2);
+  const page = await openConsole(table);
+  for (const [i, coup] of MORE_COUPS.entries()) await deal(table, 3 + i, coup);
+  // the 1280 console followed them live; the roads come from the read model
   await page.getByText(/shoe 1, 8 coups \(read model\)/).waitFor({ timeout: 10_000 });
   const drawn = async (p: Page, road: string) =>
     p.getByLabel(road, { exact: true }).locator('.derived').count();
@@ -206,10 +268,7 @@ it('the layout holds at 1280x800 and on a 1920x1080 dealer monitor, with the roa
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await screenshot(page, 'console-table-1280');
 
-  const big = await browser.page(1920, 1080);
-  await big.goto(`${stack.url}/#/tables/${TABLE}`);
-  await signIn(big, stack.token('dealer', 'dora'));
-  await big.locator('.conn-live').waitFor({ timeout: 15_000 });
+  const big = await openConsole(table, 1920, 1080);
   await big.getByText(/shoe 1, 8 coups \(read model\)/).waitFor({ timeout: 10_000 });
   expect(await big.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   // the actions, the hands and the roads are all in the first screen
@@ -220,11 +279,23 @@ it('the layout holds at 1280x800 and on a 1920x1080 dealer monitor, with the roa
     expect((box?.y ?? 2000) + 40).toBeLessThan(1080);
   }
   // the 1920x1080 monitor's screenshot: dealer-screen.e2e.spec.ts
-  await big.close();
   expect(unexpectedErrors()).toEqual([]);
 });
 
+/** An rng table shuffled every coup, with one coup dealt and settled (its seed then revealed). */
+async function rngHand(tableId: string) {
+  await stack.api('POST', '/api/tables', { tableId, rules: { dealing: 'rng', shuffle: 'every-coup' } });
+  await stack.api('POST', `/api/tables/${tableId}/players/alice/buy-in`, { amount: 10_000 });
+  await betting(tableId, 1, [['alice', 'banker', 1_000]]);
+  await stack.api('POST', `/api/tables/${tableId}/rounds/1/deal`, {}, dealer());
+}
+
 it('a hand is replayed step by step and verified in the replay screen; a link opens any step; it prints on one page', async () => {
+  const table = 'REPLAY1';
+  await openTable(table, { shoe: true });
+  await deal(table, 1, HAND_1);
+  await deal(table, 2, HAND_2);
+  const page = await openConsole(table);
   await page.getByRole('link', { name: 'Hand history and replay' }).click();
   await page.getByRole('link', { name: 'Hand 2' }).waitFor({ timeout: 10_000 });
   // filters: banker wins only
@@ -251,17 +322,16 @@ it('a hand is replayed step by step and verified in the replay screen; a link op
   }
   expect(await page.getByTestId('step-heading').textContent()).toMatch(/CoupResolved/);
   await page.keyboard.press('ArrowLeft');
-  expect(page.url()).toContain(`#/tables/${TABLE}/hands/1?step=${events - 1}`);
+  expect(page.url()).toContain(`#/tables/${table}/hands/1?step=${events - 1}`);
   await page.getByRole('slider', { name: 'step' }).fill('5');
   expect(await page.getByTestId('step-heading').textContent()).toMatch(/^Step 5: BettingClosed|^Step 5: /);
   await page.keyboard.press('End');
   await screenshot(page, 'console-replay');
 
   // a pasted link opens that hand at that step
-  const other = await browser.page(1280, 800);
-  await other.goto(`${stack.url}/`);
-  await signIn(other, stack.token('compliance', 'carol'));
-  await other.goto(`${stack.url}/#/tables/${TABLE}/hands/1?step=6`);
+  const other = await newPage(1280, 800);
+  await openWithToken(other, stack.url, stack.token('compliance', 'carol'));
+  await other.goto(`${stack.url}/#/tables/${table}/hands/1?step=6`);
   await other
     .getByTestId('step-heading')
     .filter({ hasText: /^Step 6: CardDealt/ })
@@ -269,21 +339,7 @@ it('a hand is replayed step by step and verified in the replay screen; a link op
   expect(await other.getByRole('slider', { name: 'step' }).inputValue()).toBe('6');
 
   // an rng every-coup hand: the seed is revealed after the coup, so the commitment and shuffle checks pass too
-  const dealer = stack.token('dealer', 'eve');
-  await stack.api('POST', '/api/tables', {
-    tableId: 'RNG1',
-    rules: { dealing: 'rng', shuffle: 'every-coup' },
-  });
-  await stack.api('POST', '/api/tables/RNG1/players/alice/buy-in', { amount: 10_000 });
-  await stack.api('POST', '/api/tables/RNG1/rounds', {}, dealer);
-  await stack.api(
-    'POST',
-    '/api/tables/RNG1/rounds/1/bets',
-    { playerId: 'alice', spot: 'banker', amount: 1_000 },
-    stack.token('player', 'alice'),
-  );
-  await stack.api('POST', '/api/tables/RNG1/rounds/1/close', {}, dealer);
-  await stack.api('POST', '/api/tables/RNG1/rounds/1/deal', {}, dealer);
+  await rngHand('RNG1');
   await other.goto(`${stack.url}/#/tables/RNG1/hands`);
   await other.getByRole('link', { name: 'Hand 1' }).click();
   await other.getByText(/^VERIFIED: 6 passed, 0 failed$/).waitFor({ timeout: 10_000 });
@@ -292,7 +348,7 @@ it('a hand is replayed step by step and verified in the replay screen; a link op
   await other.keyboard.press('End');
   expect(await other.getByTestId('fold-match').textContent()).toMatch(/same table as the service/);
   expect(await other.getByRole('region', { name: 'coup re-resolved' }).textContent()).toMatch(/MATCHES/);
-  await other.goto(`${stack.url}/#/tables/${TABLE}/hands/1?step=6`);
+  await other.goto(`${stack.url}/#/tables/${table}/hands/1?step=6`);
   await other
     .getByTestId('step-heading')
     .filter({ hasText: /^Step 6: CardDealt/ })
@@ -304,6 +360,5 @@ it('a hand is replayed step by step and verified in the replay screen; a link op
   await other.getByText('VERIFIED').first().waitFor();
   const pdf = await other.pdf({ format: 'A4', printBackground: true });
   expect(pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length).toBe(1);
-  await other.close();
   expect(unexpectedErrors()).toEqual([]);
 });
