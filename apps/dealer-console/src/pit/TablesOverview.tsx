@@ -20,6 +20,11 @@ interface RowProps {
   /** The live feed's state, or `polled` for a table read again every few seconds. */
   readonly connection: Connection | 'polled';
   readonly edge: EdgeTableView | undefined;
+  /**
+   * When the shoe's last settled coup was corrected or voided (the live feed's `amendedAt`, as the dealer screen's
+   * alert takes it): an edge reading computed before it is stale. Null for a polled row: its view does not say.
+   */
+  readonly amendedAt: string | null;
   readonly now: number;
   readonly hrefFor: (tableId: string) => string;
 }
@@ -30,13 +35,14 @@ export function alertsOf(
   connection: RowProps['connection'],
   edge: EdgeTableView | undefined,
   now: number,
+  amendedAt: string | null = null,
 ): { key: string; values?: Record<string, unknown> }[] {
   const alerts: { key: string; values?: Record<string, unknown> }[] = [];
   if (connection === 'reconnecting') alerts.push({ key: 'connection' });
   // refused by the service (a token limited to other tables, a table gone): not followed
   if (connection === 'failed') alerts.push({ key: 'failed' });
   if (!view || view.status !== 'open') return alerts;
-  if (edge && edgeCurrent(edge, view.shoe) && edge.favourable.length > 0)
+  if (edge && edgeCurrent(edge, view.shoe, amendedAt) && edge.favourable.length > 0)
     alerts.push({ key: 'edge', values: { spots: edge.favourable.map((v) => v.spot) } });
   if (view.shoe?.cutCardOut && !view.shoe.ended) alerts.push({ key: 'cutCard' });
   const deadline = view.round?.deadline;
@@ -45,9 +51,9 @@ export function alertsOf(
   return alerts;
 }
 
-function Alerts(props: Pick<RowProps, 'view' | 'connection' | 'edge' | 'now'>) {
+function Alerts(props: Pick<RowProps, 'view' | 'connection' | 'edge' | 'amendedAt' | 'now'>) {
   const { t } = useTranslation('pit');
-  const alerts = alertsOf(props.view, props.connection, props.edge, props.now);
+  const alerts = alertsOf(props.view, props.connection, props.edge, props.now, props.amendedAt);
   if (alerts.length === 0) return <span className="muted">{t('overview.none')}</span>;
   return (
     <ul className="alerts">
@@ -109,13 +115,19 @@ function OverviewRow(props: RowProps) {
         <Betting view={view} now={props.now} />
       </td>
       <td>
-        <Alerts view={view} connection={props.connection} edge={props.edge} now={props.now} />
+        <Alerts
+          view={view}
+          connection={props.connection}
+          edge={props.edge}
+          amendedAt={props.amendedAt}
+          now={props.now}
+        />
       </td>
     </tr>
   );
 }
 
-type Shared = Omit<RowProps, 'view' | 'connection' | 'edge'> & {
+type Shared = Omit<RowProps, 'view' | 'connection' | 'edge' | 'amendedAt'> & {
   readonly api: Api;
   readonly token: string;
   readonly edges: ReadonlyMap<string, EdgeTableView>;
@@ -129,13 +141,22 @@ function LiveRow({ api, token, edges, ...rest }: Shared) {
       view={state.view}
       connection={state.connection}
       edge={edges.get(rest.entry.tableId)}
+      amendedAt={state.amendedAt}
     />
   );
 }
 
 function PolledRow({ api, edges, ...rest }: Shared) {
   const view = usePolledView(api, rest.entry.tableId);
-  return <OverviewRow {...rest} view={view} connection="polled" edge={edges.get(rest.entry.tableId)} />;
+  return (
+    <OverviewRow
+      {...rest}
+      view={view}
+      connection="polled"
+      edge={edges.get(rest.entry.tableId)}
+      amendedAt={null}
+    />
+  );
 }
 
 export function TablesOverview(props: {
@@ -183,6 +204,7 @@ export function TablesOverview(props: {
                 view={null}
                 connection="polled"
                 edge={undefined}
+                amendedAt={null}
               />
             ))}
           </tbody>

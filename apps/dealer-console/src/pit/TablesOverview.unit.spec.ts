@@ -46,6 +46,13 @@ it("a favourable bet, only when the monitor's answer is about the shoe and coup 
   ]);
   expect(alertsOf(view, 'live', edge({ favourable: [fav], coupInShoe: 3 }), 0)).toEqual([]);
   expect(alertsOf(view, 'live', edge({}), 0)).toEqual([]);
+  // after a settled coup's correction (same shoe, same coup count): only a reading computed since
+  const amendedAt = '2026-01-01T00:01:00.000Z';
+  expect(alertsOf(view, 'live', edge({ favourable: [fav], computedAt: amendedAt }), 0, amendedAt)).toEqual([
+    { key: 'edge', values: { spots: ['tie'] } },
+  ]);
+  const before = edge({ favourable: [fav], computedAt: '2026-01-01T00:00:59.000Z' });
+  expect(alertsOf(view, 'live', before, 0, amendedAt)).toEqual([]);
 });
 
 it('betting time up on a timed round', () => {
