@@ -152,8 +152,9 @@ test('a failure before the first byte is an answer in the error format, not a cu
   db.close();
   const res = await h.api('GET', `/api/exports/cash?gamingDay=${day}`, { token: h.token('analyst') });
   expect([res.status, res.body.code, res.headers.get('content-type')]).toEqual([
-    500,
-    'INTERNAL_ERROR',
+    503,
+    'READ_MODELS_UNAVAILABLE',
     expect.stringMatching(/^application\/json/),
   ]);
+  expect(res.body.message).toContain('an_fact_cash');
 });

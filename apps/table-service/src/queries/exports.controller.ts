@@ -17,6 +17,7 @@ import {
   EXPORT_FORMATS,
   EXPORT_TABLE_NAMES,
   type ExportFormat,
+  ExportUnavailableError,
   ReadModels,
   exportFacts,
   exportFileName,
@@ -28,7 +29,33 @@ import { Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
 import { ApiRefusals } from '../ops/openapi-errors';
 import { queryOf } from './params';
+import { readModelsUnavailable } from './read-models-provider';
 import { queryError } from './shared';
+
+/**
+ * The export's bytes once its first chunk is read: a failure before the first byte (the analysts' tables not
+ * built, the database not reachable) is an error answer instead of a 200 cut short. The first chunk comes after
+ * the first page of rows (a row group for Parquet).
+ */
+async function started(chunks: AsyncIterable<Uint8Array>): Promise<Readable> {
+  const it = chunks[Symbol.asyncIterator]();
+  let first: IteratorResult<Uint8Array>;
+  try {
+    first = await it.next();
+  } catch (error) {
+    if (error instanceof ExportUnavailableError)
+      throw readModelsUnavailable(`not built yet: ${error.message}`);
+    throw error;
+  }
+  async function* all(): AsyncGenerator<Uint8Array> {
+    try {
+      for (let next = first; !next.done; next = await it.next()) yield next.value;
+    } finally {
+      await it.return?.(); // a client gone: the export stops reading
+    }
+  }
+  return Readable.from(all());
+}
 
 @ApiTags('exports')
 @ApiBearerAuth()
@@ -52,7 +79,7 @@ export class ExportsController {
   @ApiProduces('text/csv', 'application/vnd.apache.parquet')
   @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
   @ApiRefusals('INVALID_QUERY')
-  export(@Param('table') table: string, @Query() query: unknown): StreamableFile {
+  async export(@Param('table') table: string, @Query() query: unknown): Promise<StreamableFile> {
     if (!isExportTable(table))
       throw new ApiError(400, 'INVALID_PARAMETER', `table must be ${EXPORT_TABLE_NAMES.join(', ')}`, {
         field: 'table',
@@ -69,7 +96,7 @@ export class ExportsController {
     const facts = queryError(() => exportFacts(this.read.sql, { table, gamingDay, format }));
     // read as the client reads (Readable.from pulls): memory holds a page; a failure before the first byte is
     // an error answer, after it the connection is cut
-    return new StreamableFile(Readable.from(facts), {
+    return new StreamableFile(await started(facts), {
       type: exportMediaType(format),
       disposition: `attachment; filename="${exportFileName(table, gamingDay, format)}"`,
     });

@@ -30,7 +30,7 @@ import { ExportsController } from './exports.controller';
 import { HandsController } from './hands.controller';
 import { registerProjectionMetrics } from './metrics';
 import { type FoldedBy, ProjectionsStatus } from './projections-status';
-import { postgresReadModels } from './read-models-provider';
+import { guardedReader, postgresReadModels } from './read-models-provider';
 import { ReportsController } from './reports.controller';
 import { QUERIES_STORE, QueriesStore } from './shared';
 
@@ -194,7 +194,8 @@ function readModelsOf(
 ): Promise<ReadModels> | ReadModels {
   if (!isPostgresUrl(options.readModels)) {
     if (runner === undefined) throw new Error('SQLite read models are read on the runner connection');
-    return ReadModels.sqlite(runner.db);
+    // a table missing from the file (dropped by hand) is 503, as in PostgreSQL
+    return new ReadModels(guardedReader(ReadModels.sqlite(runner.db).sql));
   }
   const log = new Logger('read-models');
   return postgresReadModels(options.readModels, options.readModelsTimeoutMs ?? 10_000, {

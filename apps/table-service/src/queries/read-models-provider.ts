@@ -1,7 +1,8 @@
 /**
- * The service's queries over PostgreSQL read models: a database that cannot answer now (refused, dropped, shutting
- * down, not answering within the deadline) or whose read models are not built yet is a 503 with a stable code,
- * READ_MODELS_UNAVAILABLE, never a 500; commands are not affected (they use the event store only).
+ * The service's queries over the read models: a PostgreSQL that cannot answer now (refused, dropped, shutting down,
+ * not answering within the deadline), or read models without the table a query reads (not built yet, in
+ * PostgreSQL or SQLite), is a 503 with a stable code, READ_MODELS_UNAVAILABLE, never a 500; commands are not
+ * affected (they use the event store only).
  */
 import { ReadModels, type OpenReadModelsOptions, type SqlReader } from '@coup/projections';
 import { ApiError } from '../common/api-error';
@@ -36,10 +37,14 @@ export function unavailableReason(error: unknown): 'unreachable' | 'not built ye
   if (NETWORK.has(code) || /^(08|28)/.test(code) || /^57P0[123]$/.test(code)) return 'unreachable';
   if (code === '53300' || code === '3D000') return 'unreachable';
   if (code === '42P01') return 'not built yet';
+  // SQLite (better-sqlite3's SqliteError): a table dropped or never made in the file
+  if (code === 'SQLITE_ERROR' && typeof e?.message === 'string' && /^no such table/.test(e.message))
+    return 'not built yet';
   return typeof e?.message === 'string' && LOST.test(e.message) ? 'unreachable' : null;
 }
 
-function refusal(reason: string): ApiError {
+/** 503 READ_MODELS_UNAVAILABLE: the read models cannot answer now, for `reason`. */
+export function readModelsUnavailable(reason: string): ApiError {
   return new ApiError(
     503,
     'READ_MODELS_UNAVAILABLE',
@@ -47,18 +52,23 @@ function refusal(reason: string): ApiError {
   );
 }
 
-/** The reader, its failures to reach the database and its queries over `timeoutMs` answered as 503. */
-export function guardedReader(reader: SqlReader, timeoutMs: number): SqlReader {
+/**
+ * The reader, its failures to reach the database or to find a table answered as 503, and (with `timeoutMs`) its
+ * queries not answered within that time.
+ */
+export function guardedReader(reader: SqlReader, timeoutMs?: number): SqlReader {
+  const unavailable = (error: unknown): never => {
+    const reason = unavailableReason(error);
+    throw reason === null ? error : readModelsUnavailable(reason);
+  };
   const guard = <T>(query: Promise<T>): Promise<T> => {
+    if (timeoutMs === undefined) return query.catch(unavailable);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(refusal(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => reject(readModelsUnavailable(`no answer within ${timeoutMs} ms`)), timeoutMs);
     });
     return Promise.race([query, deadline])
-      .catch((error: unknown) => {
-        const reason = unavailableReason(error);
-        throw reason === null ? error : refusal(reason);
-      })
+      .catch(unavailable)
       .finally(() => clearTimeout(timer));
   };
   return {
