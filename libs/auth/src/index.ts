@@ -25,4 +25,10 @@ export {
   type ScryptParams,
 } from './password';
 export * as staff from './staff';
-export { StaffStore, type StaffCommandContext, type StaffOutcome } from './staff-store';
+export {
+  StaffStore,
+  type KeyedStaffCommand,
+  type StaffCommandContext,
+  type StaffOutcome,
+  type StaffStoreOptions,
+} from './staff-store';

@@ -17,16 +17,39 @@ import {
   type StaffEvent,
 } from './staff';
 
-/** Who caused a command, recorded in its events' metadata. */
+/** Who caused a command, recorded in its events' metadata; `keyed` when it is sent with an idempotency key. */
 export interface StaffCommandContext {
   readonly actor: string;
   readonly correlationId?: string;
+  readonly keyed?: KeyedStaffCommand;
+}
+
+/**
+ * An idempotent command (the service's Idempotency-Key). After every catch-up, in the store's lane, it is asked
+ * whether the stream already records its key: then nothing is decided or appended (also when a lost race shows
+ * another process recorded it). Otherwise each of its events takes the id and metadata `stamp` gives.
+ */
+export interface KeyedStaffCommand {
+  readonly recorded: () => boolean;
+  /** The id and extra metadata of the command's event `index` (`last`: its last), the directory `after` them all. */
+  readonly stamp: (
+    index: number,
+    last: boolean,
+    after: StaffDirectory,
+  ) => { readonly id: string; readonly metadata: Readonly<Record<string, JsonValue>> };
 }
 
 export interface StaffOutcome {
   readonly decision: StaffDecision;
   /** The directory after the command's events. */
   readonly directory: StaffDirectory;
+  /** The command's key was found recorded: nothing was decided (a keyed command only). */
+  readonly keyRecorded?: true;
+}
+
+export interface StaffStoreOptions {
+  /** Sees every staff event read, before it is folded (the service folds its idempotency keys from them). */
+  readonly onRead?: (events: readonly RecordedEvent[]) => Promise<void> | void;
 }
 
 const MAX_ATTEMPTS = 50;
@@ -40,7 +63,10 @@ export class StaffStore {
   /** Commands and catch-ups run one at a time, so a fold never runs beside an append. */
   private lane: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly options: StaffStoreOptions = {},
+  ) {}
 
   /** The directory as far as this process has folded the stream. */
   get directory(): StaffDirectory {
@@ -62,19 +88,16 @@ export class StaffStore {
     return this.exclusive(async () => {
       for (let attempt = 1; ; attempt++) {
         await this.readTail();
+        if (context.keyed?.recorded())
+          return { decision: { events: [], refusal: null }, directory: this.current, keyRecorded: true };
         const decision = decide(command, this.current);
         if (decision.events.length === 0) return { decision, directory: this.current };
         try {
-          await this.store.appendToStream(
-            STAFF_STREAM,
-            decision.events.map((e) => toNew(e, context)),
-            {
-              expectedRevision: this.revision < 0n ? 'no_stream' : this.revision,
-            },
-          );
+          await this.store.appendToStream(STAFF_STREAM, newEvents(decision.events, context, this.current), {
+            expectedRevision: this.revision < 0n ? 'no_stream' : this.revision,
+          });
         } catch (error) {
-          if ((error as { code?: unknown }).code === 'WRONG_EXPECTED_VERSION' && attempt < MAX_ATTEMPTS)
-            continue;
+          if (lostRace(error, context) && attempt < MAX_ATTEMPTS) continue;
           throw error;
         }
         // Fold what was appended from the store itself (positions and all), so the directory is the stream's.
@@ -88,6 +111,7 @@ export class StaffStore {
     const read: RecordedEvent[] = [];
     for await (const e of this.store.readStream(STAFF_STREAM, { fromRevision: this.revision + 1n }))
       read.push(e);
+    if (read.length > 0) await this.options.onRead?.(read);
     this.fold(read);
     return this.current;
   }
@@ -112,15 +136,34 @@ export class StaffStore {
   }
 }
 
-function toNew(event: StaffEvent, context: StaffCommandContext): NewEvent {
-  return {
-    id: randomUUID(),
-    type: event.type,
-    data: event.data as unknown as JsonValue,
-    metadata: {
-      schemaVersion: 1,
-      actor: context.actor,
-      ...(context.correlationId ? { correlationId: context.correlationId } : {}),
-    },
-  };
+/**
+ * Another process appended first: the stream moved on, or (a keyed command) it recorded the same key's event ids
+ * (a store may check those first). Either way the tail is read and the command asked or decided again.
+ */
+function lostRace(error: unknown, context: StaffCommandContext): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'WRONG_EXPECTED_VERSION' || (context.keyed !== undefined && code === 'DUPLICATE_EVENT_ID');
+}
+
+/** A decision's events as appended: a random id each, or for a keyed command the ids and metadata it stamps. */
+function newEvents(
+  events: readonly StaffEvent[],
+  context: StaffCommandContext,
+  before: StaffDirectory,
+): NewEvent[] {
+  const after = context.keyed ? evolveAll(before, events) : before;
+  return events.map((event, i) => {
+    const keyed = context.keyed?.stamp(i, i === events.length - 1, after);
+    return {
+      id: keyed?.id ?? randomUUID(),
+      type: event.type,
+      data: event.data as unknown as JsonValue,
+      metadata: {
+        schemaVersion: 1,
+        actor: context.actor,
+        ...(context.correlationId ? { correlationId: context.correlationId } : {}),
+        ...keyed?.metadata,
+      },
+    };
+  });
 }

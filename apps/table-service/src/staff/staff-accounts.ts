@@ -13,15 +13,18 @@ import {
   StaffStore,
   TokenError,
   verifyPassword,
+  type KeyedStaffCommand,
   type Principal,
   type ScryptParams,
   type SessionCheck,
+  type StaffOutcome,
 } from '@coup/auth';
 import { ApiError } from '../common/api-error';
 import type { ServiceConfig } from '../config/config';
 import { isStoreUnavailable } from '../store/store-startup';
 import type { Clock } from '../tables/edge-inputs';
-import type { EventStore } from '@coup/event-store';
+import type { EventStore, JsonValue } from '@coup/event-store';
+import { StaffKeys, type StaffKey } from './staff-keys';
 
 /** What a sign-in answers: the token and what it carries. */
 export interface SignedIn {
@@ -84,6 +87,8 @@ export function viewOf(a: staff.StaffAccount): AccountView {
 export class StaffAccounts implements OnApplicationBootstrap {
   private readonly log = new Logger('staff');
   readonly store: StaffStore;
+  /** The Idempotency-Keys of the admins' changes, folded from the staff stream. */
+  readonly keys: StaffKeys;
   /** The catch-up running now, and the one queued after it (a request that arrives during a read waits for the next). */
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
@@ -96,8 +101,10 @@ export class StaffAccounts implements OnApplicationBootstrap {
     private readonly clock: Clock,
     private readonly scrypt: ScryptParams = DEFAULT_SCRYPT,
   ) {
-    this.store = new StaffStore(events);
     this.logKey = Buffer.from(hkdfSync('sha256', config.jwtSecret, 'coup', 'log-user-name', 32));
+    const passwordKey = Buffer.from(hkdfSync('sha256', config.jwtSecret, 'coup', 'key-password', 32));
+    this.keys = new StaffKeys(config.idempotencyDays, passwordKey);
+    this.store = new StaffStore(events, { onRead: this.keys.fold });
   }
 
   /**
@@ -273,21 +280,42 @@ export class StaffAccounts implements OnApplicationBootstrap {
     this.log.log({ msg: 'staff signed out', username: caller.id, correlationId: origin.correlationId });
   }
 
-  /** An admin's change (or the CLI's, or the first start's): the account after it. */
-  async change(change: AccountChange, by: string, origin: RequestOrigin): Promise<AccountView> {
+  /**
+   * An admin's change (or the first start's): the account after it. With a `key` (Idempotency-Key), the first
+   * accepted answer under it, recorded with its events, is the answer to it and to every retry.
+   */
+  async change(
+    change: AccountChange,
+    by: string,
+    origin: RequestOrigin,
+    key?: StaffKey,
+  ): Promise<AccountView> {
     const command = { ...change, by, at: this.clock.now() } as staff.StaffCommand;
-    const directory = await this.run(command, by, origin);
-    const account = directory.get(change.username);
-    if (!account) throw new Error(`no account ${change.username} after ${change.type}`);
-    return viewOf(account);
+    const view = (directory: staff.StaffDirectory) => {
+      const account = directory.get(change.username);
+      if (!account) throw new Error(`no account ${change.username} after ${change.type}`);
+      return viewOf(account);
+    };
+    const keyed = key && this.keys.keyed(key, change.type, (after) => view(after) as unknown as JsonValue);
+    const outcome = await this.run(command, by, origin, keyed);
+    // The command's events were just folded, its key with them.
+    if (key && (outcome.keyRecorded || outcome.decision.events.length > 0))
+      return this.keys.answer(key) as AccountView;
+    return view(outcome.directory);
   }
 
   private async run(
     command: staff.StaffCommand,
     actor: string,
     origin: RequestOrigin,
-  ): Promise<staff.StaffDirectory> {
-    const { decision, directory } = await this.store.execute(command, { actor, ...this.correlation(origin) });
+    keyed?: KeyedStaffCommand,
+  ): Promise<StaffOutcome> {
+    const outcome = await this.store.execute(command, {
+      actor,
+      ...this.correlation(origin),
+      ...(keyed ? { keyed } : {}),
+    });
+    const { decision } = outcome;
     if (decision.refusal) throw refusalError(decision.refusal);
     if (decision.events.length > 0)
       this.log.log({
@@ -296,7 +324,7 @@ export class StaffAccounts implements OnApplicationBootstrap {
         events: decision.events.map((e) => `${e.type} ${e.data.username}`),
         correlationId: origin.correlationId,
       });
-    return directory;
+    return outcome;
   }
 
   /** A password's hash with the service's scrypt parameters. */

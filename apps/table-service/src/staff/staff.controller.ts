@@ -1,10 +1,13 @@
 import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { staff } from '@coup/auth';
 import { ApiError } from '../common/api-error';
 import { CurrentPrincipal, Roles } from '../common/auth';
+import { IdempotencyKey } from '../common/idempotency-key';
 import type { Caller } from '../common/request-context';
 import { ValidBody } from '../tables/dto';
+import { IDEMPOTENCY_KEY_HEADER } from '../tables/idempotency';
+import { idempotencyKey } from '../tables/table-commands';
 import { ApiRefusals } from '../ops/openapi-errors';
 import {
   CreateStaffDto,
@@ -13,7 +16,7 @@ import {
   StaffRolesDto,
   StaffTablesDto,
 } from './staff.dto';
-import { StaffAccounts, type AccountView } from './staff-accounts';
+import { StaffAccounts, type AccountChange, type AccountView } from './staff-accounts';
 
 /** A user name in a path: a local account's or a single-sign-on identity's (400 INVALID_PARAMETER otherwise). */
 function username(value: string): string {
@@ -29,9 +32,26 @@ const tablesOf = (tables: readonly string[] | undefined) =>
 
 @ApiTags('staff')
 @ApiBearerAuth()
+@ApiHeader(IDEMPOTENCY_KEY_HEADER)
 @Controller('api/staff')
 export class StaffController {
   constructor(private readonly accounts: StaffAccounts) {}
+
+  /**
+   * Makes an admin's change, under the request's Idempotency-Key when it has one: the key stands for the caller and
+   * `request`, what it sent (the command's fields, with the password rather than its salted hash).
+   */
+  private async change(
+    change: AccountChange,
+    p: Caller,
+    key: string | undefined,
+    request: Readonly<Record<string, unknown>> = change,
+  ): Promise<AccountView> {
+    const checked = idempotencyKey(key);
+    const keyed =
+      checked === undefined ? undefined : this.accounts.keys.keyOf(checked, change.type, p, request);
+    return this.accounts.change(change, p.id, origin(p), keyed);
+  }
 
   @Get()
   @Roles('admin')
@@ -46,17 +66,18 @@ export class StaffController {
     summary: 'Make a staff account with a password, its roles and (for dealers and supervisors) its tables',
   })
   @ApiRefusals('VALIDATION_FAILED', 'ACCOUNT_EXISTS', 'INVALID_ROLES', 'INVALID_TABLES')
-  async create(@ValidBody() body: CreateStaffDto, @CurrentPrincipal() p: Caller): Promise<AccountView> {
-    return this.accounts.change(
-      {
-        type: 'CreateAccount',
-        username: body.username,
-        roles: body.roles,
-        tables: tablesOf(body.tables),
-        passwordHash: await this.accounts.hash(body.password),
-      },
-      p.id,
-      origin(p),
+  async create(
+    @ValidBody() body: CreateStaffDto,
+    @CurrentPrincipal() p: Caller,
+    @IdempotencyKey() key?: string,
+  ): Promise<AccountView> {
+    const { username, roles, password } = body;
+    const tables = tablesOf(body.tables);
+    return this.change(
+      { type: 'CreateAccount', username, roles, tables, passwordHash: await this.accounts.hash(password) },
+      p,
+      key,
+      { username, roles, tables, password },
     );
   }
 
@@ -79,12 +100,9 @@ export class StaffController {
     @Param('username') name: string,
     @ValidBody() body: StaffRolesDto,
     @CurrentPrincipal() p: Caller,
+    @IdempotencyKey() key?: string,
   ): Promise<AccountView> {
-    return this.accounts.change(
-      { type: 'ChangeRoles', username: username(name), roles: body.roles },
-      p.id,
-      origin(p),
-    );
+    return this.change({ type: 'ChangeRoles', username: username(name), roles: body.roles }, p, key);
   }
 
   @Put(':username/tables')
@@ -95,11 +113,12 @@ export class StaffController {
     @Param('username') name: string,
     @ValidBody() body: StaffTablesDto,
     @CurrentPrincipal() p: Caller,
+    @IdempotencyKey() key?: string,
   ): Promise<AccountView> {
-    return this.accounts.change(
+    return this.change(
       { type: 'ChangeTables', username: username(name), tables: tablesOf(body.tables) },
-      p.id,
-      origin(p),
+      p,
+      key,
     );
   }
 
@@ -114,12 +133,9 @@ export class StaffController {
     @Param('username') name: string,
     @ValidBody() body: DisableStaffDto,
     @CurrentPrincipal() p: Caller,
+    @IdempotencyKey() key?: string,
   ): Promise<AccountView> {
-    return this.accounts.change(
-      { type: 'DisableAccount', username: username(name), reason: body.reason },
-      p.id,
-      origin(p),
-    );
+    return this.change({ type: 'DisableAccount', username: username(name), reason: body.reason }, p, key);
   }
 
   @Post(':username/enable')
@@ -127,8 +143,12 @@ export class StaffController {
   @Roles('admin')
   @ApiOperation({ summary: 'Enable a disabled account' })
   @ApiRefusals('INVALID_PARAMETER', 'UNKNOWN_ACCOUNT')
-  enable(@Param('username') name: string, @CurrentPrincipal() p: Caller): Promise<AccountView> {
-    return this.accounts.change({ type: 'EnableAccount', username: username(name) }, p.id, origin(p));
+  enable(
+    @Param('username') name: string,
+    @CurrentPrincipal() p: Caller,
+    @IdempotencyKey() key?: string,
+  ): Promise<AccountView> {
+    return this.change({ type: 'EnableAccount', username: username(name) }, p, key);
   }
 
   @Post(':username/password')
@@ -140,12 +160,15 @@ export class StaffController {
     @Param('username') name: string,
     @ValidBody() body: StaffPasswordDto,
     @CurrentPrincipal() p: Caller,
+    @IdempotencyKey() key?: string,
   ): Promise<AccountView> {
     const user = username(name);
-    return this.accounts.change(
-      { type: 'ResetPassword', username: user, passwordHash: await this.accounts.hash(body.password) },
-      p.id,
-      origin(p),
+    const { password } = body;
+    return this.change(
+      { type: 'ResetPassword', username: user, passwordHash: await this.accounts.hash(password) },
+      p,
+      key,
+      { username: user, password },
     );
   }
 }

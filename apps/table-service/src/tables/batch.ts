@@ -9,7 +9,7 @@ import {
 } from '@coup/table';
 import type { NewEvent } from '@coup/event-store';
 import { ApiError } from '../common/api-error';
-import { eventIdFor, keyReused, uuidv7, type StoredReply } from './idempotency';
+import { eventIdFor, firstAnswer, uuidv7, type StoredReply } from './idempotency';
 import { storedReply } from './key-replies';
 import type { Pending } from './table-session';
 
@@ -52,9 +52,7 @@ export function decideBatch(
     if (p.key !== null) {
       const first = inBatch.get(p.key) ?? recorded(p.key);
       if (first) {
-        outcomes.push(
-          first.hash === p.requestHash ? { ok: true, reply: first.reply } : { ok: false, error: keyReused() },
-        );
+        outcomes.push(firstAnswer(first, p.requestHash));
         continue;
       }
     }

@@ -57,11 +57,27 @@ export const keyExpired = (days: number) =>
  */
 export function requestHashOf(command: TableCommand): string {
   const { seed: _seed, nextSeed: _nextSeed, ...data } = command.data as Record<string, unknown>;
-  const { role, id } = command.meta.actor;
+  return requestHash(command.type, command.meta.actor, data);
+}
+
+/** The hash behind a key of any command: its type, its caller (role and id) and its request's data. */
+export function requestHash(
+  type: string,
+  caller: { readonly role: string; readonly id: string },
+  data: unknown,
+): string {
   return createHash('sha256')
-    .update(JSON.stringify([command.type, role, id, data]))
+    .update(JSON.stringify([type, caller.role, caller.id, data]))
     .digest('hex')
     .slice(0, 32);
+}
+
+/** A retry's answer under a recorded key: the first answer for the same caller and request, else 422. */
+export function firstAnswer(
+  first: StoredReply,
+  requestHash: string,
+): { readonly ok: true; readonly reply: unknown } | { readonly ok: false; readonly error: ApiError } {
+  return first.hash === requestHash ? { ok: true, reply: first.reply } : { ok: false, error: keyReused() };
 }
 
 /**

@@ -47,7 +47,8 @@ export function roundNo(value: string): number {
   return Number(value);
 }
 
-function idempotencyKey(value: string | undefined): string | undefined {
+/** An Idempotency-Key header, checked: 400 INVALID_IDEMPOTENCY_KEY when it is not one. */
+export function idempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!/^[\x21-\x7e]{1,128}$/.test(value)) {
     throw new ApiError(
