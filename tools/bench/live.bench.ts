@@ -12,7 +12,7 @@
  * Each part runs Coup, then the bare `ws` broadcast server (tools/bench/bare-ws.ts) with the same sockets, the same
  * bets and table events and Coup's own frames, and prints the server CPU (from /proc, by thread: main, the three
  * busiest others, the rest) per delivered frame and per bet of both. Options (env): BENCH_PARTS (window,floor),
- * BENCH_WORKERS (4), BENCH_SKIP_BUILD=1, BENCH_SKIP_BARE=1, BENCH_NODE_ARGS (the service's, e.g. `--cpu-prof`); COUP_*
+ * BENCH_WORKERS (4), BENCH_SKIP_BUILD=1, BENCH_SKIP_BARE=1, BENCH_NODE_ARGS (both servers', e.g. `--cpu-prof`); COUP_*
  * variables reach the service.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -98,12 +98,14 @@ function stopper(child: ChildProcess, cleanup: () => void = () => undefined): ()
   };
 }
 
+/** Node options for both servers (BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`). */
+const nodeArgs = () => (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+
 async function startCoup(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'coup-bench-live-'));
   const port = await freePort();
-  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
   const child = track(
-    spawn(process.execPath, [...FLAGS, ...nodeArgs, join(root, 'apps/table-service/dist/main.js')], {
+    spawn(process.execPath, [...FLAGS, ...nodeArgs(), join(root, 'apps/table-service/dist/main.js')], {
       env: {
         ...LIMITS,
         ...process.env,
@@ -134,7 +136,16 @@ async function startBare(frames: Record<string, string>): Promise<Server> {
   const child = track(
     spawn(
       process.execPath,
-      [...FLAGS, '--import', 'tsx', join(__dirname, 'bare-ws.ts'), String(port), file, String(COALESCE_MS)],
+      [
+        ...FLAGS,
+        ...nodeArgs(),
+        '--import',
+        'tsx',
+        join(__dirname, 'bare-ws.ts'),
+        String(port),
+        file,
+        String(COALESCE_MS),
+      ],
       {
         env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },
         stdio: ['ignore', 'pipe', 'inherit'],
