@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { Client, LiveClients } from './live.clients';
 import { serialize } from './live.frames';
 
@@ -10,12 +11,27 @@ export const CLOSE = {
   tooManySockets: 4429,
 } as const;
 
+/** The TCP socket under a `ws` WebSocket (its `_socket`: `ws` has no public accessor), if any. */
+function tcpOf(client: Client): Socket | undefined {
+  return (client.socket as unknown as { _socket?: Socket })._socket;
+}
+
 /**
  * What the server sends a client: JSON text frames, most of them made once and shared (live.frames.ts). A socket
  * whose unsent bytes pass `maxBufferedBytes` cannot keep up: it is dropped (4008) and resumes from its last
  * revision, so a slow client never slows the table nor holds more memory than that.
+ *
+ * Frames sent in one turn of the event loop are written together: a socket's first frame of the turn corks its TCP
+ * socket, and every corked socket is uncorked once the turn's I/O has run (setImmediate), each with one system
+ * call for all its frames (a deal's cards and result, the totals before an event) instead of one per frame. The
+ * order of a socket's frames is kept; a corked frame counts in `bufferedAmount` like any unsent byte.
  */
 export class LiveSender {
+  private readonly corked: Socket[] = [];
+  /** Called once the turn's frames are written (handed to the kernel): the server-side timings. */
+  private afterWrite: (() => void)[] = [];
+  private uncorkScheduled = false;
+
   constructor(
     private readonly clients: LiveClients,
     private readonly maxBufferedBytes: number,
@@ -31,12 +47,24 @@ export class LiveSender {
     const socket = client.socket;
     if (socket.readyState !== 1) return;
     if (socket.bufferedAmount > this.maxBufferedBytes) return this.tooSlow(client);
+    const tcp = tcpOf(client);
+    if (tcp && tcp.writableCorked === 0) {
+      tcp.cork();
+      this.corked.push(tcp);
+      this.scheduleUncork();
+    }
     try {
       socket.send(frame, { binary: false });
     } catch {
       // A socket that cannot take a frame has missed it: it resumes rather than go on with a gap.
       this.tooSlow(client);
     }
+  }
+
+  /** Runs `done` once the frames sent so far are written (at once when nothing waits corked). */
+  whenWritten(done: () => void): void {
+    if (!this.uncorkScheduled) return done();
+    this.afterWrite.push(done);
   }
 
   error(client: Client, statusCode: number, code: string, message: string): void {
@@ -47,5 +75,27 @@ export class LiveSender {
   tooSlow(client: Client): void {
     client.socket.close(CLOSE.tooSlow, 'too slow: reconnect and resume from your last revision');
     this.clients.drop(client);
+  }
+
+  private scheduleUncork(): void {
+    if (this.uncorkScheduled) return;
+    this.uncorkScheduled = true;
+    setImmediate(() => this.uncorkAll());
+  }
+
+  /** Writes every corked socket's frames (one system call each), then runs what waited for them. */
+  private uncorkAll(): void {
+    this.uncorkScheduled = false;
+    const corked = this.corked.splice(0);
+    for (const tcp of corked) {
+      try {
+        tcp.uncork();
+      } catch {
+        // a socket destroyed meanwhile: its close is handled by its own events
+      }
+    }
+    const done = this.afterWrite;
+    this.afterWrite = [];
+    for (const f of done) f();
   }
 }
