@@ -31,6 +31,8 @@ export interface ChannelDeps {
   readonly coalesceMs: number;
   /** A failure the channel met while following (logged by the gateway). */
   readonly failed: (tableId: string, error: unknown) => void;
+  /** Runs `next` in a later turn of the event loop (default setImmediate; tests step it by hand). */
+  readonly later?: (next: () => void) => void;
 }
 
 /** The round's bets as everyone may see them: totals per spot and how many players have stakes. */
@@ -44,6 +46,19 @@ export interface BetTotals {
 const MAX_HELD = 10_000;
 /** Events read from the store at a time when catching up, with a turn of the event loop between pages. */
 const CATCH_UP_PAGE = 500;
+/** A totals frame goes to this many sockets per turn of the event loop (acks and bets are handled between). */
+export const TOTALS_CHUNK = 256;
+
+/** Numbers each totals send (over all channels), so that a client is sent a totals frame once. */
+let totalsSends = 0;
+
+/** A totals frame on its way to the coalesced watchers, a chunk per turn. */
+interface TotalsSend {
+  readonly frame: Buffer;
+  readonly seq: number;
+  readonly clients: readonly Client[];
+  next: number;
+}
 
 /**
  * One followed table: its state folded from the log (the same `evolve` as the processor), and its watchers by
@@ -52,6 +67,11 @@ const CATCH_UP_PAGE = 500;
  * one `bets` frame (the round's totals per spot and bettors, true at a stated revision) per `coalesceMs` at most.
  * Before any other event, the pending totals go first, so that a watcher's frames are always in revision order.
  * A player's own bets, chips and settlements reach only that player's sockets.
+ *
+ * A totals frame that is due by its timer goes out TOTALS_CHUNK sockets per turn of the event loop, so that
+ * thousands of watchers never hold the acks, the bets and the every-event staff behind them. Meanwhile each
+ * coalesced socket still gets it before anything newer: a bettor's own bet, a table event (which first finishes
+ * the send), or the next totals. Staff who asked for every event get no totals frames: their events go first.
  */
 export class TableChannel {
   state: TableState = initialState;
@@ -77,6 +97,8 @@ export class TableChannel {
   private pending = false;
   private timer: NodeJS.Timeout | null = null;
   private lastFlushAt = -Infinity;
+  /** A totals frame still being sent (the rest of its sockets get it a chunk per turn). */
+  private sending: TotalsSend | null = null;
 
   constructor(
     readonly tableId: string,
@@ -110,6 +132,8 @@ export class TableChannel {
   /** Starts sending the table's frames to a client that has everything up to `revision`. */
   join(client: Client): void {
     const { id, role } = client.principal;
+    // A totals frame being sent is older than what the client has (a view or a resume up to now).
+    client.totalsSeq = this.sending?.seq ?? client.totalsSeq;
     if (role !== 'player') (client.every ? this.staffEvery : this.staffCoalesced).add(client);
     else {
       this.players.add(client);
@@ -136,6 +160,7 @@ export class TableChannel {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.held = [];
+    this.sending = null;
   }
 
   /** A past event (a resume) as this client receives it live, or null when it would not receive it. */
@@ -237,24 +262,28 @@ export class TableChannel {
   private deliver(e: RecordedEvent): void {
     const event = { type: e.type, data: e.data } as TableEvent;
     const bet = isBetEvent(event);
-    // Before any other event, the totals true before it go first.
-    let before = '';
-    if (!bet) {
-      this.flush();
-      before = JSON.stringify(this.totals());
-    }
-    this.state = evolve(this.state, event);
-    this.revision = e.streamRevision;
     const frames = new EventFrames(this.tableId, e, event);
-    const send = this.deps.sender;
+    // Staff who take every event take no totals: theirs go first.
     for (const client of this.staffEvery) this.sendTo(client, frames.staff());
     if (bet) {
+      this.state = evolve(this.state, event);
+      this.revision = e.streamRevision;
       const own = this.byPlayer.get(event.data.playerId);
-      if (own) for (const client of own) this.sendTo(client, frames.player(client.principal.id));
+      if (own)
+        for (const client of own) {
+          this.totalsFirst(client);
+          this.sendTo(client, frames.player(client.principal.id));
+        }
       this.markPending();
       return;
     }
+    // Before any other event, the totals true before it go first (the whole of any send under way).
+    this.flush(false);
+    const before = JSON.stringify(this.totals());
+    this.state = evolve(this.state, event);
+    this.revision = e.streamRevision;
     const staff = frames.staff();
+    const send = this.deps.sender;
     if (staff) for (const client of this.staffCoalesced) send.frame(client, staff);
     for (const client of this.players) this.sendTo(client, frames.player(client.principal.id));
     // A table event may change the totals too (a new round empties them; a player who leaves takes its stakes).
@@ -272,20 +301,56 @@ export class TableChannel {
     const wait = Math.max(0, this.lastFlushAt + this.deps.coalesceMs - performance.now());
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.flush();
+      this.flush(true);
     }, wait);
   }
 
-  /** Sends the round's totals to every coalesced watcher, if bets came since the last frame: one frame. */
-  private flush(): void {
+  /**
+   * Sends the round's totals to every coalesced watcher, if bets came since the last frame: one frame, to all of
+   * them now, or (`chunked`) a chunk of them per turn. Any send still under way is finished first.
+   */
+  private flush(chunked: boolean): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    this.finishSending();
     if (!this.pending) return;
     this.pending = false;
     this.lastFlushAt = performance.now();
     const frame = this.totalsFrame();
     if (frame === null) return;
-    for (const client of this.staffCoalesced) this.deps.sender.frame(client, frame);
-    for (const client of this.players) if (!client.every) this.deps.sender.frame(client, frame);
+    const clients = [...this.staffCoalesced];
+    for (const client of this.players) if (!client.every) clients.push(client);
+    this.sending = { frame, seq: ++totalsSends, clients, next: 0 };
+    if (chunked) this.sendChunk(this.sending);
+    else this.finishSending();
+  }
+
+  /** Sends the totals under way to the next chunk of its sockets; the rest in a later turn. */
+  private sendChunk(send: TotalsSend): void {
+    if (this.sending !== send) return;
+    const end = Math.min(send.clients.length, send.next + TOTALS_CHUNK);
+    while (send.next < end) this.sendTotals(send.clients[send.next++]!, send);
+    if (send.next < send.clients.length) (this.deps.later ?? setImmediate)(() => this.sendChunk(send));
+    else this.sending = null;
+  }
+
+  private finishSending(): void {
+    const send = this.sending;
+    if (send === null) return;
+    this.sending = null;
+    while (send.next < send.clients.length) this.sendTotals(send.clients[send.next++]!, send);
+  }
+
+  /** Before anything newer reaches a coalesced client, the totals under way do. */
+  private totalsFirst(client: Client): void {
+    if (this.sending !== null && !client.every) this.sendTotals(client, this.sending);
+  }
+
+  /** The totals frame to one client still following the table, once. */
+  private sendTotals(client: Client, send: TotalsSend): void {
+    if (client.totalsSeq >= send.seq) return;
+    client.totalsSeq = send.seq;
+    if (client.tableId === this.tableId && (this.players.has(client) || this.staffCoalesced.has(client)))
+      this.deps.sender.frame(client, send.frame);
   }
 }

@@ -26,6 +26,8 @@ export interface Client {
   toldLimitedAt: number;
   /** Socket commands sent and not yet answered. */
   commandsInFlight: number;
+  /** The last totals frame (its send's number, live.channel.ts) the client was sent or needs no more. */
+  totalsSeq: number;
 }
 
 /** Who a socket is: its token and what the token says (as the verifier read it at connect). */
@@ -72,6 +74,7 @@ export class LiveClients {
       gone: false,
       toldLimitedAt: -Infinity,
       commandsInFlight: 0,
+      totalsSeq: 0,
     };
     this.clients.set(socket, client);
     held.add(client);
