@@ -26,6 +26,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventStore } from '@coup/event-store';
+import { ReadModels } from '@coup/projections';
 import { startTestPostgres, type TestPostgres } from '../postgres';
 import { driveTable, prepareTable, type Table, type TableLoad } from './pg-lag-load';
 import {
@@ -199,6 +200,20 @@ async function betLags(
   return { lags, unseen, events, bySecond };
 }
 
+/** The ledger's bet rows after `from` in the read models (one per BetPlaced): the rows themselves, counted. */
+async function betRows(readModels: string, from: bigint): Promise<number> {
+  const read = await ReadModels.open(readModels);
+  try {
+    const rows = await read.sql.all<{ n: number }>(
+      "SELECT count(*) AS n FROM pl_entries WHERE kind = 'bet' AND position > ?",
+      [Number(from)],
+    );
+    return Number(rows[0]?.n ?? NaN);
+  } finally {
+    await read.close();
+  }
+}
+
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
@@ -249,6 +264,7 @@ async function measure(kind: 'postgres' | 'sqlite', rate: number, pg: TestPostgr
       lagP99Ms: pct(sorted, 99),
       lagMaxMs: sorted.at(-1) ?? NaN,
       neverSeen: unseen,
+      betRowsInReadModels: await betRows(s.readModels, from),
       caughtUp,
       lagP50MaxMsBySecond: bySecond
         .map((l) => l.sort((a, b) => a - b))
