@@ -50,6 +50,8 @@ export abstract class TableWriter {
   protected readonly pushAdd: (out: SqlValue[], row: Row, add: Readonly<Record<string, number>>) => void;
   /** Adds an add's counters into a sum. */
   readonly sumInto: (sum: Record<string, number>, add: Readonly<Record<string, number>>) => void;
+  /** The primary key of a row as a string (for coalescing writes): each key column's value and \u0001. */
+  readonly keyOf: (row: Row) => string;
 
   private deleteSql: string | null = null;
   private readonly updateSql = new Map<string, string>();
@@ -78,6 +80,10 @@ export abstract class TableWriter {
     this.sumInto = compile(
       ['sum', 'add'],
       counters.map((n) => `${at('sum', n)} = (${at('sum', n)} ?? 0) + (${at('add', n)} ?? 0);`).join('\n'),
+    );
+    this.keyOf = compile(
+      ['row'],
+      `return ${def.primaryKey.map((n) => `String(${at('row', n)}) + "\\u0001"`).join(' + ') || '""'};`,
     );
   }
 
@@ -178,13 +184,6 @@ export abstract class TableWriter {
     this.pushRow(last.values, w.row);
     last.rows += 1;
   }
-
-  /** The primary key of a row as a string (for coalescing writes). */
-  keyOf(row: Row): string {
-    let k = '';
-    for (const n of this.def.primaryKey) k += `${String(row[n])}\u0001`;
-    return k;
-  }
 }
 
 /** Most rows per multi-row INSERT (a batch of n rows runs as statements of 64, 32, ..., 1 rows). */
@@ -263,12 +262,14 @@ export class WriteSet {
   /** Each table's ordered writes (upserts, deletes and updates), in order; tables in the order of their first write. */
   private readonly ordered = new Map<TableWriter, Segment[]>();
   private orderedCount = 0;
-  private readonly keyed = new Map<string, { stmts: TableWriter; write: Write }>();
+  /** Each table's keyed writes (adds, a coalescing table's upserts and deletes): one per row, by its key. */
+  private readonly keyed = new Map<TableWriter, Map<string, Write>>();
+  private keyedCount = 0;
 
   constructor(private readonly tables: ReadonlyMap<string, TableWriter>) {}
 
   get size(): number {
-    return this.orderedCount + this.keyed.size;
+    return this.orderedCount + this.keyedCount;
   }
 
   push(w: Write): void {
@@ -283,32 +284,36 @@ export class WriteSet {
       this.orderedCount += 1;
       return;
     }
-    const key = `${w.table}\u0000${stmts.keyOf(w.kind === 'delete' || w.kind === 'update' ? w.key : w.row)}`;
+    let rows = this.keyed.get(stmts);
+    if (rows === undefined) this.keyed.set(stmts, (rows = new Map<string, Write>()));
+    const key = stmts.keyOf(w.kind === 'delete' || w.kind === 'update' ? w.key : w.row);
+    const prev = rows.get(key);
+    if (prev === undefined) this.keyedCount += 1;
     if (w.kind === 'add') {
-      const prev = this.keyed.get(key);
-      if (prev && prev.write.kind === 'add') {
+      if (prev && prev.kind === 'add') {
         // the first add of a row was copied into a sum this set owns: later ones are added in place
-        stmts.sumInto(prev.write.add as Record<string, number>, w.add);
+        stmts.sumInto(prev.add as Record<string, number>, w.add);
         return;
       }
-      this.keyed.set(key, { stmts, write: { kind: 'add', table: w.table, row: w.row, add: { ...w.add } } });
+      rows.set(key, { kind: 'add', table: w.table, row: w.row, add: { ...w.add } });
       return;
     }
-    this.keyed.set(key, { stmts, write: w });
+    rows.set(key, w);
   }
 
   apply(): void {
     for (const [stmts, segments] of this.ordered) stmts.runSegments(segments);
     this.ordered.clear();
     this.orderedCount = 0;
-    // keyed writes (one per row): grouped by table and kind, each group in multi-row statements
+    // keyed writes (one per row): per table and kind, each kind in multi-row statements
     const groups = new Map<TableWriter, { upsert: Write[]; add: Write[]; delete: Write[] }>();
-    for (const { stmts, write } of this.keyed.values()) {
-      let g = groups.get(stmts);
-      if (g === undefined) groups.set(stmts, (g = { upsert: [], add: [], delete: [] }));
-      if (write.kind !== 'update') g[write.kind].push(write);
+    for (const [stmts, rows] of this.keyed) {
+      const g = { upsert: [] as Write[], add: [] as Write[], delete: [] as Write[] };
+      for (const write of rows.values()) if (write.kind !== 'update') g[write.kind].push(write);
+      groups.set(stmts, g);
     }
     this.keyed.clear();
+    this.keyedCount = 0;
     for (const [stmts, g] of groups) {
       for (const d of g.delete) if (d.kind === 'delete') stmts.delete(d.key);
       stmts.runRows(g.upsert, 0, g.upsert.length, 'upsert');
