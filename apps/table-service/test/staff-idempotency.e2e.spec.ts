@@ -27,7 +27,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-type Call = { status: number; body: any };
+type Call = { status: number; body: Record<string, unknown> };
 
 /** A keyed staff command as the admin `boss` (or `as`). */
 const send = (
