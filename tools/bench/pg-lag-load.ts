@@ -2,11 +2,12 @@
  * bench:pg-lag's tables and load: each table lives on one instance (a table's commands go to the instance that
  * holds it), with its own players bought in and an RNG shoe; its bets come open loop at a fixed rate
  * (tools/bench/paced.ts), one round after another: the round is open for `roundSeconds`, then closed and dealt
- * (its settlements are folded too) and the next one opened.
+ * (its settlements are folded too) and the next one opened, the offer going on meanwhile.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { signToken } from '@coup/auth';
 import { request } from '../../apps/table-service/test/chaos/http';
-import { paced, type PacedRequest } from './paced';
+import { paced, type PacedRequest, type PacedResult } from './paced';
 import { SECRET } from './pg-lag-procs';
 
 const admin = signToken(SECRET, { sub: 'bench-admin', role: 'admin' });
@@ -72,38 +73,49 @@ export interface TableLoad {
   rounds: number;
 }
 
+function add(load: TableLoad, r: PacedResult): void {
+  load.sent += r.sent;
+  load.ok += r.ok;
+  load.refused += r.non2xx;
+  load.errors += r.errors;
+  load.p99 = Math.max(load.p99, r.p99);
+  load.max = Math.max(load.max, r.max);
+}
+
 /**
  * Bets on `table` at `rate`/s for `seconds`, round after round (the first `firstRound` seconds long, so that the
- * tables' rounds do not all end at once); answers what came back.
+ * tables' rounds do not all end at once); answers what came back. The offer stays open loop across rounds: when a
+ * round's betting time is over it is closed, dealt and the next one opened while its last bets are still being
+ * answered (a bet that reaches the table after the close is refused, as on a real table).
  */
 export async function driveTable(
   table: Table,
   options: { rate: number; seconds: number; roundSeconds: number; connections: number; firstRound?: number },
 ): Promise<TableLoad> {
   const load: TableLoad = { sent: 0, ok: 0, refused: 0, errors: 0, p99: 0, max: 0, rounds: 0 };
+  const answers: Promise<void>[] = [];
   const end = performance.now() + options.seconds * 1000;
   for (;;) {
     const left = (end - performance.now()) / 1000;
-    if (left <= 0.05) return load;
+    if (left <= 0.05) break;
     const round = load.rounds === 0 ? (options.firstRound ?? options.roundSeconds) : options.roundSeconds;
     const seconds = options.roundSeconds > 0 ? Math.min(round, left) : left;
-    const r = await paced(
+    const path = `/api/tables/${table.id}/rounds/${table.roundNo}`;
+    const betting = paced(
       table.url,
-      `/api/tables/${table.id}/rounds/${table.roundNo}/bets`,
+      `${path}/bets`,
       { connections: options.connections, rate: options.rate, seconds },
       table.bets,
-    );
-    load.sent += r.sent;
-    load.ok += r.ok;
-    load.refused += r.non2xx;
-    load.errors += r.errors;
-    load.p99 = Math.max(load.p99, r.p99);
-    load.max = Math.max(load.max, r.max);
+    ).then((r) => add(load, r));
+    answers.push(betting);
     load.rounds++;
-    if (options.roundSeconds <= 0) return load;
-    const path = `/api/tables/${table.id}/rounds/${table.roundNo}`;
+    if (options.roundSeconds <= 0) break;
+    // paced's schedule starts once its connections are made (a few ms): the round closes when it has offered all.
+    await Promise.race([betting, sleep(seconds * 1000 + 20)]);
     await call(table.url, 'POST', `${path}/close`, dealer);
     await call(table.url, 'POST', `${path}/deal`, dealer);
     await openRound(table);
   }
+  await Promise.all(answers);
+  return load;
 }

@@ -11,7 +11,8 @@
  * writer, before the commit: the lag counted is, if anything, longer); it is visible from the moment a poller
  * process (pg-lag-poll.ts, every 10 ms) first reads a checkpoint at or past its global position (the rows of a
  * batch commit with its checkpoints in one transaction). Printed: lag p50/p99/max (and p50/max by second of the
- * run), the sent and accepted rates, bets never seen (must be 0), and by process the CPU (% of a core, µs per
+ * run), the sent and accepted rates (bets that reach a table after its round closed are refused, as on a real
+ * table), bets never seen (must be 0), the ledger's bet rows, and by process the CPU (% of a core, µs per
  * accepted bet) and the time spent waiting for a CPU. Run it at high priority (`setsid bash -c 'echo -15 >
  * /proc/self/autogroup; npm run bench:pg-lag'`): PostgreSQL's processes, which leave that session, are given the
  * same priority (pg-lag-procs.ts serverPriority).
