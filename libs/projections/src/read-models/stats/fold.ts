@@ -258,12 +258,15 @@ function coupWrites(s: StatsState, d: Counted, day: string, shoeNo: number, sign
   return [...counterWrites(s, day, shoeNo, add), ...betWrites(s, d, day, sign)];
 }
 
-/** The coup as it is counted now (until the next betting opens). */
-function counted(d: CountedCoup): CountedCoup {
+/**
+ * The coup as it is counted now (until the next betting opens), on `day` and shoe `shoeNo` (its fields picked
+ * from the event's data, not a spread of it: the data holds the settlements too).
+ */
+function counted(d: Omit<CountedCoup, 'day' | 'shoeNo'>, day: string, shoeNo: number): CountedCoup {
   return {
     roundNo: d.roundNo,
-    shoeNo: d.shoeNo,
-    day: d.day,
+    shoeNo,
+    day,
     commissionMode: d.commissionMode,
     playerCards: d.playerCards,
     bankerCards: d.bankerCards,
@@ -290,7 +293,7 @@ function amended(s: StatsState, e: ProjectionEvent): Evolution<StatsState> {
     return { state: { ...s, settled: null }, writes: [...back, ...voided] };
   }
   const d = ev.data;
-  const now = counted({ ...d, day: coup.day, shoeNo: coup.shoeNo });
+  const now = counted(d, coup.day, coup.shoeNo);
   return {
     state: { ...s, settled: now },
     writes: [...back, ...coupWrites(s, d, coup.day, coup.shoeNo, 1)],
@@ -322,7 +325,7 @@ function evolveStatsStep(s: StatsState, e: ProjectionEvent): Evolution<StatsStat
       const d = ev.data;
       const day = dayOf(d.at);
       return {
-        state: { ...s, settled: counted({ ...d, day }) },
+        state: { ...s, settled: counted(d, day, d.shoeNo) },
         writes: coupWrites(s, d, day, d.shoeNo, 1),
       };
     }
