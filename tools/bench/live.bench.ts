@@ -12,7 +12,7 @@
  * Each part runs Coup, then the bare `ws` broadcast server (tools/bench/bare-ws.ts) with the same sockets, the same
  * bets and table events and Coup's own frames, and prints the server CPU (from /proc, by thread: main, the three
  * busiest others, the rest) per delivered frame and per bet of both. Options (env): BENCH_PARTS (window,floor),
- * BENCH_WORKERS (4), BENCH_SKIP_BUILD=1, BENCH_SKIP_BARE=1, BENCH_NODE_ARGS (both servers', e.g. `--cpu-prof`); COUP_*
+ * BENCH_WORKERS (4), BENCH_SKIP_BUILD=1, BENCH_SKIP_BARE=1, BENCH_NODE_ARGS (the service's, e.g. `--cpu-prof`); COUP_*
  * variables reach the service.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -72,6 +72,8 @@ async function freePort(): Promise<number> {
 interface Server {
   readonly child: ChildProcess;
   readonly http: string;
+  /** The server's own timings (Prometheus text), if it keeps any. */
+  readonly metrics?: () => Promise<string>;
   readonly ws: (spec: { tableId: string; role: Role; sub: string; every: boolean }) => string;
   stop(): Promise<void>;
 }
@@ -124,6 +126,7 @@ async function startCoup(): Promise<Server> {
   return {
     child,
     http,
+    metrics: async () => (await fetch(`${http}/metrics`)).text(),
     ws: ({ role, sub }) => `ws://127.0.0.1:${port}/ws?token=${token(role, sub)}`,
     stop: stopper(child, () => rmSync(dataDir, { recursive: true, force: true })),
   };
@@ -348,6 +351,41 @@ function pct(values: readonly number[], p: number): number {
 const dist = (xs: readonly number[]) =>
   `p50 ${pct(xs, 50)} / p99 ${pct(xs, 99)} / max ${pct(xs, 100)} ms (n=${xs.length})`;
 
+/** A histogram's cumulative bucket counts ([upper bound s, count]) in Prometheus text, for one series. */
+function buckets(text: string, name: string, label = ''): [number, number][] {
+  const out: [number, number][] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}_bucket{`) || !line.includes(label)) continue;
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (le !== undefined) out.push([le === '+Inf' ? Infinity : Number(le), Number(line.split(' ').at(-1))]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** p50 / p99 in ms of what a histogram took between two readings (linear within a bucket). */
+function serverDist(before: string, after: string, name: string, label = ''): string {
+  const b0 = new Map(buckets(before, name, label));
+  const b = buckets(after, name, label).map(([le, n]) => [le, n - (b0.get(le) ?? 0)] as const);
+  const total = b.at(-1)?.[1] ?? 0;
+  if (total === 0) return 'none';
+  const q = (p: number) => {
+    let lo = 0;
+    let below = 0;
+    for (const [le, n] of b) {
+      if (n >= p * total) {
+        if (le === Infinity) return `> ${lo * 1000}`;
+        return String(
+          Math.round((lo + ((le - lo) * (p * total - below)) / Math.max(1, n - below)) * 10000) / 10,
+        );
+      }
+      lo = le;
+      below = n;
+    }
+    return '?';
+  };
+  return `p50 ${q(0.5)} / p99 ${q(0.99)} ms (n=${total})`;
+}
+
 function merge(results: readonly Results[]) {
   const flat = <K extends keyof Results>(k: K) => results.flatMap((r) => r[k] as unknown as never[]);
   const cards = new Map<string, number>();
@@ -406,9 +444,13 @@ interface RunOutcome {
     readonly tables: number;
     readonly sockets: number;
     readonly samples: number[];
+    /** The V8 heap in use (MB) at the same moments, when the server tells it (its /metrics). */
+    readonly heap: number[];
   };
   readonly bets: number;
   readonly ready: number;
+  /** The server's own timings at the start and the end of the measure (Prometheus text), if it keeps any. */
+  readonly server: { readonly before: string; readonly after: string } | null;
   /** CPU seconds the load processes used meanwhile (on the same two cores). */
   readonly loadSeconds: number;
 }
@@ -433,13 +475,22 @@ async function runPart(
     const afterSockets = rssMb(pid);
     await workers.ask({ cmd: 'mark' }, 'marked');
     const samples: number[] = [];
-    const sampler = setInterval(() => samples.push(Math.round(rssMb(pid))), 5000);
+    const heap: number[] = [];
+    const sampler = setInterval(() => {
+      samples.push(Math.round(rssMb(pid)));
+      void server.metrics?.().then((text) => {
+        const used = /^coup_nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1];
+        if (used !== undefined) heap.push(Math.round(Number(used) / 2 ** 20));
+      });
+    }, 5000);
+    const metrics0 = server.metrics ? await server.metrics() : null;
     const cpu0 = threadCpu(pid);
     const load0 = workers.cpuSeconds();
     const started = performance.now();
     await load(workers);
     await sleep(2000);
     const cpu1 = threadCpu(pid);
+    const metrics1 = server.metrics ? await server.metrics() : null;
     const loadSeconds = workers.cpuSeconds() - load0;
     const wallSeconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
@@ -453,10 +504,11 @@ async function runPart(
       cpu: cpuPer(cpu0, cpu1, merged.frames),
       cpuPerBet: cpuPer(cpu0, cpu1, bets),
       wallSeconds,
-      rss: { base, tables: afterTables, sockets: afterSockets, samples },
+      rss: { base, tables: afterTables, sockets: afterSockets, samples, heap },
       loadSeconds,
       bets,
       ready,
+      server: metrics0 !== null && metrics1 !== null ? { before: metrics0, after: metrics1 } : null,
     };
   } finally {
     await workers.stop();
@@ -484,6 +536,18 @@ function report(name: string, o: RunOutcome, sockets: number, tables: number): v
     console.log(`cards: append -> frame, each socket: ${dist(m.cards)}`);
     console.log(`cards: append -> frame on every socket (latest per card): ${dist(m.cardLatest)}`);
   }
+  if (o.server) {
+    const { before, after } = o.server;
+    console.log(
+      `server side: message read -> ack written ${serverDist(before, after, 'coup_live_ack_seconds')}`,
+    );
+    console.log(
+      `server side: append -> frame written to every every-event socket ${serverDist(before, after, 'coup_live_frame_seconds', 'audience="every"')}`,
+    );
+    console.log(
+      `server side: append -> a table event's frame written to every socket ${serverDist(before, after, 'coup_live_frame_seconds', 'audience="all"')}`,
+    );
+  }
   const core = (x: number) => Math.round((x / o.wallSeconds) * 100);
   console.log(
     `server CPU ${o.cpu.seconds} s = ${core(o.cpu.seconds)} % of one core; the load processes ` +
@@ -500,6 +564,7 @@ function report(name: string, o: RunOutcome, sockets: number, tables: number): v
     `server RSS MB: start ${Math.round(o.rss.base)}, with the tables ${Math.round(o.rss.tables)}, with the sockets ${Math.round(o.rss.sockets)}; ` +
       `${perSocketKb} kB per socket, ${perTableKb} kB per table; during the run ${o.rss.samples.join(', ')}`,
   );
+  if (o.rss.heap.length > 0) console.log(`server V8 heap used MB during the run: ${o.rss.heap.join(', ')}`);
 }
 
 /** One table, thousands of sockets, hundreds of bettors betting through a 15 s window, then the coup. */

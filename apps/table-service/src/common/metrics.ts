@@ -1,5 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** Buckets (seconds) of the live push's latencies: fine below 100 ms, where its aims are. */
+const LIVE_BUCKETS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5];
+
 /** Prometheus metrics: commands by type and outcome, their latency, and events appended. */
 export class Metrics {
   readonly registry = new Registry();
@@ -63,6 +66,20 @@ export class Metrics {
     name: 'coup_http_client_errors_total',
     help: 'Requests the HTTP server answered before the app saw them: timeout (408), header_overflow (431), malformed (400)',
     labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  /** The live push's own share of its latency (live.send.ts): a client's figures add the network and the client. */
+  readonly liveAckSeconds = new Histogram({
+    name: 'coup_live_ack_seconds',
+    help: 'A command sent over a live socket: its message read -> its ack written to the socket',
+    buckets: LIVE_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly liveFrameSeconds = new Histogram({
+    name: 'coup_live_frame_seconds',
+    help: "A table's event: its append (recordedAt) -> its frame written to every socket of the audience (every: staff taking every event, bets included; all: a table event to every watcher)",
+    labelNames: ['audience'] as const,
+    buckets: LIVE_BUCKETS,
     registers: [this.registry],
   });
   readonly unexpectedErrors = new Counter({

@@ -265,6 +265,7 @@ export class TableChannel {
     const frames = new EventFrames(this.tableId, e, event);
     // Staff who take every event take no totals: theirs go first.
     for (const client of this.staffEvery) this.sendTo(client, frames.staff());
+    if (this.staffEvery.size > 0) this.deps.sender.eventWritten('every', e.recordedAt);
     if (bet) {
       this.state = evolve(this.state, event);
       this.revision = e.streamRevision;
@@ -286,6 +287,7 @@ export class TableChannel {
     const send = this.deps.sender;
     if (staff) for (const client of this.staffCoalesced) send.frame(client, staff);
     for (const client of this.players) this.sendTo(client, frames.player(client.principal.id));
+    this.deps.sender.eventWritten('all', e.recordedAt);
     // A table event may change the totals too (a new round empties them; a player who leaves takes its stakes).
     if (JSON.stringify(this.totals()) !== before) this.markPending();
   }
@@ -328,8 +330,7 @@ export class TableChannel {
   /** Sends the totals under way to the next chunk of its sockets; the rest in a later turn. */
   private sendChunk(send: TotalsSend): void {
     if (this.sending !== send) return;
-    const end = Math.min(send.clients.length, send.next + TOTALS_CHUNK);
-    while (send.next < end) this.sendTotals(send.clients[send.next++]!, send);
+    this.sendUpTo(send, send.next + TOTALS_CHUNK);
     if (send.next < send.clients.length) (this.deps.later ?? setImmediate)(() => this.sendChunk(send));
     else this.sending = null;
   }
@@ -338,7 +339,14 @@ export class TableChannel {
     const send = this.sending;
     if (send === null) return;
     this.sending = null;
-    while (send.next < send.clients.length) this.sendTotals(send.clients[send.next++]!, send);
+    this.sendUpTo(send, send.clients.length);
+  }
+
+  private sendUpTo(send: TotalsSend, end: number): void {
+    for (const client of send.clients.slice(send.next, end)) {
+      send.next++;
+      this.sendTotals(client, send);
+    }
   }
 
   /** Before anything newer reaches a coalesced client, the totals under way do. */

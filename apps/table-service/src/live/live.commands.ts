@@ -89,9 +89,11 @@ export class LiveCommands {
       return this.ack(client, message.key, { status: 429, body: toErrorBody(error) });
     }
     client.commandsInFlight++;
+    const readAt = performance.now();
     void this.answer(client, message).then((answer) => {
       client.commandsInFlight--;
       this.ack(client, message.key, answer);
+      this.sender.ackWritten(readAt);
     });
   }
 

@@ -67,7 +67,7 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
     @Optional() @Inject(StaffAccounts) private readonly staffAccounts: StaffFolder | null = null,
   ) {
     this.clients = new LiveClients(limits.maxSocketsPerPrincipal, (client) => this.channels.release(client));
-    this.sender = new LiveSender(this.clients, limits.maxBufferedBytes);
+    this.sender = new LiveSender(this.clients, limits.maxBufferedBytes, metrics);
     this.channels = new TableChannels({
       store: handle.store,
       load: (tableId) => tables.read(tableId),

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Metrics } from '../common/metrics';
 import type { Client, LiveClients } from './live.clients';
 import { serialize } from './live.frames';
 
@@ -35,7 +36,23 @@ export class LiveSender {
   constructor(
     private readonly clients: LiveClients,
     private readonly maxBufferedBytes: number,
+    private readonly metrics: Metrics | null = null,
   ) {}
+
+  /** Observes, once written, a command's ack: from `readAt` (performance.now() when its message was read). */
+  ackWritten(readAt: number): void {
+    const m = this.metrics;
+    if (m) this.whenWritten(() => m.liveAckSeconds.observe((performance.now() - readAt) / 1000));
+  }
+
+  /** Observes, once written, an event's frames to every socket of an audience: from its append. */
+  eventWritten(audience: 'every' | 'all', recordedAt: string): void {
+    const m = this.metrics;
+    if (m)
+      this.whenWritten(() =>
+        m.liveFrameSeconds.observe({ audience }, Math.max(0, Date.now() - Date.parse(recordedAt)) / 1000),
+      );
+  }
 
   /** A frame made for this client alone. */
   send(client: Client, message: unknown): void {
