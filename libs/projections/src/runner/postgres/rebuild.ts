@@ -6,10 +6,12 @@
  * sees the old tables or the new ones, never an empty or half table: the swap holds the tables' locks until it
  * commits, and a statement that waited for them reads the renamed table (READ COMMITTED, the pool's default).
  *
- * The folds run here while the server writes: each commit (every `commitEvery` events) is ONE simple query
- * (BEGIN, the `INSERT ... SELECT FROM unnest(...)` statements with their arrays inlined as literals, COMMIT),
- * sent while the next events fold, at most one commit outstanding; the fold yields to the event loop after each
- * page, so the connection's answers are read.
+ * The folds run here while the server writes: each commit (every `commitEvery` events) is one transaction, sent
+ * while the next events fold, at most one commit outstanding: the rows of keys new to the rebuild by COPY, into
+ * tables without indexes (`copy.ts`), then the other writes as one simple query of statements with their values
+ * inlined (a table's primary key added first when they are its first statements). The fold yields to the event
+ * loop after each page, so the connection's answers are read. After the last commit: the primary keys still
+ * missing and the other indexes, built by sorting the rows once.
  */
 import type { RecordedEvent } from '@coup/event-store';
 import type { PoolClient } from 'pg';
@@ -19,16 +21,17 @@ import { REBUILD_PREFIX, projectionTables } from '../db';
 import { type RebuildResult, selectProjections } from '../rebuild';
 import type { StorageRebuildOptions } from '../storage';
 import { StorageEngine } from '../storage-engine';
+import { writersFor } from '../write-set';
 import { SCHEMA_LOCK, inTransaction, readCheckpointRow } from './ddl';
+import { type CopyRows, PgRebuildTableStatements, copyRows, createUnkeyedTable } from './copy';
 import type { PgStatement, PostgresReadModelStorage } from './storage';
-import { pgWriters } from './storage';
 import { BEGIN, inlined } from './statements';
 import { swapIn } from './swap';
 
 /** Held (per session) by the rebuild: two rebuilds at once are refused. */
 const REBUILD_LOCK = 7239158702012;
 
-/** The rb_ tables, fresh, with index names of the next generation (built after the rows are in). */
+/** The rb_ tables, fresh and without keys, with index names of the next generation (built after the rows are in). */
 async function createRebuildTables(
   client: PoolClient,
   projections: readonly AnyProjection[],
@@ -42,14 +45,9 @@ async function createRebuildTables(
       generations.set(p.name, generation);
       for (const def of projectionTables(p)) {
         await client.query(`DROP TABLE IF EXISTS ${ident(REBUILD_PREFIX + def.name)}`);
-        const [table, ...indexes] = createTableStatements(
-          def,
-          REBUILD_PREFIX + def.name,
-          `g${generation}`,
-          'postgres',
-        );
-        if (table !== undefined) await client.query(table);
-        deferredIndexes.push(...indexes);
+        const name = REBUILD_PREFIX + def.name;
+        await client.query(createUnkeyedTable(def, name));
+        deferredIndexes.push(...createTableStatements(def, name, `g${generation}`, 'postgres').slice(1));
       }
     }
   });
@@ -71,6 +69,7 @@ class PgRebuildFold {
   private uncommitted = 0;
   private committing: Promise<void> | null = null;
   private readonly pending: PgStatement[] = [];
+  private readonly writers: PgRebuildTableStatements[] = [];
   readonly engine: StorageEngine;
 
   constructor(
@@ -82,7 +81,16 @@ class PgRebuildFold {
       projections,
       // a rebuild's engine holds every state it folded: a key it has not seen has nothing stored yet
       rebuild: {
-        writers: pgWriters(projections, (n) => REBUILD_PREFIX + n, this.pending),
+        writers: writersFor(
+          projections,
+          (n) => REBUILD_PREFIX + n,
+          (text, values) => void this.pending.push({ text, values }),
+          (sink, def, name) => {
+            const w = new PgRebuildTableStatements(sink, def, name);
+            this.writers.push(w);
+            return w;
+          },
+        ),
         loadNow: () => null,
         load: async () => new Map(),
       },
@@ -114,12 +122,37 @@ class PgRebuildFold {
   /** Sends what was folded since the last commit as one transaction, once the previous one is done. */
   private async commit(): Promise<void> {
     this.engine.flushStates();
-    const sql = [BEGIN, ...this.pending.splice(0).map(inlined), 'COMMIT'].join(';\n');
+    const copies: CopyRows[] = [];
+    const keys: string[] = [];
+    for (const w of this.writers) {
+      const rows = w.takeCopy();
+      if (rows !== null) copies.push(rows);
+      const key = w.takeKeyDdl();
+      if (key !== null) keys.push(key);
+    }
+    const statements = [...keys, ...this.pending.splice(0).map(inlined), 'COMMIT'].join(';\n');
     this.uncommitted = 0;
     if (this.committing) await this.committing;
-    const sent = this.client.query(sql).then(() => undefined);
+    const sent = this.send(copies, statements);
     sent.catch(() => undefined); // awaited at the next commit or at the end
     this.committing = sent;
+  }
+
+  /** One commit's transaction: the new keys' rows copied, then the other writes in their order, COMMIT. */
+  private async send(copies: readonly CopyRows[], statements: string): Promise<void> {
+    await this.client.query(BEGIN);
+    try {
+      for (const rows of copies) await copyRows(this.client, rows);
+      await this.client.query(statements);
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The primary keys not added yet (built after the last rows are in). */
+  missingKeys(): string[] {
+    return this.writers.flatMap((w) => w.takeKeyDdl(true) ?? []);
   }
 }
 
@@ -141,7 +174,7 @@ export async function rebuildPostgres(
       const { generations, deferredIndexes } = await createRebuildTables(client, projections);
       const fold = new PgRebuildFold(client, options, projections);
       const events = await fold.run();
-      for (const sql of deferredIndexes) await client.query(sql);
+      for (const sql of [...fold.missingKeys(), ...deferredIndexes]) await client.query(sql);
       for (const p of projections) for (const def of projectionTables(p)) await client.query(analyzeSql(def));
       const position = fold.engine.minCheckpoint();
       await swapIn(

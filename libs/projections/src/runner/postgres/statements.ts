@@ -50,8 +50,8 @@ function jsonColumn(type: TableDef['columns'][number]['type'], c: number, w: num
 }
 
 export class PgTableStatements extends TableWriter {
-  private readonly keyIndexes: number[];
-  private readonly upsertSql: string;
+  protected readonly keyIndexes: number[];
+  protected readonly upsertSql: string;
   private addSql: string | null = null;
 
   constructor(sink: StatementSink, def: TableDef, name: string) {
@@ -76,7 +76,7 @@ export class PgTableStatements extends TableWriter {
     );
   }
 
-  private addStatement(): string {
+  protected addStatement(): string {
     if (this.addSql === null) {
       const counters = this.def.counters ?? [];
       this.addSql = this.insertSql(
@@ -87,7 +87,7 @@ export class PgTableStatements extends TableWriter {
   }
 
   /** The rows to write of a run of upserts: the last of each key (null: every row, no key written twice). */
-  private lastOfEachKey(values: readonly SqlValue[], rows: number): number[] | null {
+  protected lastOfEachKey(values: readonly SqlValue[], rows: number): number[] | null {
     const width = this.names.length;
     const keys = this.keyIndexes;
     const last = new Map<unknown, number>();
@@ -110,7 +110,7 @@ export class PgTableStatements extends TableWriter {
   }
 
   /** The rows (all of `values`, or those of the indexes `rows`) as JSON, in statements of ROWS_PER_STATEMENT. */
-  private runRowsOf(values: readonly SqlValue[], count: number, rows: number[] | null, sql: string): void {
+  protected runRowsOf(values: readonly SqlValue[], count: number, rows: number[] | null, sql: string): void {
     const width = this.names.length;
     for (let from = 0; from < count; from += ROWS_PER_STATEMENT) {
       const to = Math.min(count, from + ROWS_PER_STATEMENT);
