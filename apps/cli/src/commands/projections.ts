@@ -1,4 +1,10 @@
-import { PROJECTIONS, openReadModelStorage, selectProjections, statusOf } from '@coup/projections';
+import {
+  PROJECTIONS,
+  openReadModelStorage,
+  rebuildProjections,
+  selectProjections,
+  statusOf,
+} from '@coup/projections';
 import { parseArgs } from '../args';
 import type { Command } from '../command';
 import { table } from '../format';
@@ -60,7 +66,8 @@ async function rebuild(
   try {
     const head = await side.head();
     const total = head === null ? null : Number(head);
-    const result = await storage.rebuild({
+    const result = await rebuildProjections({
+      storage,
       store: side.store,
       names,
       projections: catalogue,

@@ -38,7 +38,7 @@ export function analystSchemaMarkdown(): string {
     ...sumTables.flatMap((t) => [table(t), '']),
     `### Report views`,
     '',
-    'The same SQL in SQLite and PostgreSQL. Create one in your session with `CREATE TEMP VIEW <name> AS <its query>`.',
+    'In the read models, SQLite file or PostgreSQL schema, beside the tables (made with them, and again by each rebuild in the transaction that swaps the tables in); the same SQL in both.',
     '',
   ];
   for (const v of REPORT_VIEWS)

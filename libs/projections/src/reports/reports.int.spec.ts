@@ -22,6 +22,7 @@ import {
 } from './index';
 import { ANALYST_DOC_START } from './analyst-doc';
 import { foldHistory, reportsHistory } from './testing/corpus';
+import { type Row, camel, rowDifference } from './testing/same-rows';
 
 jest.setTimeout(120_000);
 
@@ -31,40 +32,8 @@ const LONDON = gamingDayConfig({
 });
 const projection = analystProjection(LONDON);
 
-type Row = Record<string, unknown>;
-
-/** Rows in a canonical order (by their text and integer columns), so two answers compare whatever their order. */
-function canonical(rows: readonly Row[]): Row[] {
-  const key = (r: Row) =>
-    JSON.stringify(
-      Object.entries(r)
-        .filter(([, v]) => typeof v !== 'number' || Number.isInteger(v))
-        .sort(),
-    );
-  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
-
-/** Equal answers: text and integers exactly; doubles (sums of theoretical win, ratios) to 1e-9 relative. */
-function expectSame(a: readonly Row[], b: readonly Row[], what: string): void {
-  expect({ what, n: a.length }).toEqual({ what, n: b.length });
-  const [x, y] = [canonical(a), canonical(b)];
-  x.forEach((row, i) => {
-    const other = y[i] as Row;
-    expect({ what, keys: Object.keys(row).sort() }).toEqual({ what, keys: Object.keys(other).sort() });
-    for (const [k, v] of Object.entries(row)) {
-      const w = other[k];
-      if (typeof v === 'number' && !Number.isInteger(v) && typeof w === 'number') {
-        expect({ what, k, close: Math.abs(v - w) <= 1e-9 * Math.max(1, Math.abs(v)) }).toEqual({
-          what,
-          k,
-          close: true,
-        });
-      } else {
-        expect({ what, k, v: w }).toEqual({ what, k, v });
-      }
-    }
-  });
-}
+const expectSame = (a: readonly Row[], b: readonly Row[], what: string): void =>
+  expect({ what, difference: rowDifference(a, b) }).toEqual({ what, difference: null });
 
 /**
  * The fact tables' text columns in PostgreSQL under a language's collation (ICU English), as a database created
@@ -134,11 +103,6 @@ describe.each(REPORT_VIEWS.map((v) => v.name))('view %s', (view) => {
     expectSame(lite, post, view);
   });
 });
-
-const camel = (row: Row): Row =>
-  Object.fromEntries(
-    Object.entries(row).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]),
-  );
 
 describe('the REST queries', () => {
   test('with no filter answer what the views hold', async () => {

@@ -1,12 +1,14 @@
 /**
- * The analysts' reports as SQL views over the an_ tables, the same SQL in SQLite and PostgreSQL (sql.ts). Create
- * them after the tables; drop them before the tables are dropped or swapped: a view holds its tables (PostgreSQL
- * refuses to drop a table a view reads, and SQLite refuses to rename a table into place while a view names a
- * missing one), so views in the live read-model database must be dropped before a rebuild and created after.
- * The service's REST reports do not need them: they run the same SQL, filtered, as subqueries.
+ * The analysts' reports as SQL views over the an_ tables, the same SQL in SQLite and PostgreSQL (sql.ts). The live
+ * read models have them (runner/report-views.ts: made with the analysts' tables, and by a rebuild's swap in its
+ * transaction), for analysts' own SQL tools. The service's REST reports do not read them: they run the same SQL,
+ * filtered, as subqueries.
  */
 import { ident } from '../sql/dialect';
 import { NO_FILTER, anomaliesSql, betTypeSql, holdSql, paceSql, ratingSql } from './sql';
+
+/** The projection whose tables the views read (a swap of its tables drops and makes the views again). */
+export const REPORT_VIEWS_PROJECTION = 'analyst';
 
 export interface ReportView {
   readonly name: string;

@@ -19,6 +19,8 @@ import {
   readCheckpoint,
 } from './db';
 import { ProjectionEngine } from './engine';
+import { dropViewStatements } from '../reports/views';
+import { createViewsSql, prepareRebuildViews, withReportViews } from './report-views';
 import type { ReadModelStorage } from './storage';
 import { WriterThread } from './writer-thread';
 
@@ -225,7 +227,9 @@ class RebuildFold {
 
 /**
  * The swap, in one transaction: the live tables dropped, the rebuilt ones renamed, and each checkpoint set to
- * where the rebuild stopped with the new generation.
+ * where the rebuild stopped with the new generation. With the analysts' tables, the report views are dropped
+ * first (SQLite refuses a rename while a view names a missing table) and made again last: readers of the file see
+ * them before or after, never missing.
  */
 function swapIn(
   db: Db,
@@ -234,7 +238,9 @@ function swapIn(
   position: number,
   at: string,
 ): void {
+  const views = withReportViews(projections);
   db.transaction(() => {
+    if (views) for (const sql of dropViewStatements()) db.exec(sql);
     for (const p of projections) {
       const defs = projectionTables(p);
       dropTables(
@@ -248,16 +254,21 @@ function swapIn(
            generation = excluded.generation, updated_at = excluded.updated_at, rebuilt_at = excluded.rebuilt_at`,
       ).run(p.name, p.version, position, generations.get(p.name) ?? 1, at, at);
     }
+    if (views) for (const sql of createViewsSql('sqlite')) db.exec(sql);
   }).immediate();
 }
 
 /**
  * Rebuilds projections beside the live tables and swaps them in: in the SQLite file of `db`, or through a
- * `storage` (its own rebuild: the same code for SQLite, the blue-green rebuild of `postgres/` for PostgreSQL).
+ * `storage` (its own rebuild: the same code for SQLite, the blue-green rebuild of `postgres/` for PostgreSQL,
+ * the report views first out of the way of a new version's tables).
  */
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildResult> {
   const { db, storage, ...rest } = options;
-  if (storage !== undefined) return storage.rebuild(rest);
+  if (storage !== undefined) {
+    await prepareRebuildViews(storage, selectProjections(rest.names, rest.projections));
+    return storage.rebuild(rest);
+  }
   if (db === undefined) throw new Error('rebuildProjections: give db or storage');
   return rebuildSqlite({ ...rest, db });
 }

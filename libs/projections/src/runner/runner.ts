@@ -11,6 +11,7 @@ import type { AnyProjection } from '../read-models/kernel/types';
 import { CheckpointMovedError } from './batch-folder';
 import type { CheckpointRow, Db } from './db';
 import { openReadModelStorage } from './open-storage';
+import { ensureWithReportViews } from './report-views';
 import { SqliteReadModelStorage } from './sqlite-storage';
 import { type RunnerStatus, scanHead, statusOf } from './status';
 import type { ReadModelStorage } from './storage';
@@ -105,10 +106,13 @@ export class ProjectionRunner {
     }
   }
 
-  /** Creates the tables and reads the checkpoints (an asynchronous storage); the loop tries again on failure. */
+  /**
+   * Creates the tables (and the report views) and reads the checkpoints (an asynchronous storage); the loop tries
+   * again on failure.
+   */
   private prepare(): Promise<void> {
     const projections = this.engine.projections;
-    const prepared = this.storage.ensure(projections).then(() => this.engine.reset());
+    const prepared = ensureWithReportViews(this.storage, projections).then(() => this.engine.reset());
     prepared.catch(() => undefined); // reported by whoever awaits it
     return prepared;
   }

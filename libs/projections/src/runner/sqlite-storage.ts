@@ -16,6 +16,7 @@ import {
 } from './db';
 import { commitSqlite, sqliteCheckpoints, sqliteLoader } from './engine';
 import { rebuildProjections } from './rebuild';
+import { ensureReportViewsSqlite, withReportViews } from './report-views';
 import type { LiveTables, ReadModelStorage, StorageRebuildOptions } from './storage';
 import { compileTables } from './write-set';
 
@@ -34,10 +35,11 @@ export class SqliteReadModelStorage implements ReadModelStorage {
     this.reader = sqliteReader(this.db);
   }
 
-  /** `ensure`, at once. */
+  /** `ensure`, at once; with the analysts' tables, the report views too. */
   ensureNow(projections: readonly AnyProjection[]): void {
     ensureCheckpointTable(this.db);
     for (const p of projections) ensureProjection(this.db, p);
+    if (withReportViews(projections)) ensureReportViewsSqlite(this.db);
   }
 
   async ensure(projections: readonly AnyProjection[]): Promise<void> {

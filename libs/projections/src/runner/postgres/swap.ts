@@ -2,7 +2,9 @@
  * The swap of a PostgreSQL rebuild: ONE transaction that locks the rebuilt projections' checkpoint rows (first,
  * in name order, as a live runner's commit does: neither waits for the other while holding what the other needs),
  * drops each live table, renames the rebuilt one (and its primary key) to the live name and moves the checkpoint
- * to where the rebuild stopped with the new generation. All of it is one simple query (one round trip) holding
+ * to where the rebuild stopped with the new generation; with the analysts' tables, the report views are dropped
+ * before them and made again after (PostgreSQL refuses to drop a table a view reads), in the same transaction, so
+ * readers find them before and after, never missing. All of it is one simple query (one round trip) holding
  * the tables' locks for as short as can be. A reader's long query holds the table it reads: the swap waits for it
  * at most `lockTimeoutMs` (the readers that arrive meanwhile queue behind the swap), then gives way and tries
  * again, up to {@link SWAP_ATTEMPTS} times.
@@ -11,6 +13,8 @@ import type { PoolClient } from 'pg';
 import type { AnyProjection } from '../../read-models/kernel/types';
 import { ident } from '../../sql/dialect';
 import { CHECKPOINTS, REBUILD_PREFIX, projectionTables } from '../db';
+import { dropViewStatements } from '../../reports/views';
+import { createViewsSql, withReportViews } from '../report-views';
 
 export const SWAP_ATTEMPTS = 10;
 const DEFAULT_LOCK_TIMEOUT_MS = 2_000;
@@ -44,6 +48,8 @@ function swapSql(
     `SET LOCAL lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`,
     `SELECT name FROM ${CHECKPOINTS} WHERE name IN (${names.map(literal).join(', ')}) ORDER BY name FOR UPDATE`,
   ];
+  const views = withReportViews(projections);
+  if (views) sql.push(...dropViewStatements());
   for (const p of projections) {
     for (const def of projectionTables(p)) {
       const rebuilt = REBUILD_PREFIX + def.name;
@@ -62,6 +68,7 @@ function swapSql(
         `generation = excluded.generation, updated_at = excluded.updated_at, rebuilt_at = excluded.rebuilt_at`,
     );
   }
+  if (views) sql.push(...createViewsSql('postgres'));
   sql.push('COMMIT');
   return sql.join(';\n');
 }
