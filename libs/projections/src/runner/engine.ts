@@ -165,7 +165,10 @@ export class ProjectionEngine {
     const writes = this.collected ?? new WriteSet(this.tables);
     this.folder.fold(events, plan, writes);
     if (this.collected !== null) {
-      // applied by flushStates
+      // applied by flushStates; with a writer thread, the ordered writes go now (the keyed ones, summed or
+      // coalesced over the commit, still at flushStates): the thread writes them while the next batch folds,
+      // and their values are not held here for the rest of the commit
+      if (this.remote) this.collected.applyOrdered();
     } else if (this.remote) writes.apply();
     else if (this.persist)
       commitSqlite(this.db, writes, movedCheckpoints(plan.moved), plan.last, this.now().toISOString());

@@ -301,10 +301,18 @@ export class WriteSet {
     rows.set(key, w);
   }
 
-  apply(): void {
+  /**
+   * Runs the ordered writes collected so far; the keyed ones wait for `apply`, which runs them after every
+   * ordered write, as it would have anyway.
+   */
+  applyOrdered(): void {
     for (const [stmts, segments] of this.ordered) stmts.runSegments(segments);
     this.ordered.clear();
     this.orderedCount = 0;
+  }
+
+  apply(): void {
+    this.applyOrdered();
     // keyed writes (one per row): per table and kind, each kind in multi-row statements
     const groups = new Map<TableWriter, { upsert: Write[]; add: Write[]; delete: Write[] }>();
     for (const [stmts, rows] of this.keyed) {
