@@ -542,6 +542,9 @@ function report(name: string, o: RunOutcome, sockets: number, tables: number): v
       `server side: message read -> ack written ${serverDist(before, after, 'coup_live_ack_seconds')}`,
     );
     console.log(
+      `server side: a bet queued at its table -> answered (its decision and fsync'd append) ${serverDist(before, after, 'coup_command_duration_seconds', 'type="PlaceBet"')}`,
+    );
+    console.log(
       `server side: append -> frame written to every every-event socket ${serverDist(before, after, 'coup_live_frame_seconds', 'audience="every"')}`,
     );
     console.log(
