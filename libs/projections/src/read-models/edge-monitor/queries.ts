@@ -10,7 +10,6 @@ import {
   conditions,
   decodeCursor,
   encodeCursor,
-  hasTable,
   limitOf,
   parse,
 } from '../../read/query-kit';
@@ -58,7 +57,6 @@ function tableViewOf(r: Raw): EdgeTableView {
  */
 export async function edgeNow(sql: SqlReader, tableId?: string): Promise<EdgeNowView> {
   checkTableId(tableId);
-  if (!(await hasTable(sql, EM_TABLES))) return { tables: [] };
   const rows =
     tableId === undefined
       ? await sql.all<Raw>(
@@ -112,13 +110,6 @@ function alertOf(r: Raw, players: EdgeWager[]): EdgeAlert {
     players,
   };
 }
-
-const EMPTY: Omit<EdgeReport, 'filter'> = {
-  alerts: [],
-  nextCursor: null,
-  totals: { alerts: 0, bets: 0, staked: 0, paid: 0, net: 0 },
-  players: [],
-};
 
 /** A page of the filter's alerts after the cursor, oldest first: up to `limit + 1` rows. */
 function alertRows(
@@ -198,7 +189,6 @@ export async function edgeReport(
   const where = whereOf(filter);
   const limit = limitOf(page.limit);
   const cursor = decodeCursor(page.cursor, ['p', 's']);
-  if (!(await hasTable(sql, EM_ALERTS))) return { filter, ...EMPTY };
   const rows = await alertRows(sql, where, cursor, limit);
   const shown = rows.slice(0, limit);
   const wagers = await wagersOf(sql, shown);
