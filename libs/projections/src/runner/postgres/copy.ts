@@ -61,7 +61,8 @@ export interface CopyRows {
 export class PgRebuildTableStatements extends PgTableStatements {
   private readonly written = new Set<number>();
   private lines: string[] = [];
-  private copied = 0;
+  /** A row's fields as text (reused). */
+  private readonly fields: string[];
   private readonly copySql: string;
   /** The places of a bare key's values (a delete's key; the end of an update's values). */
   private readonly bareKey: readonly number[];
@@ -72,6 +73,7 @@ export class PgRebuildTableStatements extends PgTableStatements {
   constructor(sink: StatementSink, def: TableDef, name: string) {
     super(sink, def, name);
     this.bareKey = def.primaryKey.map((_, k) => k);
+    this.fields = this.names.map(() => '');
     this.copySql = `COPY ${ident(name)} (${this.names.map(ident).join(', ')}) FROM STDIN`;
   }
 
@@ -83,13 +85,11 @@ export class PgRebuildTableStatements extends PgTableStatements {
     return true;
   }
 
-  /** Appends a row's line (its fields, tab-separated), as pieces joined once per commit. */
+  /** Appends a row's line (its fields, tab-separated; the lines joined once per commit). */
   private copyLine(values: readonly SqlValue[], base: number): void {
-    const lines = this.lines;
-    lines.push(copyField(values[base]));
-    for (let c = 1; c < this.names.length; c++) lines.push('\t', copyField(values[base + c]));
-    lines.push('\n');
-    this.copied += 1;
+    const fields = this.fields;
+    for (let c = 0; c < fields.length; c++) fields[c] = copyField(values[base + c]);
+    this.lines.push(fields.join('\t'));
   }
 
   /** Copies the rows `rows` (indexes into `values`; all when null) with new keys; answers the others' indexes. */
@@ -137,10 +137,11 @@ export class PgRebuildTableStatements extends PgTableStatements {
 
   /** The rows kept for COPY since the last call (null: none). */
   takeCopy(): CopyRows | null {
-    if (this.copied === 0) return null;
-    const out = { sql: this.copySql, data: this.lines.join(''), rows: this.copied };
+    const rows = this.lines.length;
+    if (rows === 0) return null;
+    this.lines.push(''); // the last line's end
+    const out = { sql: this.copySql, data: this.lines.join('\n'), rows };
     this.lines = [];
-    this.copied = 0;
     return out;
   }
 
