@@ -168,6 +168,11 @@ test('keys written again across and within commits: the rebuilt rows equal SQLit
        WHERE co.contype = 'p' AND cl.relname LIKE 'cp\\_%' ORDER BY 1`,
     );
     expect(keys.map((k) => k.t)).toEqual(['cp_last', 'cp_rows', 'cp_state', 'cp_sums']);
+    // and autovacuum, off while the rows went in, is on again (no table keeps an option)
+    const withOptions = await postgres.reader.all<{ t: string }>(
+      `SELECT relname AS t FROM pg_class WHERE relname LIKE 'cp\\_%' AND reloptions IS NOT NULL`,
+    );
+    expect(withOptions).toEqual([]);
   } finally {
     await sqlite.close();
     await postgres.close();

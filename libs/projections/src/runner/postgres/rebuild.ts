@@ -11,7 +11,7 @@
  * tables without indexes (`copy.ts`), then the other writes as one simple query of statements with their values
  * inlined (a table's primary key added first when they are its first statements). The fold yields to the event
  * loop after each page, so the connection's answers are read. After the last commit: the primary keys still
- * missing and the other indexes, built by sorting the rows once.
+ * missing and the other indexes, built by sorting the rows once, and autovacuum on again (off while rows go in).
  */
 import type { RecordedEvent } from '@coup/event-store';
 import type { PoolClient } from 'pg';
@@ -23,7 +23,13 @@ import type { StorageRebuildOptions } from '../storage';
 import { StorageEngine } from '../storage-engine';
 import { writersFor } from '../write-set';
 import { SCHEMA_LOCK, inTransaction, readCheckpointRow } from './ddl';
-import { type CopyRows, PgRebuildTableStatements, copyRows, createUnkeyedTable } from './copy';
+import {
+  type CopyRows,
+  PgRebuildTableStatements,
+  autovacuumAgain,
+  copyRows,
+  createUnkeyedTable,
+} from './copy';
 import type { PgStatement, PostgresReadModelStorage } from './storage';
 import { BEGIN, inlined } from './statements';
 import { swapIn } from './swap';
@@ -174,7 +180,9 @@ export async function rebuildPostgres(
       const { generations, deferredIndexes } = await createRebuildTables(client, projections);
       const fold = new PgRebuildFold(client, options, projections);
       const events = await fold.run();
-      for (const sql of [...fold.missingKeys(), ...deferredIndexes]) await client.query(sql);
+      const rebuilt = projections.flatMap((p) => projectionTables(p).map((d) => REBUILD_PREFIX + d.name));
+      for (const sql of [...fold.missingKeys(), ...deferredIndexes, ...rebuilt.map(autovacuumAgain)])
+        await client.query(sql);
       for (const p of projections) for (const def of projectionTables(p)) await client.query(analyzeSql(def));
       const position = fold.engine.minCheckpoint();
       await swapIn(
