@@ -2,10 +2,11 @@
  * The PostgreSQL read-model storage: the projections' tables in the connection's schema (its `search_path`),
  * written through a `pg` pool (`types: pgTypes`, so BIGINT and NUMERIC read back as numbers, as from SQLite).
  * A batch is one transaction: the checkpoint rows locked first (`FOR UPDATE`, in name order, so a rebuild's swap
- * and a live runner never deadlock), the writes as `INSERT ... SELECT FROM unnest(...)` statements, the
- * checkpoints moved, COMMIT. Commits are asynchronous (`synchronous_commit = off`): read models are rebuilt from
- * the events, and a commit lost in a crash is lost with its checkpoint, so the runner folds it again, as
- * SQLite's `synchronous = NORMAL` does for the file.
+ * and a live runner never deadlock), the writes as `INSERT ... SELECT ... ON CONFLICT` statements over their rows
+ * as JSON (`statements.ts`), the checkpoints moved, COMMIT (a rebuild copies its new rows: `rebuild.ts`).
+ * Commits are asynchronous (`synchronous_commit = off`): read models are rebuilt from the events, and a commit
+ * lost in a crash is lost with its checkpoint, so the runner folds it again, as SQLite's `synchronous = NORMAL`
+ * does for the file.
  */
 import { Pool, type PoolClient, type QueryConfig, type QueryResult } from 'pg';
 import type { AnyProjection, Row } from '../../read-models/kernel/types';
