@@ -65,6 +65,26 @@ describe('LiveSender', () => {
     }
   });
 
+  it('a fast client sent more than the limit in one turn is not dropped: its corked frames go to the kernel first', async () => {
+    const { client, received, close } = await pair();
+    try {
+      const clients = new LiveClients(10);
+      const dropped: Client[] = [];
+      clients.drop = (c: Client) => void dropped.push(c);
+      // 64 KiB: a catch-up page of 300 frames of ~300 bytes passes it within one turn, all of it corked.
+      const sender = new LiveSender(clients, 64 * 1024);
+      const frame = JSON.stringify({ pad: 'x'.repeat(290) });
+      for (let n = 0; n < 300; n++) sender.frame(client, Buffer.from(frame));
+      expect(dropped).toEqual([]);
+      expect(client.socket.readyState).toBe(WebSocket.OPEN);
+      await new Promise((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 200 && received.length < 300; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(received).toHaveLength(300);
+    } finally {
+      await close();
+    }
+  });
+
   it('runs what waits for the frames at once when nothing is corked', () => {
     const sender = new LiveSender(new LiveClients(10), 1 << 20);
     const order: string[] = [];

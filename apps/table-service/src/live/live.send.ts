@@ -25,7 +25,8 @@ function tcpOf(client: Client): Socket | undefined {
  * Frames sent in one turn of the event loop are written together: a socket's first frame of the turn corks its TCP
  * socket, and every corked socket is uncorked once the turn's I/O has run (setImmediate), each with one system
  * call for all its frames (a deal's cards and result, the totals before an event) instead of one per frame. The
- * order of a socket's frames is kept; a corked frame counts in `bufferedAmount` like any unsent byte.
+ * order of a socket's frames is kept. Corked frames count in `bufferedAmount`, so a socket past the limit is uncorked
+ * (its frames handed to the kernel) before it is judged: only what the kernel could not take counts as the client's.
  */
 export class LiveSender {
   private readonly corked: Socket[] = [];
@@ -63,8 +64,12 @@ export class LiveSender {
   frame(client: Client, frame: Buffer): void {
     const socket = client.socket;
     if (socket.readyState !== 1) return;
-    if (socket.bufferedAmount > this.maxBufferedBytes) return this.tooSlow(client);
     const tcp = tcpOf(client);
+    if (socket.bufferedAmount > this.maxBufferedBytes) {
+      // Corked bytes are not the client's backlog: write them out first, then judge what the kernel did not take.
+      if (tcp && tcp.writableCorked > 0) tcp.uncork();
+      if (socket.bufferedAmount > this.maxBufferedBytes) return this.tooSlow(client);
+    }
     if (tcp && tcp.writableCorked === 0) {
       tcp.cork();
       this.corked.push(tcp);
