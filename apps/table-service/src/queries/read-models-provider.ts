@@ -4,6 +4,7 @@
  * PostgreSQL or SQLite), is a 503 with a stable code, READ_MODELS_UNAVAILABLE, never a 500; commands are not
  * affected (they use the event store only).
  */
+import { Logger } from '@nestjs/common';
 import { ReadModels, type OpenReadModelsOptions, type SqlReader } from '@coup/projections';
 import { ApiError } from '../common/api-error';
 
@@ -52,6 +53,10 @@ export function readModelsUnavailable(reason: string): ApiError {
   );
 }
 
+const log = new Logger('read-models');
+/** The missing-table errors already logged (each once per process). */
+const missingTables = new Set<string>();
+
 /**
  * The reader, its failures to reach the database or to find a table answered as 503, and (with `timeoutMs`) its
  * queries not answered within that time.
@@ -59,7 +64,14 @@ export function readModelsUnavailable(reason: string): ApiError {
 export function guardedReader(reader: SqlReader, timeoutMs?: number): SqlReader {
   const unavailable = (error: unknown): never => {
     const reason = unavailableReason(error);
-    throw reason === null ? error : readModelsUnavailable(reason);
+    if (reason === null) throw error;
+    // A missing table is also what a query naming a wrong table gets: said once in the log, so it is not hidden.
+    const message = error instanceof Error ? error.message : String(error);
+    if (reason === 'not built yet' && !missingTables.has(message)) {
+      missingTables.add(message);
+      log.warn(`read models not built yet: ${message}`);
+    }
+    throw readModelsUnavailable(reason);
   };
   const guard = <T>(query: Promise<T>): Promise<T> => {
     if (timeoutMs === undefined) return query.catch(unavailable);
