@@ -59,6 +59,22 @@ export function dropViewStatements(): string[] {
   return REPORT_VIEWS.map((v) => `DROP VIEW IF EXISTS ${ident(v.name)}`);
 }
 
+/** Every report view is named so: a view of an older release (renamed or removed since) is dropped by its prefix. */
+export const REPORT_VIEW_PREFIX = 'an_report_';
+const PREFIX_LIKE = `'${REPORT_VIEW_PREFIX.replace(/_/g, '\\_')}%'`;
+
+/**
+ * PostgreSQL: one statement dropping every view of the current schema named with the report prefix, today's and
+ * older releases' alike (an old one left would hold the tables a swap or a new version drops).
+ */
+export const DROP_EVERY_REPORT_VIEW_PG =
+  'DO $$ DECLARE v text; BEGIN ' +
+  `FOR v IN SELECT viewname FROM pg_views WHERE schemaname = current_schema() AND viewname LIKE ${PREFIX_LIKE} LOOP ` +
+  "EXECUTE 'DROP VIEW IF EXISTS ' || quote_ident(v); END LOOP; END $$";
+
+/** SQLite: the query of every view named with the report prefix (SQLite cannot loop in SQL). */
+export const REPORT_VIEW_NAMES_SQLITE = `SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE ${PREFIX_LIKE} ESCAPE '\\'`;
+
 /** Creates the views with `run` (a statement at a time: better-sqlite3's exec, pg's query). */
 export async function createReportViews(run: (sql: string) => unknown): Promise<void> {
   for (const sql of createViewStatements()) await run(sql);

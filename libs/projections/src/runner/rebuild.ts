@@ -19,7 +19,8 @@ import {
   readCheckpoint,
 } from './db';
 import { ProjectionEngine } from './engine';
-import { dropViewStatements } from '../reports/views';
+import { REPORT_VIEW_NAMES_SQLITE } from '../reports/views';
+import { ident } from '../sql/dialect';
 import { createViewsSql, prepareRebuildViews, withReportViews } from './report-views';
 import type { ReadModelStorage } from './storage';
 import { WriterThread } from './writer-thread';
@@ -240,7 +241,9 @@ function swapIn(
 ): void {
   const views = withReportViews(projections);
   db.transaction(() => {
-    if (views) for (const sql of dropViewStatements()) db.exec(sql);
+    if (views)
+      for (const { name } of db.prepare(REPORT_VIEW_NAMES_SQLITE).all() as { name: string }[])
+        db.exec(`DROP VIEW IF EXISTS ${ident(name)}`);
     for (const p of projections) {
       const defs = projectionTables(p);
       dropTables(

@@ -126,6 +126,33 @@ describe.each(Object.keys(TARGETS) as (keyof typeof TARGETS)[])('%s', (backend) 
   });
 });
 
+describe.each(Object.keys(TARGETS) as (keyof typeof TARGETS)[])('%s', (backend) => {
+  test("an older release's report view (a name no longer made) blocks neither a new version nor a swap, and goes", async () => {
+    const target = await TARGETS[backend]();
+    const first = await runner(target);
+    const retired = 'CREATE VIEW an_report_retired AS SELECT * FROM an_fact_coups';
+    if (first.storage.dialect === 'sqlite')
+      (first.storage as unknown as { db: { exec(s: string): void } }).db.exec(retired);
+    else
+      await (first.storage as unknown as { pool: { query(s: string): Promise<unknown> } }).pool.query(
+        retired,
+      );
+    expect(await views(first.storage.reader)).toEqual([...VIEWS, 'an_report_retired'].sort());
+    await rebuildProjections({ store, storage: first.storage, projections: PROJECTIONS, names: ['analyst'] });
+    expect(await views(first.storage.reader)).toEqual(VIEWS);
+    await first.storage.reader.all('SELECT 1'); // still answering
+    await olderAnalystVersion(first.storage);
+    await first.close();
+    const second = await runner(target);
+    try {
+      expect(await views(second.storage.reader)).toEqual(VIEWS);
+      await expectViewsAnswerAsReports(second.storage.reader);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 test('PostgreSQL: readers of a view through a rebuild never find it missing', async () => {
   const r = await runner(
     await pg.createDatabase(),

@@ -9,7 +9,12 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { AnyProjection } from '../read-models/kernel/types';
-import { REPORT_VIEWS, REPORT_VIEWS_PROJECTION, type ReportView, dropViewStatements } from '../reports/views';
+import {
+  DROP_EVERY_REPORT_VIEW_PG,
+  REPORT_VIEWS,
+  REPORT_VIEWS_PROJECTION,
+  type ReportView,
+} from '../reports/views';
 import { ident } from '../sql/dialect';
 import type { Db } from './db';
 import { SCHEMA_LOCK, inTransaction } from './postgres/ddl';
@@ -92,7 +97,7 @@ async function dropViewsBeforeNewVersion(
   await storage.withClient((client) =>
     inTransaction(client, async () => {
       await client.query(SCHEMA_LOCK);
-      for (const sql of dropViewStatements()) await client.query(sql);
+      await client.query(DROP_EVERY_REPORT_VIEW_PG);
     }),
   );
 }

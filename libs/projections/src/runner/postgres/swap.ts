@@ -13,7 +13,7 @@ import type { PoolClient } from 'pg';
 import type { AnyProjection } from '../../read-models/kernel/types';
 import { ident } from '../../sql/dialect';
 import { CHECKPOINTS, REBUILD_PREFIX, projectionTables } from '../db';
-import { dropViewStatements } from '../../reports/views';
+import { DROP_EVERY_REPORT_VIEW_PG } from '../../reports/views';
 import { createViewsSql, withReportViews } from '../report-views';
 
 export const SWAP_ATTEMPTS = 10;
@@ -49,7 +49,7 @@ function swapSql(
     `SELECT name FROM ${CHECKPOINTS} WHERE name IN (${names.map(literal).join(', ')}) ORDER BY name FOR UPDATE`,
   ];
   const views = withReportViews(projections);
-  if (views) sql.push(...dropViewStatements());
+  if (views) sql.push(DROP_EVERY_REPORT_VIEW_PG);
   for (const p of projections) {
     for (const def of projectionTables(p)) {
       const rebuilt = REBUILD_PREFIX + def.name;
