@@ -154,8 +154,9 @@ export class ProjectionEngine {
   }
 
   /**
-   * Folds `events` (in global order) and commits. Throws (with nothing committed and the cache untouched) on
-   * any failure, including CheckpointMovedError.
+   * Folds `events` (in global order) and commits. Throws (with nothing committed, and nothing of the batch's in
+   * the cache: it holds committed states only, some perhaps loaded for this batch) on any failure, including
+   * CheckpointMovedError.
    */
   applyBatch(events: readonly RecordedEvent[]): void {
     const plan = this.folder.plan(events);
