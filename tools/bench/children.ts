@@ -19,3 +19,18 @@ export function track<C extends ChildProcess>(child: C): C {
   }
   return child;
 }
+
+/** The JWT secret the benchmarks' services run with (their tokens are signed with it). */
+export const BENCH_SECRET = 'bench-secret-0123456789-0123456789-0123456789';
+
+/** What every benchmark's service process runs with beside its own variables: loopback on `port`, its store in `dataDir`. */
+export function serviceEnv(port: number, dataDir: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    COUP_DATA_DIR: dataDir,
+    COUP_JWT_SECRET: BENCH_SECRET,
+    COUP_SEED_KEY: 'be'.repeat(32),
+    LOG_LEVEL: 'error',
+  };
+}

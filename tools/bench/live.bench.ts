@@ -20,13 +20,12 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { track } from './children';
+import { BENCH_SECRET as SECRET, serviceEnv, track } from './children';
 import { signToken, type Role } from '@coup/auth';
 import type { Accepted, Command, SocketSpec } from './live-clients';
 
 const root = resolve(__dirname, '..', '..');
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const SECRET = 'bench-live-secret-0123456789-0123456789-01';
 const PARTS = (process.env['BENCH_PARTS'] ?? 'window,floor').split(',');
 const WORKERS = env('BENCH_WORKERS', 4);
 const SOCKETS = env('BENCH_SOCKETS', 5000);
@@ -111,12 +110,7 @@ async function startCoup(): Promise<Server> {
       env: {
         ...LIMITS,
         ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        COUP_DATA_DIR: dataDir,
-        COUP_JWT_SECRET: SECRET,
-        COUP_SEED_KEY: 'be'.repeat(32),
-        LOG_LEVEL: 'error',
+        ...serviceEnv(port, dataDir),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { signToken } from '@coup/auth';
 import { request } from '../../apps/table-service/test/chaos/http';
 import { paced, type PacedRequest, type PacedResult } from './paced';
-import { SECRET } from './pg-lag-procs';
+import { BENCH_SECRET as SECRET } from './children';
 
 const admin = signToken(SECRET, { sub: 'bench-admin', role: 'admin' });
 const dealer = signToken(SECRET, { sub: 'bench-dealer', role: 'dealer' });

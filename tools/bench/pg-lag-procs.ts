@@ -8,10 +8,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { track } from './children';
+import { serviceEnv, track } from './children';
 
 export const root = resolve(__dirname, '..', '..');
-export const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 const SERVICE_MAIN = join(root, 'apps/table-service/dist/main.js');
 const CLI_MAIN = join(root, 'apps/cli/dist/main.js');
 const SERVICE_FLAGS = (
@@ -66,12 +65,7 @@ export async function startInstance(dataDir: string, env: Record<string, string>
         ...LIFTED_LIMITS,
         ...process.env,
         ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        COUP_DATA_DIR: dataDir,
-        COUP_JWT_SECRET: SECRET,
-        COUP_SEED_KEY: 'be'.repeat(32),
-        LOG_LEVEL: 'error',
+        ...serviceEnv(port, dataDir),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { track } from './children';
+import { BENCH_SECRET as SECRET, serviceEnv, track } from './children';
 import autocannon from 'autocannon';
 import { paced } from './paced';
 import { signToken } from '@coup/auth';
@@ -35,7 +35,6 @@ import {
 import { snapshotEvent } from '../../apps/table-service/src/tables/snapshots';
 
 const root = resolve(__dirname, '..', '..');
-const SECRET = 'bench-secret-0123456789-0123456789-0123456789';
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
 const HISTORY = Number(process.env['BENCH_HISTORY_COUPS'] ?? 100_000);
 const PARTS = (process.env['BENCH_PARTS'] ?? 'load,history').split(',');
@@ -98,12 +97,7 @@ async function startCoup(
         ...BENCH_LIMITS,
         ...process.env,
         ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        COUP_DATA_DIR: dataDir,
-        COUP_JWT_SECRET: SECRET,
-        COUP_SEED_KEY: 'be'.repeat(32),
-        LOG_LEVEL: 'error',
+        ...serviceEnv(port, dataDir),
       },
       // BENCH_SERVICE_STDOUT=<file>: the service's standard output (e.g. with BENCH_NODE_ARGS=--trace-gc) goes there.
       stdio: ['ignore', SERVICE_STDOUT === null ? 'ignore' : openSync(SERVICE_STDOUT, 'a'), 'inherit'],
