@@ -13,6 +13,7 @@ import {
   DROP_EVERY_REPORT_VIEW_PG,
   REPORT_VIEWS,
   REPORT_VIEWS_PROJECTION,
+  REPORT_VIEW_PREFIX,
   type ReportView,
 } from '../reports/views';
 import { ident } from '../sql/dialect';
@@ -52,8 +53,12 @@ export function ensureReportViewsSqlite(db: Db): void {
     ).map((r) => [r.name, r.sql]),
   );
   const stale = REPORT_VIEWS.filter((v) => stored.get(v.name) !== createSql(v));
-  if (stale.length === 0) return;
+  // an older release's report views (names no longer made) go too
+  const current = new Set(REPORT_VIEWS.map((v) => v.name));
+  const retired = [...stored.keys()].filter((n) => n.startsWith(REPORT_VIEW_PREFIX) && !current.has(n));
+  if (stale.length === 0 && retired.length === 0) return;
   db.transaction(() => {
+    for (const name of retired) db.exec(`DROP VIEW IF EXISTS ${ident(name)}`);
     for (const v of stale) db.exec(`DROP VIEW IF EXISTS ${ident(v.name)}`);
     for (const sql of createViewsSql('sqlite', stale)) db.exec(sql);
   }).immediate();
