@@ -33,8 +33,9 @@ async function pair(): Promise<{ client: Client; received: string[]; close: () =
 
 const tcpOf = (client: Client) => (client.socket as unknown as { _socket: Socket })._socket;
 const bucketCount = async (metrics: Metrics, name: string) =>
-  (await metrics.registry.getSingleMetric(name)!.get()).values.find((v) => v.metricName === `${name}_count`)
-    ?.value ?? 0;
+  (await metrics.registry.getSingleMetric(name)!.get()).values.find(
+    (v) => (v as { metricName?: string }).metricName === `${name}_count`,
+  )?.value ?? 0;
 
 describe('LiveSender', () => {
   it("writes a socket's frames of one turn together, in order, after the turn; then the timings", async () => {
