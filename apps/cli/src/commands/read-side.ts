@@ -1,8 +1,8 @@
 /**
- * What the read-side commands (`projections`, `replay`, `verify`) share: they open the event store and the
- * read-model file directly (so they work with the service stopped), from COUP_DATA_DIR (default ./data):
- * events in `events.sqlite` (or EventStoreDB with COUP_EVENT_STORE=eventstoredb), read models in
- * `read-models.sqlite`.
+ * What the read-side commands (`projections`, `replay`, `verify`) share: they open the event store and the read
+ * models directly (so they work with the service stopped), from COUP_DATA_DIR (default ./data): events in
+ * `events.sqlite` (or EventStoreDB with COUP_EVENT_STORE=eventstoredb), read models where COUP_READ_MODELS names
+ * them (a SQLite file or a `postgres://` URL), by default `read-models.sqlite`.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -97,8 +97,9 @@ export function projectionsFromEnv(
 }
 
 /**
- * Brings the read models up to the store (a service that is running does the same; the checkpoints keep the
- * two from applying anything twice), then returns queries over them.
+ * Brings the read models COUP_READ_MODELS names (a SQLite file or PostgreSQL, through the storage port the service
+ * and `coup projections run` fold with) up to the store, then returns queries over them. A service or projection
+ * process that is running does the same; the checkpoints keep them from applying anything twice.
  */
 export async function caughtUpReadModels(
   side: ReadSide,
@@ -107,14 +108,18 @@ export async function caughtUpReadModels(
 ): Promise<{ readModels: ReadModels; close(): Promise<void> }> {
   const runner = new ProjectionRunner({
     store: side.store,
-    readModels: side.readModelFile,
+    readModels: side.readModels,
     projections: projectionsFromEnv(command),
-    headPosition: side.head,
+    ...(side.kind === 'sqlite' ? { headPosition: side.head } : {}),
   });
-  const { events } = await runner.catchUp();
-  if (events > 0) io.stderr.write(`read models caught up with ${events} new events\n`);
-  const readModels = ReadModels.sqlite(runner.db);
-  return { readModels, close: () => runner.close() };
+  try {
+    const { events } = await runner.catchUp();
+    if (events > 0) io.stderr.write(`read models caught up with ${events} new events\n`);
+  } catch (error) {
+    await runner.close();
+    throw error;
+  }
+  return { readModels: new ReadModels(runner.storage.reader), close: () => runner.close() };
 }
 
 const BAR_WIDTH = 30;

@@ -118,7 +118,8 @@ export const replay: Command = {
     '  --json      print the replay as JSON (events and the table view after each)',
     '',
     '  Reads the store directly (works with the service stopped): COUP_DATA_DIR, default ./data. The hand is',
-    '  found through the hand-history read model (caught up first), and only its events are read.',
+    '  found through the hand-history read model (caught up first, where COUP_READ_MODELS names the read models:',
+    '  a SQLite file or a postgres:// URL), and only its events are read.',
   ].join('\n'),
   async run(args, io) {
     const { options } = parseArgs('replay', args, OPTIONS);

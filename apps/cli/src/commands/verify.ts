@@ -109,7 +109,8 @@ export const verify: Command = {
     "  Each hand: its events' chain (hashes recomputed and linked), the coup re-resolved by the engine, each",
     "  settlement recomputed, and on rng tables once the shoe's seed is revealed, the commitment and the shuffle.",
     "  Prints the failures and the stream's head hash (note it outside the store). Exit 0 when every check passes",
-    '  (pending and skipped are not failures), 1 otherwise. Reads the store directly (COUP_DATA_DIR, default ./data).',
+    '  (pending and skipped are not failures), 1 otherwise. Reads the store directly (COUP_DATA_DIR, default ./data);',
+    '  the read models (COUP_READ_MODELS: a SQLite file or a postgres:// URL) are caught up first.',
   ].join('\n'),
   async run(args, io) {
     const { options } = parseArgs('verify', args, OPTIONS);
