@@ -5,6 +5,7 @@
  */
 import { type ShoeCounts, fullShoeCounts, startShoeProgress } from '@coup/engine';
 import { afterCoup, afterVoid } from './coup';
+import { type Draft, copyPlayer, copyRound, copyShoe, copyState, stakeAdded } from './evolve-copy';
 import {
   attempt,
   cardSwapped,
@@ -25,14 +26,7 @@ import {
   initialState,
   seatOf,
 } from './state';
-import {
-  type EventData,
-  type SpotAmounts,
-  type TableEvent,
-  addStake,
-  stakedSpots,
-  totalOf,
-} from './vocabulary';
+import { type EventData, type SpotAmounts, type TableEvent, stakedSpots, totalOf } from './vocabulary';
 
 /**
  * The state with one player updated (seated first if new; removed if `update` returns null). Copies the players
@@ -55,7 +49,9 @@ function withPlayer(
   } else {
     return state;
   }
-  return { ...state, players };
+  const out = copyState(state);
+  out.players = players;
+  return out;
 }
 
 /** Every player with stakes: `update` applied (one pass, one copy). Players without stakes are kept as they are. */
@@ -130,32 +126,36 @@ function coupResolved(state: TableState, d: EventData<'CoupResolved'>): TableSta
     while (i < players.length && (players[i]?.playerId ?? '') < s.playerId) i++;
     const p = players[i];
     if (p === undefined || p.playerId !== s.playerId) continue;
-    players[i] = {
-      ...p,
-      chips: p.chips + s.paid,
-      commissionOwed: d.commissionMode === 'box' ? p.commissionOwed + s.commission : p.commissionOwed,
-    };
+    const paid = copyPlayer(p);
+    paid.chips = p.chips + s.paid;
+    if (d.commissionMode === 'box') paid.commissionOwed = p.commissionOwed + s.commission;
+    players[i] = paid;
   }
-  const remembered = withStakes({ ...state, players }, (p, bets) => ({ ...p, lastBets: bets }));
-  const round = state.round;
-  let shoe = state.shoe;
+  const out = copyState(state);
+  out.players = players;
+  out.players = withStakes(out, (p, bets) => {
+    const remembered = copyPlayer(p);
+    remembered.lastBets = bets;
+    return remembered;
+  });
+  const shoe = state.shoe;
   if (shoe !== null) {
     const progress = shoe.progress === null ? null : afterCoup(shoe.progress, d.cardsUsed);
-    shoe = {
-      ...shoe,
-      progress,
-      position: progress === null ? shoe.position + d.cardsUsed : progress.position,
-      coups: shoe.coups + 1,
-    };
+    const next = copyShoe(shoe);
+    next.progress = progress;
+    next.position = progress === null ? shoe.position + d.cardsUsed : progress.position;
+    next.coups = shoe.coups + 1;
+    out.shoe = next;
   }
-  return {
-    ...state,
-    players: remembered,
-    shoe,
-    round: round === null ? null : { ...round, status: 'resolved', result: summary },
-    lastResult: summary,
-    phase: state.phase === 'closed' ? 'closed' : 'ready',
-  };
+  if (state.round !== null) {
+    const round = copyRound(state.round);
+    round.status = 'resolved';
+    round.result = summary;
+    out.round = round;
+  }
+  out.lastResult = summary;
+  out.phase = state.phase === 'closed' ? 'closed' : 'ready';
+  return out;
 }
 
 function roundVoided(state: TableState, d: EventData<'RoundVoided'>): TableState {
@@ -188,40 +188,50 @@ function roundVoided(state: TableState, d: EventData<'RoundVoided'>): TableState
 }
 
 function withRound(state: TableState, update: (r: RoundState) => RoundState): TableState {
-  return state.round === null ? state : { ...state, round: update(state.round) };
+  if (state.round === null) return state;
+  const out = copyState(state);
+  out.round = update(state.round);
+  return out;
 }
 
 function bettingOpened(state: TableState, d: EventData<'BettingOpened'>): TableState {
-  return {
-    ...state,
+  const out = copyState(state);
+  out.roundNo = d.roundNo;
+  out.phase = 'betting';
+  if (state.players.some((p) => p.bets !== null))
+    out.players = state.players.map((p) => {
+      if (p.bets === null) return p;
+      const cleared = copyPlayer(p);
+      cleared.bets = null;
+      return cleared;
+    });
+  out.round = {
     roundNo: d.roundNo,
-    phase: 'betting',
-    players: state.players.some((p) => p.bets !== null)
-      ? state.players.map((p) => (p.bets === null ? p : { ...p, bets: null }))
-      : state.players,
-    round: {
-      roundNo: d.roundNo,
-      shoeNo: d.shoeNo,
-      status: 'betting',
-      openedAt: d.at,
-      deadline: d.deadline,
-      cards: [],
-      result: null,
-      voided: null,
-      stakes: 0,
-    },
+    shoeNo: d.shoeNo,
+    status: 'betting',
+    openedAt: d.at,
+    deadline: d.deadline,
+    cards: [],
+    result: null,
+    voided: null,
+    stakes: 0,
   };
+  return out;
 }
 
 function cardDealt(state: TableState, d: EventData<'CardDealt'>): TableState {
-  const after = withRound(state, (r) => ({
-    ...r,
-    cards: [...r.cards, { card: d.card, to: d.to, slot: d.slot }],
-  }));
+  const after = withRound(state, (r) => {
+    const round = copyRound(r);
+    round.cards = [...r.cards, { card: d.card, to: d.to, slot: d.slot }];
+    return round;
+  });
   const shoe = after.shoe;
-  return shoe === null || shoe.remaining === null
-    ? after
-    : { ...after, shoe: { ...shoe, remaining: takeOut(shoe.remaining, d.card) } };
+  if (shoe === null || shoe.remaining === null) return after;
+  const out = after === state ? copyState(state) : (after as Draft<TableState>);
+  const next = copyShoe(shoe);
+  next.remaining = takeOut(shoe.remaining, d.card);
+  out.shoe = next;
+  return out;
 }
 
 function cardCorrected(state: TableState, d: EventData<'CardCorrected'>): TableState {
@@ -234,8 +244,17 @@ type Evolvers = { readonly [K in TableEvent['type']]: (state: TableState, d: Eve
 /** One handler per event type (every type has one: the compiler checks the record is complete). */
 const EVOLVERS: Evolvers = {
   TableOpened: (_, d) => ({ ...initialState, phase: 'idle', tableId: d.tableId, rules: d.rules }),
-  TableClosed: (state) => ({ ...state, phase: 'closed' }),
-  PlayerBoughtIn: (state, d) => withPlayer(state, d.playerId, (p) => ({ ...p, chips: p.chips + d.amount })),
+  TableClosed: (state) => {
+    const out = copyState(state);
+    out.phase = 'closed';
+    return out;
+  },
+  PlayerBoughtIn: (state, d) =>
+    withPlayer(state, d.playerId, (p) => {
+      const next = copyPlayer(p);
+      next.chips = p.chips + d.amount;
+      return next;
+    }),
   PlayerCashedOut: (state, d) => {
     const { commissionOwed } = d;
     return withPlayer(noteCashOut(state, d.playerId), d.playerId, (p) =>
@@ -264,12 +283,19 @@ const EVOLVERS: Evolvers = {
   BetPlaced: (state, d) => {
     // a new (player, spot) stake when the spot total is the bet itself
     const after =
-      d.spotTotal === d.amount ? withRound(state, (r) => ({ ...r, stakes: r.stakes + 1 })) : state;
-    return withPlayer(after, d.playerId, (p) => ({
-      ...p,
-      chips: p.chips - d.amount,
-      bets: addStake(p.bets ?? NO_BETS, d.spot, d.amount),
-    }));
+      d.spotTotal === d.amount
+        ? withRound(state, (r) => {
+            const round = copyRound(r);
+            round.stakes = r.stakes + 1;
+            return round;
+          })
+        : state;
+    return withPlayer(after, d.playerId, (p) => {
+      const next = copyPlayer(p);
+      next.chips = p.chips - d.amount;
+      next.bets = stakeAdded(p.bets ?? NO_BETS, d.spot, d.amount);
+      return next;
+    });
   },
   BetsCleared: (state, d) =>
     withPlayer(
@@ -277,7 +303,14 @@ const EVOLVERS: Evolvers = {
       d.playerId,
       (p) => ({ ...p, chips: p.chips + d.returned, bets: null }),
     ),
-  BettingClosed: (state) => ({ ...withRound(state, (r) => ({ ...r, status: 'dealing' })), phase: 'dealing' }),
+  BettingClosed: (state) => {
+    const round = state.round === null ? null : copyRound(state.round);
+    if (round !== null) round.status = 'dealing';
+    const out = copyState(state);
+    out.round = round;
+    out.phase = 'dealing';
+    return out;
+  },
   CardDealt: cardDealt,
   CardCorrected: cardCorrected,
   CoupResolved: coupResolved,
