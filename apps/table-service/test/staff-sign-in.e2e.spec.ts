@@ -279,6 +279,12 @@ it('the last enabled admin cannot be disabled or lose the role; an admin signed 
 });
 
 it('records every change in the staff stream with who made it; the table side never folds it', async () => {
+  // a keyed command that changes nothing is recorded too (ADR-43)
+  const again = await h.api('POST', '/api/staff/gus/enable', {
+    token: admin(),
+    headers: { 'idempotency-key': 'enable-gus' },
+  });
+  expect([again.status, again.body.disabled]).toEqual([200, false]);
   const events = await staffEvents();
   const created = events.find(
     (e) => e.type === 'StaffAccountCreated' && (e.data as { username: string }).username === 'gus',

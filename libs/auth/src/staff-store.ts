@@ -40,6 +40,7 @@ export interface KeyedStaffCommand {
 }
 
 export interface StaffOutcome {
+  /** The decider's decision (a keyed no-op's StaffCommandUnchanged is not among its events). */
   readonly decision: StaffDecision;
   /** The directory after the command's events. */
   readonly directory: StaffDirectory;
@@ -91,9 +92,10 @@ export class StaffStore {
         if (context.keyed?.recorded())
           return { decision: { events: [], refusal: null }, directory: this.current, keyRecorded: true };
         const decision = decide(command, this.current);
-        if (decision.events.length === 0) return { decision, directory: this.current };
+        const events = toRecord(decision, command, context);
+        if (events.length === 0) return { decision, directory: this.current };
         try {
-          await this.store.appendToStream(STAFF_STREAM, newEvents(decision.events, context, this.current), {
+          await this.store.appendToStream(STAFF_STREAM, newEvents(events, context, this.current), {
             expectedRevision: this.revision < 0n ? 'no_stream' : this.revision,
           });
         } catch (error) {
@@ -134,6 +136,27 @@ export class StaffStore {
     this.lane = run.catch(() => undefined);
     return run;
   }
+}
+
+/**
+ * What a decision records: its events; for a keyed command accepted with none (it found the account as it asked),
+ * one StaffCommandUnchanged that keeps its key and answer, so a retry gets that answer and is not decided again on
+ * the directory of its time (ADR-43). An unkeyed no-op or a refusal without events records nothing.
+ */
+function toRecord(
+  decision: StaffDecision,
+  command: StaffCommand,
+  context: StaffCommandContext,
+): readonly StaffEvent[] {
+  if (decision.events.length > 0 || decision.refusal !== null || context.keyed === undefined)
+    return decision.events;
+  const by = 'by' in command ? command.by : context.actor;
+  return [
+    {
+      type: 'StaffCommandUnchanged',
+      data: { username: command.username, command: command.type, by, at: command.at },
+    },
+  ];
 }
 
 /**

@@ -298,9 +298,8 @@ export class StaffAccounts implements OnApplicationBootstrap {
     };
     const keyed = key && this.keys.keyed(key, change.type, (after) => view(after) as unknown as JsonValue);
     const outcome = await this.run(command, by, origin, keyed);
-    // The command's events were just folded, its key with them.
-    if (key && (outcome.keyRecorded || outcome.decision.events.length > 0))
-      return this.keys.answer(key) as AccountView;
+    // Accepted, a keyed command's key was just folded with what it recorded (its events, or its no-op's marker).
+    if (key) return this.keys.answer(key) as AccountView;
     return view(outcome.directory);
   }
 

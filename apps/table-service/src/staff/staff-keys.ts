@@ -4,7 +4,8 @@
  * accepted answer. The staff stream is folded whole by every process (StaffStore), so its keys are folded with it
  * here: no key index file, and a key is found after a restart and on any process once its catch-up has read it.
  * StaffStore asks `recorded` after every catch-up, so a duplicate sent at once, or to another process, is never
- * decided twice.
+ * decided twice. A keyed command that changes nothing is recorded as one StaffCommandUnchanged stamped here like
+ * any last event, so its key is kept too (ADR-43).
  */
 import { createHmac } from 'node:crypto';
 import type { KeyedStaffCommand, staff } from '@coup/auth';

@@ -88,6 +88,8 @@ function changed(a: StaffAccount, event: Exclude<StaffEvent, { type: 'StaffAccou
       return event.data.reason === 'password' ? { ...a, failures: event.data.failures } : a;
     case 'StaffAccountLocked':
       return { ...a, failures: 0, lockedUntil: event.data.until };
+    case 'StaffCommandUnchanged':
+      return a;
   }
 }
 

@@ -51,6 +51,11 @@ export type StaffEvent =
   | StaffChange<'StaffAccountEnabled', object>
   | StaffChange<'StaffPasswordReset', { readonly passwordHash: string }>
   | StaffChange<'StaffSignedOut', object>
+  /**
+   * A keyed command (Idempotency-Key) that found the account as it asked and changed nothing: recorded only to keep
+   * its key and answer (ADR-43), so a retry answers that and is not decided again. Changes nothing when folded.
+   */
+  | StaffChange<'StaffCommandUnchanged', { readonly command: StaffCommand['type'] }>
   | {
       readonly type: 'StaffSignedIn';
       readonly data: {
@@ -96,6 +101,7 @@ export const STAFF_EVENT_TYPES: readonly StaffEventType[] = [
   'StaffSignedIn',
   'StaffSignInFailed',
   'StaffAccountLocked',
+  'StaffCommandUnchanged',
 ];
 
 /** What the lockout policy says for this attempt: lock after this many wrong passwords in a row, until then. */
