@@ -8,14 +8,7 @@ import type { ProjectionEvent, Write } from '../kernel/types';
 import { EMPTY_LOG, appendBet } from './bet-log';
 import { type Ending, finish, json, openHandRow, shoeRow } from './rows';
 import { HH_HANDS, HH_HAND_STATES, SNAPSHOT_EVERY } from './schema';
-import {
-  placesOf,
-  resultOf,
-  settledCoupCorrected,
-  settledCoupVoided,
-  settledHand,
-  voidedEnding,
-} from './settled';
+import { placesOf, settledCoupCorrected, settledCoupVoided, settledHand, voidedEnding } from './settled';
 import {
   type HandHistoryState,
   type OpenHand,
@@ -242,10 +235,16 @@ function cardCorrected(x: Step, d: DataOf<'CardCorrected'>): void {
 function coupResolved(x: Step, d: DataOf<'CoupResolved'>): void {
   const hand = handOf(x, d.roundNo);
   if (hand !== null) {
+    // written out (a spread of resultOf with more fields is slow in V8), the same fields in the same order
     const ending: Ending = {
       status: 'resolved',
       at: d.at,
-      ...resultOf(d),
+      outcome: d.outcome,
+      natural: d.natural,
+      playerCards: [...d.playerCards],
+      bankerCards: [...d.bankerCards],
+      playerTotal: d.playerTotal,
+      bankerTotal: d.bankerTotal,
       settlements: d.settlements,
       commissionMode: d.commissionMode,
       void: null,

@@ -8,7 +8,7 @@ import type { Card, Returned, Slot } from '@coup/table';
 import type { DataOf, Step } from './handlers';
 import { type Ending, amendedRows, shoeRow } from './rows';
 import { type OpenHand, type SettledHand, endAt } from './state';
-import type { Amendment } from './wire';
+import type { Amendment, SettledResult } from './wire';
 
 const ONE_DECK = fullShoeCounts(1);
 
@@ -50,6 +50,16 @@ export const voidedEnding = (d: {
   void: { reason: d.reason, by: d.by, returned: d.returned },
 });
 
+/** The coup's result as settled: `resultOf` and more fields set on it (a spread of it with them is slow in V8). */
+function originalOf(d: DataOf<'CoupResolved'>, position: number): SettledResult {
+  const original: Record<string, unknown> = resultOf(d);
+  original['settlements'] = [...d.settlements];
+  original['at'] = d.at;
+  original['by'] = d.by;
+  original['position'] = position;
+  return original as unknown as SettledResult;
+}
+
 /** The coup of `hand` just settled (`d`, ending as `ending`), kept for a correction or void until the next betting. */
 export function settledHand(
   hand: OpenHand,
@@ -65,7 +75,7 @@ export function settledHand(
     stakes: [...stakes],
     cards: hand.cards,
     ending,
-    original: { ...resultOf(d), settlements: [...d.settlements], at: d.at, by: d.by, position },
+    original: originalOf(d, position),
     amendments: [],
     shoe: null,
   };
