@@ -160,7 +160,7 @@ function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metr
     // In this thread a commit holds the requests up: the library's 2,000-event cap, not COUP_PROJECTION_MAX_BATCH.
     analytics: config.analytics,
   });
-  const workerStore = inWorker ? workerStoreOf(config.eventStore) : null;
+  const workerStore = inWorker ? workerStoreOf(config.eventStore, config.projectionPollMs) : null;
   const worker: Provider[] = workerStore
     ? [
         {
@@ -185,7 +185,7 @@ export class AppModule {
     // The read side folds in a worker thread when it can (built service, SQLite or EventStoreDB), else in this thread.
     const inWorker =
       config.projections === 'worker' &&
-      workerStoreOf(config.eventStore) !== null &&
+      workerStoreOf(config.eventStore, config.projectionPollMs) !== null &&
       !overrides.store &&
       projectionWorkerAvailable();
     const { queries, worker } = readSide(config, handle, metrics, inWorker);

@@ -18,11 +18,16 @@ export function projectionWorkerAvailable(): boolean {
  * in this thread, so it needs no seed key. Null for the memory store, which no other thread can see.
  */
 export type WorkerStore =
-  | { readonly kind: 'sqlite'; readonly file: string }
+  | {
+      readonly kind: 'sqlite';
+      readonly file: string;
+      /** How often it looks for the service's new commits (COUP_PROJECTION_POLL_MS). */
+      readonly pollIntervalMs: number;
+    }
   | { readonly kind: 'eventstoredb'; readonly connectionString: string };
 
-export function workerStoreOf(store: ServiceConfig['eventStore']): WorkerStore | null {
-  if (store.kind === 'sqlite') return { kind: 'sqlite', file: store.file };
+export function workerStoreOf(store: ServiceConfig['eventStore'], pollIntervalMs: number): WorkerStore | null {
+  if (store.kind === 'sqlite') return { kind: 'sqlite', file: store.file, pollIntervalMs };
   if (store.kind === 'eventstoredb')
     return { kind: 'eventstoredb', connectionString: store.connectionString };
   return null;

@@ -55,6 +55,12 @@ export interface ServiceConfig extends ReadModelsSetting, AnalyticsSetting {
   /** Live, the read models commit at most once per this many ms (a quiet event at once); 0: whenever at hand. */
   readonly projectionCommitMs: number;
   /**
+   * How often the worker thread's runner looks for the service's new commits in a SQLite store (it has a connection
+   * of its own, so no commit wakes it). Each look reads what is new: looking every 250 ms rather than 50 costs the
+   * floor benchmark about 8 % less server CPU; the read models lag by up to this plus the commit interval.
+   */
+  readonly projectionPollMs: number;
+  /**
    * Most events in one read-model commit of the worker thread's runner. Sized so that under load the interval above
    * decides when a commit happens (the default holds about a second of a busy table's bets); a catch-up commits every
    * this many events. The in-process runner keeps 2,000: there a commit holds the request thread up.
@@ -152,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     readModels: readModelsOf(env, dataDir, cwd),
     projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 500, 0, 10_000),
     projectionMaxBatch: integer(env, 'COUP_PROJECTION_MAX_BATCH', 10_000, 100, 100_000),
+    projectionPollMs: integer(env, 'COUP_PROJECTION_POLL_MS', 250, 10, 10_000),
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
     http: httpEdgeConfig(env),
     seedKeys: seedKeysOf(env, kind, dataDir, cwd),

@@ -20,6 +20,7 @@ describe('configuration is validated at start', () => {
       logLevel: 'info',
       projectionCommitMs: 500,
       projectionMaxBatch: 10_000,
+      projectionPollMs: 250,
       tokenClockSkewSeconds: 30,
     });
     expect(loadConfig({ ...KEY, COUP_DATA_DIR: d }).jwtSecret).toBe(c.jwtSecret);
@@ -39,6 +40,8 @@ describe('configuration is validated at start', () => {
     [{ COUP_PROJECTION_MAX_BATCH: '0' }, /COUP_PROJECTION_MAX_BATCH/],
     [{ COUP_PROJECTION_MAX_BATCH: 'many' }, /COUP_PROJECTION_MAX_BATCH/],
     [{ COUP_PROJECTION_MAX_BATCH: '100001' }, /COUP_PROJECTION_MAX_BATCH/],
+    [{ COUP_PROJECTION_POLL_MS: '5' }, /COUP_PROJECTION_POLL_MS/],
+    [{ COUP_PROJECTION_POLL_MS: 'often' }, /COUP_PROJECTION_POLL_MS/],
     [{ COUP_IDEMPOTENCY_DAYS: '0' }, /COUP_IDEMPOTENCY_DAYS/],
     [{ COUP_IDEMPOTENCY_DAYS: 'week' }, /COUP_IDEMPOTENCY_DAYS/],
     [{ COUP_TABLE_SESSIONS_MAX: '9' }, /COUP_TABLE_SESSIONS_MAX/],
