@@ -26,7 +26,10 @@ export type WorkerStore =
     }
   | { readonly kind: 'eventstoredb'; readonly connectionString: string };
 
-export function workerStoreOf(store: ServiceConfig['eventStore'], pollIntervalMs: number): WorkerStore | null {
+export function workerStoreOf(
+  store: ServiceConfig['eventStore'],
+  pollIntervalMs: number,
+): WorkerStore | null {
   if (store.kind === 'sqlite') return { kind: 'sqlite', file: store.file, pollIntervalMs };
   if (store.kind === 'eventstoredb')
     return { kind: 'eventstoredb', connectionString: store.connectionString };

@@ -59,7 +59,7 @@ export class HandsController {
 
   /**
    * As `known`, but a table the log has and the read models do not yet (they lag the log by up to
-   * COUP_PROJECTION_COMMIT_MS) is known: its hand history is empty so far, not missing.
+   * COUP_PROJECTION_COMMIT_MS, plus COUP_PROJECTION_POLL_MS in the worker thread on SQLite) is known: its hand history is empty so far, not missing.
    */
   private async knownOrRecorded(tableId: string): Promise<void> {
     if ((await this.read.table(tableId)) !== null) return;

@@ -65,6 +65,12 @@ export function decideBatch(
       });
       continue;
     }
+    if (p.key !== null && decision.events.length === 0) {
+      // The decider accepts only with events (libs/table's invariants test); a keyed command without any would
+      // keep no key, so its retry would be decided again: refused here rather than answered with a promise not kept.
+      outcomes.push({ ok: false, error: noEventsForKey(p.command.type) });
+      continue;
+    }
     let after = state;
     for (const e of decision.events) after = evolve(after, e);
     const reply = replyFor(p.command, decision.events, after);
@@ -95,4 +101,12 @@ export function decideBatch(
     outcomes.push({ ok: true, reply });
   }
   return { state, events, outcomes, keys };
+}
+
+function noEventsForKey(command: string): ApiError {
+  return new ApiError(
+    500,
+    'INTERNAL_ERROR',
+    `${command} was accepted with nothing to record: refused, not applied`,
+  );
 }
