@@ -11,3 +11,4 @@ export * as testing from './testing';
 export * from './sql';
 export * from './reports';
 export * from './export';
+export * from './read-models-setting';

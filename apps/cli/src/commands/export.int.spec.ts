@@ -136,6 +136,18 @@ test('no read models in the data folder: exit 2, naming the file', async () => {
   }
 });
 
+test('COUP_READ_MODELS with a scheme other than postgres://: exit 2, the value not repeated', async () => {
+  process.env['COUP_READ_MODELS'] = 'postgress://u:secret@db/coup';
+  try {
+    const io = fakeIo();
+    expect(await runCli(['export', '--gaming-day', '2026-12-01', '--out', dir], io)).toBe(2);
+    expect(io.err()).toContain('COUP_READ_MODELS must be a SQLite file path or a postgres:// URL');
+    expect(io.err()).not.toContain('secret');
+  } finally {
+    delete process.env['COUP_READ_MODELS'];
+  }
+});
+
 test('the coup command (tools/coup.mjs) writes the same file as a process of its own', () => {
   const procOut = join(dir, 'process');
   const r = spawnSync(

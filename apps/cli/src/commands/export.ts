@@ -23,12 +23,11 @@ import {
   exportFileName,
   gamingDaysBetween,
   isExportTable,
-  isPostgresUrl,
+  readModelsTarget,
 } from '@coup/projections';
 import { parseArgs } from '../args';
 import type { Command } from '../command';
 import { EXIT, type CliIo, UsageError } from '../io';
-import { READ_MODELS_FILE } from './read-side';
 
 const OPTIONS = {
   'gaming-day': { type: 'string' },
@@ -80,18 +79,20 @@ function planOf(args: readonly string[], cwd: string): Plan {
 }
 
 /** COUP_READ_MODELS as the service reads it: a PostgreSQL URL, a SQLite file, or the data folder's file. */
-function readModelsTarget(env: NodeJS.ProcessEnv, cwd: string): string {
-  const named = env['COUP_READ_MODELS'];
-  if (named && isPostgresUrl(named)) return named;
-  const file = named
-    ? resolve(cwd, named)
-    : join(resolve(cwd, env['COUP_DATA_DIR'] || 'data'), READ_MODELS_FILE);
-  if (!existsSync(file))
+function readModelsTargetOf(env: NodeJS.ProcessEnv, cwd: string): string {
+  let target;
+  try {
+    target = readModelsTarget(env['COUP_READ_MODELS'], resolve(cwd, env['COUP_DATA_DIR'] || 'data'), cwd);
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'export');
+  }
+  if (target.kind === 'postgres') return target.url;
+  if (!existsSync(target.file))
     throw new UsageError(
-      `no read models at ${file} (set COUP_DATA_DIR to the service's data folder, or COUP_READ_MODELS)`,
+      `no read models at ${target.file} (set COUP_DATA_DIR to the service's data folder, or COUP_READ_MODELS)`,
       'export',
     );
-  return file;
+  return target.file;
 }
 
 /** Writes one table's day to its file (whole, or not at all); answers the rows written. */
@@ -116,7 +117,7 @@ async function writeOne(read: ReadModels, plan: Plan, table: ExportTable, day: s
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   const plan = planOf(args, process.cwd());
-  const target = readModelsTarget(process.env, process.cwd());
+  const target = readModelsTargetOf(process.env, process.cwd());
   mkdirSync(plan.out, { recursive: true });
   const read = await ReadModels.open(target);
   try {

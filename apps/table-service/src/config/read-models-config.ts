@@ -1,6 +1,5 @@
 /** Where the read models live (COUP_READ_MODELS): the SQLite file (the default) or a PostgreSQL database. */
-import { join, resolve } from 'node:path';
-import { isPostgresUrl } from '@coup/projections';
+import { ReadModelsSettingError, readModelsTarget } from '@coup/projections';
 import { ConfigError, integer } from './config';
 
 export type ReadModelsConfig =
@@ -20,33 +19,21 @@ export interface ReadModelsSetting {
 
 /**
  * COUP_READ_MODELS: unset, `<COUP_DATA_DIR>/read-models.sqlite`; a path, that SQLite file; a `postgres://` or
- * `postgresql://` URL, that database. Either way the queries read it and, unless COUP_PROJECTIONS is `off` (another
- * process keeps it: `coup projections run`), the service's projections fold into it. Messages never repeat the URL
- * (it may hold a password).
+ * `postgresql://` URL, that database; any other `scheme://` refused (`readModelsTarget`, as the `coup` CLI reads
+ * it). Either way the queries read it and, unless COUP_PROJECTIONS is `off` (another process keeps it: `coup
+ * projections run`), the service's projections fold into it. Messages never repeat the URL (it may hold a password).
  */
 export function readModelsOf(env: NodeJS.ProcessEnv, dataDir: string, cwd: string): ReadModelsConfig {
-  const value = env['COUP_READ_MODELS'];
-  if (value === undefined || value === '')
-    return { kind: 'sqlite', file: join(dataDir, 'read-models.sqlite') };
-  if (isPostgresUrl(value)) {
-    let host = '';
-    try {
-      host = new URL(value).hostname;
-    } catch {
-      // refused below
-    }
-    if (host === '')
-      throw new ConfigError(
-        'COUP_READ_MODELS is not a valid URL: postgres://user:password@host:5432/database',
-      );
-    return {
-      kind: 'postgres',
-      url: value,
-      timeoutMs: integer(env, 'COUP_READ_MODELS_TIMEOUT_MS', 10_000, 100, 600_000),
-    };
+  let target;
+  try {
+    target = readModelsTarget(env['COUP_READ_MODELS'], dataDir, cwd);
+  } catch (error) {
+    if (error instanceof ReadModelsSettingError) throw new ConfigError(error.message);
+    throw error;
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    throw new ConfigError('COUP_READ_MODELS must be a SQLite file path or a postgres:// URL');
-  }
-  return { kind: 'sqlite', file: resolve(cwd, value) };
+  if (target.kind === 'sqlite') return target;
+  return {
+    ...target,
+    timeoutMs: integer(env, 'COUP_READ_MODELS_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
 }
