@@ -1,145 +1,226 @@
 /**
- * The read-side commands with COUP_READ_MODELS naming PostgreSQL: `coup replay` and `coup verify` catch up into
- * (and read from) the shared PostgreSQL read models, as the service and `coup projections run` do, and `coup export`
- * reads them; none of them makes a read-model file in the data folder. The PostgreSQL tables afterwards equal the
- * log folded from scratch into another database.
+ * The read-side commands with COUP_READ_MODELS naming PostgreSQL: `coup replay` and `coup verify` read the shared
+ * read models as the projection process left them, with no runner (no DDL, no checkpoint or row written, whatever
+ * COUP_GAMING_DAY and COUP_SHIFTS say), and say so plainly when a hand is not folded yet; `coup export` reads them.
+ * None of them makes a read-model file in the data folder. Each test has its own data folder and database.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createEventStore } from '@coup/event-store';
-import { CHECKPOINTS, ProjectionRunner, pgTypes, testing } from '@coup/projections';
+import { ProjectionRunner, gamingDayConfig, projectionsFor, testing } from '@coup/projections';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the PostgreSQL test server is a test tool outside every project
 import { startTestPostgres, type TestPostgres } from '../../../../tools/postgres';
 import { fakeIo } from '../testing';
 import { exportCommand } from './export';
+import { NOT_FOLDED_YET } from './read-side';
 import { replay } from './replay';
 import { verify } from './verify';
 
 jest.setTimeout(60_000);
 
-let dir: string;
 let pg: TestPostgres;
+const dirs: string[] = [];
 const saved = { ...process.env };
-const driver = new testing.TableDriver({
-  tableId: 'T1',
-  players: 2,
-  seed: 9,
-  start: '2026-12-01T10:00:00.000Z',
-  stepMs: 30_000,
-});
+/** The projection process's settings: its analysts' model (and so its version) differs from the default one. */
+const PROCESS_GAMING_DAY = { gamingDay: '06:00 Europe/London', shifts: 'early=06:00,late=18:00' };
 
-async function append(rounds: number): Promise<void> {
-  const store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
-  try {
-    for (let i = 0; i < rounds; i++)
-      await testing.appendTable(store, 'T1', driver.playRound({ void: i === 1 }));
-  } finally {
-    await store.close();
-  }
-}
-
-beforeAll(async () => {
-  pg = await startTestPostgres();
-  dir = mkdtempSync(join(tmpdir(), 'coup-cli-read-pg-'));
+/** A data folder whose store holds table T1 opened and `rounds` rounds played (round 2 voided); more by `append`. */
+async function dataFolder(rounds: number): Promise<{ dir: string; append(n: number): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'coup-cli-read-pg-'));
+  dirs.push(dir);
+  const driver = new testing.TableDriver({
+    tableId: 'T1',
+    players: 2,
+    seed: 9,
+    start: '2026-12-01T10:00:00.000Z',
+    stepMs: 30_000,
+  });
+  let played = -1;
+  const append = async (n: number): Promise<void> => {
+    const store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
+    try {
+      if (played < 0) {
+        await testing.appendTable(store, 'T1', driver.open());
+        played = 0;
+      }
+      for (let i = 0; i < n; i++, played++)
+        await testing.appendTable(store, 'T1', driver.playRound({ void: played === 1 }));
+    } finally {
+      await store.close();
+    }
+  };
+  await append(rounds);
   process.env['COUP_DATA_DIR'] = dir;
-  delete process.env['COUP_GAMING_DAY'];
-  delete process.env['COUP_SHIFTS'];
-  const store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
-  await testing.appendTable(store, 'T1', driver.open());
-  await store.close();
-  await append(5);
-});
-
-afterAll(async () => {
-  process.env = saved;
-  rmSync(dir, { recursive: true, force: true });
-  await pg?.stop();
-});
-
-/** Every read-model table of a database but the checkpoints (which say when each was built), rows sorted. */
-async function dump(url: string): Promise<Record<string, string[]>> {
-  const pool = new Pool({ connectionString: url, types: pgTypes });
-  try {
-    const tables = (
-      await pool.query<{ t: string }>(
-        `SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema() AND tablename <> $1 ORDER BY 1`,
-        [CHECKPOINTS],
-      )
-    ).rows.map((r) => r.t);
-    const out: Record<string, string[]> = {};
-    for (const t of tables)
-      out[t] = (await pool.query(`SELECT * FROM "${t}"`)).rows.map((r) => JSON.stringify(r)).sort();
-    return out;
-  } finally {
-    await pool.end();
-  }
+  return { dir, append };
 }
 
-/** The log folded from scratch into a database of its own. */
-async function rebuilt(): Promise<Record<string, string[]>> {
-  const url = await pg.createDatabase();
+/** A database folded from the folder's store by a runner with the projection process's gaming day and shifts. */
+async function foldInto(dir: string, url?: string): Promise<string> {
+  const target = url ?? (await pg.createDatabase());
   const store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
-  const runner = new ProjectionRunner({ store, readModels: url });
+  const runner = new ProjectionRunner({
+    store,
+    readModels: target,
+    projections: projectionsFor(gamingDayConfig(PROCESS_GAMING_DAY)),
+  });
   try {
     await runner.catchUp();
   } finally {
     await runner.close();
     await store.close();
   }
-  return dump(url);
+  return target;
+}
+
+/**
+ * Everything of the database's schema: each relation's name, kind and oid (a table or view dropped and made again
+ * gets a new one), each view's definition and index's, and a checksum of each table's rows with their xmin (which
+ * any UPDATE, even to the same values, changes).
+ */
+async function fingerprint(url: string): Promise<Record<string, string>> {
+  const pool = new Pool({ connectionString: url });
+  try {
+    const relations = await pool.query<{ name: string; kind: string; oid: string; def: string | null }>(
+      `SELECT c.relname AS name, c.relkind AS kind, c.oid::text AS oid,
+              CASE c.relkind WHEN 'v' THEN pg_get_viewdef(c.oid) WHEN 'i' THEN pg_get_indexdef(c.oid) END AS def
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'v', 'm', 'i') ORDER BY 1`,
+    );
+    const out: Record<string, string> = {};
+    for (const r of relations.rows) {
+      out[r.name] = `${r.kind} ${r.oid} ${r.def ?? ''}`;
+      if (r.kind !== 'r') continue;
+      const { rows } = await pool.query<{ h: string }>(
+        `SELECT md5(coalesce(string_agg(t::text || ' ' || t.xmin::text, E'\\n' ORDER BY t::text), '')) AS h FROM "${r.name}" t`,
+      );
+      out[r.name] += ` ${rows[0]?.h}`;
+    }
+    return out;
+  } finally {
+    await pool.end();
+  }
 }
 
 /** The data folder holds the store only: no read-model file was made beside it. */
-function expectStoreOnly(): void {
+function expectStoreOnly(dir: string): void {
   expect(readdirSync(dir).filter((f) => !f.startsWith('events.sqlite'))).toEqual([]);
 }
 
-test('replay and verify catch up into PostgreSQL and read from it; no local read-model file', async () => {
-  const url = await pg.createDatabase();
+beforeAll(async () => {
+  pg = await startTestPostgres();
+});
+
+beforeEach(() => {
+  // the CLI's shell: no gaming day or shifts set, unlike the projection process's
+  delete process.env['COUP_GAMING_DAY'];
+  delete process.env['COUP_SHIFTS'];
+});
+
+afterAll(async () => {
+  process.env = saved;
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  await pg?.stop();
+});
+
+test('replay and verify read PostgreSQL as the projection process left it: no DDL, no write, no local file', async () => {
+  const { dir } = await dataFolder(5);
+  const url = await foldInto(dir);
   process.env['COUP_READ_MODELS'] = url;
+  const before = await fingerprint(url);
+  expect(Object.keys(before).length).toBeGreaterThan(10);
 
   let io = fakeIo();
   expect(await replay.run(['--table', 'T1', '--round', '3', '--json'], io)).toBe(0);
-  expect(io.err()).toMatch(/^read models caught up with \d+ new events\n$/);
+  expect(io.err()).toBe('');
   const hand = JSON.parse(io.out()) as { tableId: string; roundNo: number; status: string; steps: unknown[] };
   expect([hand.tableId, hand.roundNo, hand.status]).toEqual(['T1', 3, 'resolved']);
   expect(hand.steps.length).toBeGreaterThan(5);
-  expectStoreOnly();
-  expect(await dump(url)).toEqual(await rebuilt());
 
-  // the checkpoints kept in PostgreSQL: a second run has nothing to catch up
   io = fakeIo();
   expect(await replay.run(['--table', 'T1', '--round', '2'], io)).toBe(0);
-  expect(io.err()).toBe('');
   expect(io.out()).toContain('table T1, round 2');
   expect(io.out()).toContain('round voided');
 
-  // verify folds what was appended since into the same database, and verifies every hand it finds there
-  await append(2);
   io = fakeIo();
   expect(await verify.run(['--table', 'T1', '--json'], io)).toBe(0);
-  expect(io.err()).toMatch(/^read models caught up with \d+ new events\n$/);
+  expect(io.err()).toBe('');
   const verified = JSON.parse(io.out()) as { ok: boolean; hands: number; failed: number };
-  expect(verified).toMatchObject({ ok: true, hands: 7, failed: 0 });
-  expectStoreOnly();
-  expect(await dump(url)).toEqual(await rebuilt());
+  expect(verified).toMatchObject({ ok: true, hands: 5, failed: 0, readModels: { unfolded: false } });
+
+  expect(await fingerprint(url)).toEqual(before);
+  expectStoreOnly(dir);
+});
+
+test('a hand the projection process has not folded yet: exit 3 naming the positions; folded, it is answered', async () => {
+  const { dir, append } = await dataFolder(3);
+  const url = await foldInto(dir);
+  process.env['COUP_READ_MODELS'] = url;
+  await append(2);
+  const before = await fingerprint(url);
+
+  let io = fakeIo();
+  expect(await replay.run(['--table', 'T1', '--round', '5'], io)).toBe(NOT_FOLDED_YET);
+  expect(io.out()).toBe('');
+  expect(io.err()).toMatch(
+    /^coup replay: round 5 of table T1 is not in the read models yet: they are folded to position \d+, the table's last event is at position \d+; retry once the projection process has folded it\n$/,
+  );
+
+  // verify says how far the read models go; the hands folded verify, and a --to not folded yet exits 3
+  io = fakeIo();
+  expect(await verify.run(['--table', 'T1'], io)).toBe(0);
+  expect(io.out()).toMatch(/table T1: 3 hands verified \(rounds 1-3\): all OK/);
+  expect(io.out()).toMatch(
+    /read models folded to position (\d+); table T1's events after it \(to position \d+\) are not folded yet: hands finished after it are not verified\n/,
+  );
+  io = fakeIo();
+  expect(await verify.run(['--table', 'T1', '--to', '5', '--json'], io)).toBe(NOT_FOLDED_YET);
+  expect(JSON.parse(io.out())).toMatchObject({ ok: true, hands: 3, readModels: { unfolded: true } });
+  expect(await fingerprint(url)).toEqual(before);
+
+  // the projection process folds the rest: round 5 is answered, and a hand that is nowhere exits 1
+  await foldInto(dir, url);
+  io = fakeIo();
+  expect(await replay.run(['--table', 'T1', '--round', '5'], io)).toBe(0);
+  expect(io.out()).toContain('table T1, round 5');
+  io = fakeIo();
+  expect(await replay.run(['--table', 'T1', '--round', '99'], io)).toBe(1);
+  expect(io.err()).toContain('No hand 99 at table T1');
+  io = fakeIo();
+  expect(await verify.run(['--table', 'T1', '--to', '5'], io)).toBe(0);
+  expect(io.out()).toMatch(/5 hands verified \(rounds 1-5\): all OK/);
+  expect(io.out()).not.toContain('not folded yet');
+  expectStoreOnly(dir);
+});
+
+test('a database the projection process has not built: exit 1 saying so, and nothing made in it', async () => {
+  await dataFolder(1);
+  const url = await pg.createDatabase();
+  process.env['COUP_READ_MODELS'] = url;
+  const before = await fingerprint(url);
+  for (const [command, args] of [
+    [replay, ['--table', 'T1', '--round', '1']],
+    [verify, ['--table', 'T1']],
+  ] as const) {
+    const io = fakeIo();
+    expect(await command.run([...args], io)).toBe(1);
+    expect(io.err()).toBe(
+      `coup ${command.name}: the read models in PostgreSQL are not built yet: the projection process (coup projections run) makes them\n`,
+    );
+  }
+  expect(await fingerprint(url)).toEqual(before);
 });
 
 test('export reads PostgreSQL and writes no read-model file', async () => {
-  const url = await pg.createDatabase();
-  process.env['COUP_READ_MODELS'] = url;
-  expect(await verify.run(['--table', 'T1'], fakeIo())).toBe(0);
+  const { dir } = await dataFolder(7);
+  process.env['COUP_READ_MODELS'] = await foldInto(dir);
   const out = mkdtempSync(join(tmpdir(), 'coup-cli-read-pg-out-'));
-  try {
-    const io = fakeIo();
-    const args = ['--gaming-day', '2026-12-01', '--format', 'csv', '--tables', 'coups', '--out', out];
-    expect(await exportCommand.run(args, io)).toBe(0);
-    // 7 rounds, 2 of them voided: 5 coups
-    expect(io.out()).toMatch(/coups-2026-12-01\.csv\t5 rows\t\d+ bytes\n$/);
-    expectStoreOnly();
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
+  dirs.push(out);
+  const io = fakeIo();
+  const args = ['--gaming-day', '2026-12-01', '--format', 'csv', '--tables', 'coups', '--out', out];
+  expect(await exportCommand.run(args, io)).toBe(0);
+  // 7 rounds, 1 of them voided: 6 coups
+  expect(io.out()).toMatch(/coups-2026-12-01\.csv\t6 rows\t\d+ bytes\n$/);
+  expectStoreOnly(dir);
 });

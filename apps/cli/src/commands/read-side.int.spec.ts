@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { createEventStore } from '@coup/event-store';
 import { testing } from '@coup/projections';
 import type { Actor } from '@coup/table';
+import { runCli } from '../cli';
 import { UsageError } from '../io';
 import { fakeIo } from '../testing';
 import { projections } from './projections';
@@ -161,4 +162,71 @@ describe('coup verify', () => {
     expect(r.stdout).toContain('table T1: 1 hands verified');
     expect(r.status).toBe(0);
   }, 60_000);
+});
+
+describe('COUP_READ_MODELS that names nothing the read side can open', () => {
+  // what a typo would make under the current directory if it were taken for a file path
+  const strays = ['postgress:', 'mysql:', 'postgres:'].map((d) => resolve(d));
+  afterEach(() => {
+    delete process.env['COUP_READ_MODELS'];
+    for (const d of strays) rmSync(d, { recursive: true, force: true });
+  });
+
+  test.each([
+    ['postgress://u:secret@db/coup', 'COUP_READ_MODELS must be a SQLite file path or a postgres:// URL'],
+    ['mysql://u:secret@db/coup', 'COUP_READ_MODELS must be a SQLite file path or a postgres:// URL'],
+    ['postgres://', 'COUP_READ_MODELS is not a valid URL: postgres://user:password@host:5432/database'],
+  ])(
+    '%p: replay, verify and projections run, rebuild, status refuse it (exit 2); nothing made',
+    async (value, message) => {
+      process.env['COUP_READ_MODELS'] = value;
+      const calls = [
+        ['replay', '--table', 'T1', '--round', '1'],
+        ['verify', '--table', 'T1'],
+        ['projections', 'run', '--once'],
+        ['projections', 'rebuild'],
+        ['projections', 'status'],
+      ];
+      for (const argv of calls) {
+        const io = fakeIo();
+        expect(await runCli(argv, io)).toBe(2);
+        expect(io.err()).toBe(`coup ${argv[0]}: ${message}\nRun 'coup help ${argv[0]}' for usage.\n`);
+      }
+      expect(strays.filter((d) => existsSync(d))).toEqual([]);
+    },
+  );
+});
+
+describe('read models the runner cannot open', () => {
+  /** This process's open files that are `file` (Linux: /proc/self/fd). */
+  const openFds = (file: string): string[] =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === file;
+      } catch {
+        return false; // closed since it was listed
+      }
+    });
+
+  test("the runner's constructor fails: the error is thrown and the file it opened is closed", async () => {
+    const file = join(dir, 'broken-read-models.sqlite');
+    // a checkpoints table without its columns: the runner's constructor fails making its tables
+    const db = new Database(file);
+    db.exec('CREATE TABLE projection_checkpoints (name TEXT PRIMARY KEY)');
+    db.close();
+    process.env['COUP_READ_MODELS'] = file;
+    try {
+      for (const [command, args] of [
+        [replay, ['--table', 'T1', '--round', '1']],
+        [verify, ['--table', 'T1']],
+      ] as const) {
+        await expect(command.run([...args], fakeIo())).rejects.toThrow(
+          /projection_checkpoints has no column named version/,
+        );
+        expect(openFds(file)).toEqual([]);
+      }
+    } finally {
+      delete process.env['COUP_READ_MODELS'];
+    }
+  });
 });

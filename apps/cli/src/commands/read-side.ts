@@ -2,36 +2,43 @@
  * What the read-side commands (`projections`, `replay`, `verify`) share: they open the event store and the read
  * models directly (so they work with the service stopped), from COUP_DATA_DIR (default ./data): events in
  * `events.sqlite` (or EventStoreDB with COUP_EVENT_STORE=eventstoredb), read models where COUP_READ_MODELS names
- * them (a SQLite file or a `postgres://` URL), by default `read-models.sqlite`.
+ * them (a SQLite file or a `postgres://` URL; any other `scheme://` refused), by default `read-models.sqlite`.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type EventStore, createEventStore, eventStoreConfigFromEnv } from '@coup/event-store';
 import {
   type AnyProjection,
+  CHECKPOINTS,
   GamingDayConfigError,
   ProjectionRunner,
   type RawEventReader,
   ReadModels,
+  type SqlReader,
   gamingDayConfig,
-  isPostgresUrl,
+  handHistoryProjection,
+  openReadModelStorage,
   projectionsFor,
+  readModelsTarget,
   sqliteHeadPosition,
   sqliteRawReader,
+  tableViewProjection,
 } from '@coup/projections';
+import { tableStream } from '@coup/table';
 import type { CliIo } from '../io';
-import { UsageError } from '../io';
+import { EXIT, UsageError } from '../io';
 
-/** The read-model file's name in the data folder (the service uses the same). */
-export const READ_MODELS_FILE = 'read-models.sqlite';
+/** The exit code of `replay` and `verify` when what was asked is in the store but not folded into the read models yet. */
+export const NOT_FOLDED_YET = 3;
 
 export interface ReadSide {
   readonly store: EventStore;
   /** Which store: positions count events in SQLite, they are byte offsets in EventStoreDB. */
   readonly kind: 'sqlite' | 'eventstoredb';
-  readonly readModelFile: string;
-  /** COUP_READ_MODELS as the service reads it: a `postgres://` URL or a SQLite file (default: readModelFile). */
+  /** COUP_READ_MODELS as the service reads it: a `postgres://` URL or a SQLite file (default: the data folder's). */
   readonly readModels: string;
+  /** Which the read models are: a SQLite file (the CLI may fold into it) or a shared PostgreSQL (only read). */
+  readonly readModelsIn: 'sqlite' | 'postgres';
   /** The store's last position (SQLite: read directly; otherwise null). */
   readonly head: () => Promise<bigint | null>;
   /** SQLite: the stored bytes, so verify checks exactly what is stored. */
@@ -47,7 +54,9 @@ export function openReadSide(
 ): ReadSide {
   const dataDir = resolve(cwd, env['COUP_DATA_DIR'] || 'data');
   let config;
+  let target;
   try {
+    target = readModelsTarget(env['COUP_READ_MODELS'], dataDir, cwd);
     config = eventStoreConfigFromEnv({ ...env, COUP_DATA_DIR: dataDir });
   } catch (error) {
     throw new UsageError((error as Error).message, command);
@@ -62,13 +71,11 @@ export function openReadSide(
     throw new UsageError('the memory store is not shared: nothing to read', command);
   const store = createEventStore(config);
   const head = config.kind === 'sqlite' ? sqliteHeadPosition(config.file) : async () => null;
-  const readModelFile = join(dataDir, READ_MODELS_FILE);
-  const named = env['COUP_READ_MODELS'];
   return {
     store,
     kind: config.kind,
-    readModelFile,
-    readModels: !named ? readModelFile : isPostgresUrl(named) ? named : resolve(cwd, named),
+    readModels: target.kind === 'postgres' ? target.url : target.file,
+    readModelsIn: target.kind,
     head,
     raw: config.kind === 'sqlite' ? sqliteRawReader(config.file) : undefined,
     close: () => store.close(),
@@ -96,30 +103,145 @@ export function projectionsFromEnv(
   }
 }
 
+/** The read models a command reads, and how far they are folded. */
+export interface OpenReadModels {
+  readonly readModels: ReadModels;
+  /** The position the table view and hand history are folded to (the lower of their checkpoints). */
+  readonly foldedTo: number;
+  close(): Promise<void>;
+}
+
+/** The read models are not built in PostgreSQL: nothing to read until the projection process makes them. */
+export class ReadModelsNotBuiltError extends Error {
+  constructor() {
+    super(
+      'the read models in PostgreSQL are not built yet: the projection process (coup projections run) makes them',
+    );
+    this.name = 'ReadModelsNotBuiltError';
+  }
+}
+
+/** The projections `replay` and `verify` read. */
+const READ = [tableViewProjection.name, handHistoryProjection.name];
+
+/** The lower checkpoint of the projections `replay` and `verify` read, or null when they are not built. */
+async function foldedTo(sql: SqlReader): Promise<number | null> {
+  let rows: { position: number }[];
+  try {
+    rows = await sql.all<{ position: number }>(
+      `SELECT position FROM ${CHECKPOINTS} WHERE name IN (?, ?)`,
+      READ,
+    );
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '42P01') return null; // no checkpoints table
+    throw error;
+  }
+  return rows.length < READ.length ? null : Math.min(...rows.map((r) => Number(r.position)));
+}
+
 /**
- * Brings the read models COUP_READ_MODELS names (a SQLite file or PostgreSQL, through the storage port the service
- * and `coup projections run` fold with) up to the store, then returns queries over them. A service or projection
- * process that is running does the same; the checkpoints keep them from applying anything twice.
+ * PostgreSQL: the shared read models as the projection process left them, opened read-only as the service's queries
+ * open them with COUP_PROJECTIONS=off. No runner: a runner would make or remake tables and report views (whenever a
+ * projection's version differs, e.g. another COUP_GAMING_DAY or COUP_SHIFTS) and move the checkpoints, racing the
+ * projection process.
  */
-export async function caughtUpReadModels(
+async function postgresAsFolded(side: ReadSide): Promise<OpenReadModels> {
+  const readModels = await ReadModels.open(side.readModels, { maxConnections: 2 });
+  try {
+    const position = await foldedTo(readModels.sql);
+    if (position === null) throw new ReadModelsNotBuiltError();
+    return { readModels, foldedTo: position, close: () => readModels.close() };
+  } catch (error) {
+    await readModels.close().catch(() => undefined); // the first error is the one to see
+    throw error;
+  }
+}
+
+/**
+ * SQLite (a local file, the embedded default): brought up to the store by a runner, as the service and `coup
+ * projections run` fold it (checkpoints keep a running service's runner and this one from applying anything twice).
+ */
+async function sqliteCaughtUp(side: ReadSide, io: CliIo, command: string): Promise<OpenReadModels> {
+  const projections = projectionsFromEnv(command);
+  const storage = openReadModelStorage(side.readModels);
+  let runner: ProjectionRunner | undefined;
+  const close = async (): Promise<void> => {
+    try {
+      await runner?.close();
+    } finally {
+      await storage.close();
+    }
+  };
+  try {
+    runner = new ProjectionRunner({
+      store: side.store,
+      storage,
+      projections,
+      ...(side.kind === 'sqlite' ? { headPosition: side.head } : {}),
+    });
+    const { events } = await runner.catchUp();
+    if (events > 0) io.stderr.write(`read models caught up with ${events} new events\n`);
+    const readModels = new ReadModels(storage.reader);
+    return { readModels, foldedTo: (await foldedTo(readModels.sql)) ?? 0, close };
+  } catch (error) {
+    await close().catch(() => undefined); // the first error is the one to see
+    throw error;
+  }
+}
+
+/**
+ * Runs `use` over the read models COUP_READ_MODELS names, then closes them: a SQLite file caught up first; a
+ * PostgreSQL database read as it is (read models not built there: a message, exit 1). An error closing them does
+ * not hide one of `use`.
+ */
+export async function withReadModels(
   side: ReadSide,
   io: CliIo,
   command: string,
-): Promise<{ readModels: ReadModels; close(): Promise<void> }> {
-  const runner = new ProjectionRunner({
-    store: side.store,
-    readModels: side.readModels,
-    projections: projectionsFromEnv(command),
-    ...(side.kind === 'sqlite' ? { headPosition: side.head } : {}),
-  });
+  use: (models: OpenReadModels) => Promise<number>,
+): Promise<number> {
+  let models: OpenReadModels;
   try {
-    const { events } = await runner.catchUp();
-    if (events > 0) io.stderr.write(`read models caught up with ${events} new events\n`);
+    models =
+      side.readModelsIn === 'postgres'
+        ? await postgresAsFolded(side)
+        : await sqliteCaughtUp(side, io, command);
   } catch (error) {
-    await runner.close();
+    if (!(error instanceof ReadModelsNotBuiltError)) throw error;
+    io.stderr.write(`coup ${command}: ${error.message}\n`);
+    return EXIT.failure;
+  }
+  return closingAfter(
+    () => use(models),
+    () => models.close(),
+  );
+}
+
+/** `use`'s result, after `close`; an error of `use` is thrown whatever `close` does (its own error then dropped). */
+export async function closingAfter<T>(use: () => Promise<T>, close: () => Promise<void>): Promise<T> {
+  let result: T;
+  try {
+    result = await use();
+  } catch (error) {
+    await close().catch(() => undefined);
     throw error;
   }
-  return { readModels: new ReadModels(runner.storage.reader), close: () => runner.close() };
+  await close();
+  return result;
+}
+
+/**
+ * Where the table's events go past the read models: the position of its last event in the store when that is
+ * after `foldedTo` (null when every event of the table is folded, or the store has no such table).
+ */
+export async function unfoldedTail(
+  store: EventStore,
+  tableId: string,
+  foldedTo: number,
+): Promise<number | null> {
+  const last = store.readStream(tableStream(tableId), { direction: 'backwards', maxCount: 1 });
+  for await (const e of last) return Number(e.globalPosition) > foldedTo ? Number(e.globalPosition) : null;
+  return null;
 }
 
 const BAR_WIDTH = 30;

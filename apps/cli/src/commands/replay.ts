@@ -3,8 +3,17 @@ import { type ReplayEvent, type ReplayStep, replayHand } from '@coup/projections
 import { type TableView, stakedSpots } from '@coup/table';
 import { parseArgs } from '../args';
 import type { Command } from '../command';
-import { EXIT, UsageError } from '../io';
-import { caughtUpReadModels, money, openReadSide } from './read-side';
+import { type CliIo, EXIT, UsageError } from '../io';
+import {
+  NOT_FOLDED_YET,
+  type OpenReadModels,
+  type ReadSide,
+  closingAfter,
+  money,
+  openReadSide,
+  unfoldedTail,
+  withReadModels,
+} from './read-side';
 
 const OPTIONS = {
   table: { type: 'string' },
@@ -106,6 +115,41 @@ function print(step: ReplayStep): string {
   return `#${e.revision} @${e.position} ${e.recordedAt} ${e.type}\n    ${describeEvent(e)}\n    table: ${describeView(step.view)}\n`;
 }
 
+/** Prints the hand (text or JSON); a hand not in the read models exits 1, or NOT_FOLDED_YET when not folded yet. */
+async function replayOne(
+  side: ReadSide,
+  models: OpenReadModels,
+  tableId: string,
+  roundNo: number,
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
+  let r;
+  try {
+    r = await replayHand({ store: side.store, readModels: models.readModels }, tableId, roundNo);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'UNKNOWN_HAND') throw error;
+    const last = await unfoldedTail(side.store, tableId, models.foldedTo);
+    if (last === null) {
+      io.stderr.write(`coup replay: ${(error as Error).message}\n`);
+      return EXIT.failure;
+    }
+    io.stderr.write(
+      `coup replay: round ${roundNo} of table ${tableId} is not in the read models yet: they are folded to position ` +
+        `${models.foldedTo}, the table's last event is at position ${last}; retry once the projection process has folded it\n`,
+    );
+    return NOT_FOLDED_YET;
+  }
+  if (json) {
+    io.stdout.write(`${JSON.stringify(r)}\n`);
+    return EXIT.ok;
+  }
+  io.stdout.write(`table ${r.tableId}, round ${r.roundNo}, shoe ${r.shoeNo}: ${r.status}\n`);
+  io.stdout.write(`before: ${describeView(r.before)}\n`);
+  for (const step of r.steps) io.stdout.write(print(step));
+  return EXIT.ok;
+}
+
 /** `coup replay --table T --round N`: the hand step by step. */
 export const replay: Command = {
   name: 'replay',
@@ -118,41 +162,26 @@ export const replay: Command = {
     '  --json      print the replay as JSON (events and the table view after each)',
     '',
     '  Reads the store directly (works with the service stopped): COUP_DATA_DIR, default ./data. The hand is',
-    '  found through the hand-history read model (caught up first, where COUP_READ_MODELS names the read models:',
-    '  a SQLite file or a postgres:// URL), and only its events are read.',
+    '  found through the hand-history read model, where COUP_READ_MODELS names the read models, and only its',
+    '  events are read. A SQLite file (the default) is caught up first. A postgres:// URL is only read, as the',
+    '  projection process (coup projections run) left it: nothing is written there.',
+    '',
+    '  Exit 0 with the hand; 1 when there is no such hand (every event of the table is folded), or the read',
+    '  models are not built yet; 3 when the hand is not in the read models but the table has events they have',
+    '  not folded yet (the message gives both positions): retry once the projection process has folded them.',
   ].join('\n'),
   async run(args, io) {
     const { options } = parseArgs('replay', args, OPTIONS);
-    if (!options.table) throw new UsageError('--table is required', 'replay');
-    if (options.round === undefined) throw new UsageError('--round is required', 'replay');
+    const { table, round } = options;
+    if (!table) throw new UsageError('--table is required', 'replay');
+    if (round === undefined) throw new UsageError('--round is required', 'replay');
     const side = openReadSide('replay');
-    try {
-      const models = await caughtUpReadModels(side, io, 'replay');
-      try {
-        const r = await replayHand(
-          { store: side.store, readModels: models.readModels },
-          options.table,
-          options.round,
-        );
-        if (options.json) {
-          io.stdout.write(`${JSON.stringify(r)}\n`);
-          return EXIT.ok;
-        }
-        io.stdout.write(`table ${r.tableId}, round ${r.roundNo}, shoe ${r.shoeNo}: ${r.status}\n`);
-        io.stdout.write(`before: ${describeView(r.before)}\n`);
-        for (const step of r.steps) io.stdout.write(print(step));
-        return EXIT.ok;
-      } catch (error) {
-        if ((error as { code?: string }).code === 'UNKNOWN_HAND') {
-          io.stderr.write(`coup replay: ${(error as Error).message}\n`);
-          return EXIT.failure;
-        }
-        throw error;
-      } finally {
-        await models.close();
-      }
-    } finally {
-      await side.close();
-    }
+    return closingAfter(
+      () =>
+        withReadModels(side, io, 'replay', (models) =>
+          replayOne(side, models, table, round, options.json, io),
+        ),
+      () => side.close(),
+    );
   },
 };

@@ -4,7 +4,16 @@ import { type Check, type HandVerification, type ReadModels, verifyHand } from '
 import { parseArgs } from '../args';
 import type { Command } from '../command';
 import { type CliIo, EXIT, UsageError } from '../io';
-import { type ReadSide, caughtUpReadModels, openReadSide, progressBar } from './read-side';
+import {
+  NOT_FOLDED_YET,
+  type OpenReadModels,
+  type ReadSide,
+  closingAfter,
+  openReadSide,
+  progressBar,
+  unfoldedTail,
+  withReadModels,
+} from './read-side';
 
 const OPTIONS = {
   table: { type: 'string' },
@@ -72,6 +81,7 @@ function printText(
   rounds: readonly number[],
   { results, failed, counts }: Verified,
   head: StreamHead | null,
+  coverage: Coverage,
 ): void {
   for (const v of failed) {
     for (const c of v.checks.filter((x) => x.status === 'fail')) {
@@ -92,6 +102,66 @@ function printText(
     io.stdout.write(
       `stream head: revision ${head.revision}, hash ${head.hash} (keep it outside the store)\n`,
     );
+  if (coverage.unfolded)
+    io.stdout.write(
+      `read models folded to position ${coverage.foldedTo}; table ${tableId}'s events after it (to position ` +
+        `${coverage.lastPosition}) are not folded yet: hands finished after it are not verified\n`,
+    );
+}
+
+/** How far the read models cover the table: folded to a position, and the table's last event if it is after. */
+interface Coverage {
+  readonly foldedTo: number;
+  readonly unfolded: boolean;
+  readonly lastPosition: number | null;
+}
+
+interface Asked {
+  readonly tableId: string;
+  readonly from: number | undefined;
+  readonly to: number | undefined;
+  readonly json: boolean;
+}
+
+/** A table not in the read models: exit 1, or NOT_FOLDED_YET when the store has events of it not folded yet. */
+async function tableNotFolded(
+  side: ReadSide,
+  models: OpenReadModels,
+  tableId: string,
+  io: CliIo,
+): Promise<number> {
+  const last = await unfoldedTail(side.store, tableId, models.foldedTo);
+  if (last === null) {
+    io.stderr.write(`coup verify: no table ${tableId} in the read models\n`);
+    return EXIT.failure;
+  }
+  io.stderr.write(
+    `coup verify: table ${tableId} is not in the read models yet: they are folded to position ${models.foldedTo}, ` +
+      `the table's last event is at position ${last}; retry once the projection process has folded it\n`,
+  );
+  return NOT_FOLDED_YET;
+}
+
+/** Verifies the asked hands the read models hold; prints them; the exit code. */
+async function verifyTable(side: ReadSide, models: OpenReadModels, asked: Asked, io: CliIo): Promise<number> {
+  const { tableId } = asked;
+  const read = models.readModels;
+  if ((await read.table(tableId)) === null) return tableNotFolded(side, models, tableId, io);
+  const rounds = await finishedRounds(read, tableId, asked.from, asked.to);
+  const verified = await verifyRounds(side, read, tableId, rounds, io);
+  const { results, failed, counts } = verified;
+  const head = await side.store.streamHead(tableStream(tableId));
+  const last = await unfoldedTail(side.store, tableId, models.foldedTo);
+  const coverage = { foldedTo: models.foldedTo, unfolded: last !== null, lastPosition: last };
+  if (asked.json) {
+    io.stdout.write(
+      `${JSON.stringify({ tableId, ok: failed.length === 0, hands: results.length, failed: failed.length, checks: counts, head: head ? { revision: Number(head.revision), hash: head.hash } : null, readModels: coverage, results })}\n`,
+    );
+  } else printText(io, tableId, rounds, verified, head, coverage);
+  if (failed.length > 0) return EXIT.failure;
+  // a last round asked that the read models do not hold finished, while the table has events not folded yet
+  if (coverage.unfolded && asked.to !== undefined && !rounds.includes(asked.to)) return NOT_FOLDED_YET;
+  return EXIT.ok;
 }
 
 /** `coup verify --table T [--from N --to M]`: verifies hands; exits 1 if any check fails. */
@@ -103,14 +173,18 @@ export const verify: Command = {
     '',
     '  --table T   the table id',
     '  --from N    first round (default: the first)',
-    '  --to M      last round (default: the last)',
+    '  --to M      last round (default: the last the read models hold)',
     '  --json      print every verification as JSON (one object)',
     '',
     "  Each hand: its events' chain (hashes recomputed and linked), the coup re-resolved by the engine, each",
     "  settlement recomputed, and on rng tables once the shoe's seed is revealed, the commitment and the shuffle.",
     "  Prints the failures and the stream's head hash (note it outside the store). Exit 0 when every check passes",
-    '  (pending and skipped are not failures), 1 otherwise. Reads the store directly (COUP_DATA_DIR, default ./data);',
-    '  the read models (COUP_READ_MODELS: a SQLite file or a postgres:// URL) are caught up first.',
+    '  (pending and skipped are not failures), 1 when one fails. Reads the store directly (COUP_DATA_DIR, ./data)',
+    '  and finds the hands in the read models COUP_READ_MODELS names: a SQLite file (the default) is caught up first;',
+    '  a postgres:// URL is only read, as the projection process (coup projections run) left it (nothing is written',
+    '  there; not built yet: exit 1). Hands it has not folded yet are not verified: a line (JSON: readModels) says to',
+    "  which position it has folded and where the table's last event is; exit 3 when the table, or the --to round,",
+    '  is not in the read models yet while the table has events not folded: retry once they are folded.',
   ].join('\n'),
   async run(args, io) {
     const { options } = parseArgs('verify', args, OPTIONS);
@@ -118,31 +192,11 @@ export const verify: Command = {
     if (options.from !== undefined && options.to !== undefined && options.from > options.to) {
       throw new UsageError('--from must not be after --to', 'verify');
     }
-    const tableId = options.table;
+    const asked = { tableId: options.table, from: options.from, to: options.to, json: options.json };
     const side = openReadSide('verify');
-    try {
-      const models = await caughtUpReadModels(side, io, 'verify');
-      try {
-        const read = models.readModels;
-        if ((await read.table(tableId)) === null) {
-          io.stderr.write(`coup verify: no table ${tableId} in the read models\n`);
-          return EXIT.failure;
-        }
-        const rounds = await finishedRounds(read, tableId, options.from, options.to);
-        const verified = await verifyRounds(side, read, tableId, rounds, io);
-        const { results, failed, counts } = verified;
-        const head = await side.store.streamHead(tableStream(tableId));
-        if (options.json) {
-          io.stdout.write(
-            `${JSON.stringify({ tableId, ok: failed.length === 0, hands: results.length, failed: failed.length, checks: counts, head: head ? { revision: Number(head.revision), hash: head.hash } : null, results })}\n`,
-          );
-        } else printText(io, tableId, rounds, verified, head);
-        return failed.length === 0 ? EXIT.ok : EXIT.failure;
-      } finally {
-        await models.close();
-      }
-    } finally {
-      await side.close();
-    }
+    return closingAfter(
+      () => withReadModels(side, io, 'verify', (models) => verifyTable(side, models, asked, io)),
+      () => side.close(),
+    );
   },
 };
