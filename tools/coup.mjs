@@ -3,13 +3,16 @@
 // (the root script is `node tools/coup.mjs`). Spawns apps/cli/src/main.ts through tsx the same way
 // tools/run-ts.mjs does, passing the arguments through, SIGTERM on, and the exit code back.
 import { spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// The service's V8 flags: `projections run` and `rebuild` fold as its read side does (a larger young generation).
+const { flags } = JSON.parse(readFileSync(join(root, 'tools', 'service-node-flags.json'), 'utf8'));
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', resolve(root, 'apps/cli/src/main.ts'), ...process.argv.slice(2)],
+  [...flags, '--import', 'tsx', resolve(root, 'apps/cli/src/main.ts'), ...process.argv.slice(2)],
   { stdio: 'inherit', env: { ...process.env, TSX_TSCONFIG_PATH: resolve(root, 'tsconfig.json') } },
 );
 // A long-running command (`projections run`) stops cleanly on SIGTERM sent to this process: pass it on. SIGINT from

@@ -102,7 +102,7 @@ function untilLine(child: ChildProcess, match: (line: string) => boolean, what: 
 /** `coup projections run` on the store in `dataDir` into `readModels`, following the log. */
 export async function startProjector(dataDir: string, readModels: string): Promise<ChildProcess> {
   const child = track(
-    spawn(process.execPath, [CLI_MAIN, 'projections', 'run'], {
+    spawn(process.execPath, [...SERVICE_FLAGS, CLI_MAIN, 'projections', 'run'], {
       env: {
         ...process.env,
         COUP_DATA_DIR: dataDir,

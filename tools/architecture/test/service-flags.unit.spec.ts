@@ -31,4 +31,18 @@ describe('the V8 flags the service runs with', () => {
     expect(bench).toMatch(/NODE_ARGS = \[\.\.\.SERVICE_FLAGS/);
     expect(bench).toMatch(/\[\.\.\.SERVICE_FLAGS, '--import', 'tsx'/);
   });
+
+  it("are the projection process's and the CLI's too (the read side folds alike in every process)", () => {
+    const coup = read('tools/coup.mjs');
+    expect(coup).toContain('service-node-flags.json');
+    expect(coup).toMatch(/spawn\(\s*process\.execPath,\s*\[\.\.\.flags, '--import', 'tsx'/);
+    const compose = read('docker-compose.yml')
+      .split('\n')
+      .find((line) => line.includes("'apps/cli/dist/main.js', 'projections', 'run'"));
+    for (const flag of flags) expect(compose).toContain(`'${flag}'`);
+    expect(read('package.json')).toContain('run-ts.mjs --service-flags tools/bench/projections.bench.ts');
+    expect(read('tools/bench/pg-lag-procs.ts')).toContain(
+      "[...SERVICE_FLAGS, CLI_MAIN, 'projections', 'run']",
+    );
+  });
 });
