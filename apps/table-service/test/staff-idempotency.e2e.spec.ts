@@ -12,11 +12,11 @@ import type { EventStore } from '@coup/event-store';
 import { EventStoreHandle } from '../src/store/event-store.provider';
 import { startService, type Harness } from './harness';
 import { TWO_PROCESSES } from './two-processes';
+import { CHEAP_SCRYPT, twoStaffServices } from './two-staff-services';
 
 jest.setTimeout(60_000);
 
 const PASSWORD = 'correct horse battery';
-const CHEAP_SCRYPT = { log2N: 10, r: 8, p: 1 };
 const dirs: string[] = [];
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'coup-staff-keys-'));
@@ -151,14 +151,7 @@ describe.each(Object.keys(TWO_PROCESSES))('two processes on one %s store', (adap
   let b: Harness;
   let store: EventStore;
   beforeAll(async () => {
-    const [one, two] = TWO_PROCESSES[adapter]!(tempDir());
-    store = one;
-    const on = (s: EventStore) =>
-      startService(
-        { COUP_PROJECTIONS: 'off' },
-        { scrypt: CHEAP_SCRYPT, store: new EventStoreHandle(s, 'memory') },
-      );
-    [a, b] = [await on(one), await on(two)];
+    ({ a, b, store } = await twoStaffServices(adapter, tempDir()));
   });
   afterAll(async () => {
     await a?.close();

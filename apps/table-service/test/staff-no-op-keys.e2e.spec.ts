@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { staff } from '@coup/auth';
 import type { EventStore } from '@coup/event-store';
-import { EventStoreHandle } from '../src/store/event-store.provider';
-import { startService, type Harness } from './harness';
+import type { Harness } from './harness';
 import { TWO_PROCESSES } from './two-processes';
+import { twoStaffServices } from './two-staff-services';
 
 jest.setTimeout(60_000);
 
-const CHEAP_SCRYPT = { log2N: 10, r: 8, p: 1 };
 const dir = mkdtempSync(join(tmpdir(), 'coup-staff-no-op-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -39,14 +38,7 @@ describe.each(Object.keys(TWO_PROCESSES))('two processes on one %s store', (adap
   let b: Harness;
   let store: EventStore;
   beforeAll(async () => {
-    const [one, two] = TWO_PROCESSES[adapter]!(mkdtempSync(join(dir, `${adapter}-`)));
-    store = one;
-    const on = (s: EventStore) =>
-      startService(
-        { COUP_PROJECTIONS: 'off' },
-        { scrypt: CHEAP_SCRYPT, store: new EventStoreHandle(s, 'memory') },
-      );
-    [a, b] = [await on(one), await on(two)];
+    ({ a, b, store } = await twoStaffServices(adapter, mkdtempSync(join(dir, `${adapter}-`))));
   });
   afterAll(async () => {
     await a?.close();
