@@ -102,12 +102,16 @@ it('a keyed retry answers the first answer and changes nothing: same process, a 
     expect(await disabled(service)).toBe(false);
     expect(await chips(service)).toEqual([500]);
     // the same key with another body (or for another command) is refused
-    for (const other of [
-      call(service, 'POST', '/api/staff/ann/disable', { reason: 'another reason' }, 'disable-ann'),
-      call(service, 'POST', '/api/staff/ann/enable', undefined, 'disable-ann'),
-      call(service, 'POST', '/api/tables/K1/players/p1/buy-in', { amount: 5 }, 'out-p1'),
-    ])
-      expect([(await other).status, (await other).body['code']]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    const others = [
+      ['/api/staff/ann/disable', { reason: 'another reason' }, 'disable-ann'],
+      ['/api/staff/ann/enable', undefined, 'disable-ann'],
+      ['/api/tables/K1/players/p1/buy-in', { amount: 5 }, 'out-p1'],
+    ] as const;
+    // one after another: each is refused on its own, not while the others are in flight
+    for (const [path, body, key] of others) {
+      const other = await call(service, 'POST', path, body, key);
+      expect([other.status, other.body['code']]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    }
   };
   await retries(a);
   await retries(b);
