@@ -21,7 +21,7 @@ import {
 import { ProjectionEngine } from './engine';
 import { REPORT_VIEW_NAMES_SQLITE } from '../reports/views';
 import { ident } from '../sql/dialect';
-import { createViewsSql, prepareRebuildViews, withReportViews } from './report-views';
+import { createViewsSql, prepareRebuildViews, restoreReportViews, withReportViews } from './report-views';
 import type { ReadModelStorage } from './storage';
 import { WriterThread } from './writer-thread';
 
@@ -269,8 +269,15 @@ function swapIn(
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildResult> {
   const { db, storage, ...rest } = options;
   if (storage !== undefined) {
-    await prepareRebuildViews(storage, selectProjections(rest.names, rest.projections));
-    return storage.rebuild(rest);
+    const projections = selectProjections(rest.names, rest.projections);
+    await prepareRebuildViews(storage, projections);
+    try {
+      return await storage.rebuild(rest);
+    } catch (error) {
+      // the rebuild's own error is the one to report; views that cannot be made now are made by the next runner
+      await restoreReportViews(storage, projections).catch(() => undefined);
+      throw error;
+    }
   }
   if (db === undefined) throw new Error('rebuildProjections: give db or storage');
   return rebuildSqlite({ ...rest, db });

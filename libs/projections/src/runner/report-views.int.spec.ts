@@ -176,3 +176,35 @@ test('PostgreSQL: readers of a view through a rebuild never find it missing', as
     await r.close();
   }
 });
+
+/** The store, but its log cannot be read: a rebuild fails after its start. */
+const unreadable = new Proxy(store, {
+  get(target, property) {
+    if (property === 'readAll')
+      return () =>
+        (async function* () {
+          yield* [];
+          throw new Error('the store went away');
+        })();
+    const value: unknown = Reflect.get(target, property);
+    return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+  },
+});
+
+test('postgres: a rebuild of a new version of the model that fails leaves the views in place', async () => {
+  const r = await runner(await pg.createDatabase());
+  try {
+    await olderAnalystVersion(r.storage);
+    await expect(
+      rebuildProjections({
+        store: unreadable,
+        storage: r.storage,
+        projections: PROJECTIONS,
+        names: ['analyst'],
+      }),
+    ).rejects.toThrow('the store went away');
+    expect(await views(r.storage.reader)).toEqual(VIEWS);
+  } finally {
+    await r.close();
+  }
+});

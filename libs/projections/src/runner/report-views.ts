@@ -125,6 +125,18 @@ export async function ensureWithReportViews(
   await pg.withClient(ensureReportViewsPg);
 }
 
+/**
+ * PostgreSQL, after a rebuild that failed: the views made again over the live tables, if they can be (a rebuild at a
+ * new version dropped them first; left missing, the analysts' own tools would lose them until a runner starts).
+ */
+export async function restoreReportViews(
+  storage: ReadModelStorage,
+  projections: readonly AnyProjection[],
+): Promise<void> {
+  if (storage.dialect === 'postgres' && withReportViews(projections))
+    await (storage as PostgresReadModelStorage).withClient(ensureReportViewsPg);
+}
+
 /** PostgreSQL, before a rebuild's own ensure: the views out of the way of a new version's tables. */
 export async function prepareRebuildViews(
   storage: ReadModelStorage,
