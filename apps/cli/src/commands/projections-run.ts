@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import { ProjectionRunner, type RunnerLogger } from '@coup/projections';
 import { EXIT, type CliIo } from '../io';
-import { type ReadSide, openReadSide, projectionsFromEnv } from './read-side';
+import { type ReadSide, closingAfter, openReadSide, projectionsFromEnv } from './read-side';
 
 export interface RunOptions {
   /** Catch up to the head, then exit. */
@@ -132,15 +132,16 @@ function progressLog(runner: ProjectionRunner, seconds: number, log: RunnerLogge
 
 async function once(side: ReadSide, options: RunOptions, log: RunnerLogger): Promise<number> {
   const runner = newRunner(side, options, log);
-  try {
-    const started = performance.now();
-    const result = await runner.catchUp();
-    const seconds = (performance.now() - started) / 1000;
-    log.info({ msg: 'caught up', events: result.events, position: result.position, seconds });
-    return EXIT.ok;
-  } finally {
-    await runner.close();
-  }
+  return closingAfter(
+    async () => {
+      const started = performance.now();
+      const result = await runner.catchUp();
+      const seconds = (performance.now() - started) / 1000;
+      log.info({ msg: 'caught up', events: result.events, position: result.position, seconds });
+      return EXIT.ok;
+    },
+    () => runner.close(),
+  );
 }
 
 async function follow(side: ReadSide, options: RunOptions, log: RunnerLogger): Promise<number> {
@@ -173,9 +174,8 @@ async function follow(side: ReadSide, options: RunOptions, log: RunnerLogger): P
 export async function runProjections(options: RunOptions, io: CliIo): Promise<number> {
   const side = openReadSide('projections');
   const log = jsonLog(io);
-  try {
-    return await (options.once ? once(side, options, log) : follow(side, options, log));
-  } finally {
-    await side.close();
-  }
+  return closingAfter(
+    () => (options.once ? once(side, options, log) : follow(side, options, log)),
+    () => side.close(),
+  );
 }

@@ -1,5 +1,6 @@
 import {
   PROJECTIONS,
+  type ReadModelStorage,
   openReadModelStorage,
   rebuildProjections,
   selectProjections,
@@ -10,7 +11,7 @@ import type { Command } from '../command';
 import { table } from '../format';
 import { EXIT, type CliIo, UsageError } from '../io';
 import { runProjections } from './projections-run';
-import { openReadSide, progressBar, projectionsFromEnv } from './read-side';
+import { type ReadSide, closingAfter, openReadSide, progressBar, projectionsFromEnv } from './read-side';
 
 const OPTIONS = { json: { type: 'boolean' }, writer: { type: 'string', default: 'thread' } } as const;
 const RUN_OPTIONS = {
@@ -47,6 +48,21 @@ function run(args: readonly string[], io: CliIo): Promise<number> {
 }
 const NAMES = PROJECTIONS.map((p) => p.name).join(', ');
 
+/** Runs `use` over the store and the read-model storage, closing both after (an error closing hides none of `use`). */
+function withStorage(use: (side: ReadSide, storage: ReadModelStorage) => Promise<number>): Promise<number> {
+  const side = openReadSide('projections');
+  return closingAfter(
+    () => {
+      const storage = openReadModelStorage(side.readModels);
+      return closingAfter(
+        () => use(side, storage),
+        () => storage.close(),
+      );
+    },
+    () => side.close(),
+  );
+}
+
 async function rebuild(
   names: readonly string[],
   json: boolean,
@@ -60,10 +76,8 @@ async function rebuild(
   } catch (error) {
     throw new UsageError((error as Error).message, 'projections');
   }
-  const side = openReadSide('projections');
-  const storage = openReadModelStorage(side.readModels);
   const bar = progressBar(io, 'events');
-  try {
+  return withStorage(async (side, storage) => {
     const head = await side.head();
     const total = head === null ? null : Number(head);
     const result = await rebuildProjections({
@@ -84,17 +98,11 @@ async function rebuild(
       );
     }
     return EXIT.ok;
-  } finally {
-    bar.clear();
-    await storage.close();
-    await side.close();
-  }
+  }).finally(() => bar.clear());
 }
 
 async function status(json: boolean, io: CliIo): Promise<number> {
-  const side = openReadSide('projections');
-  const storage = openReadModelStorage(side.readModels);
-  try {
+  return withStorage(async (side, storage) => {
     const head = await side.head();
     const rows = statusOf(await storage.checkpoints(), PROJECTIONS, {
       position: Number(head ?? 0),
@@ -128,10 +136,7 @@ async function status(json: boolean, io: CliIo): Promise<number> {
       ) + '\n',
     );
     return EXIT.ok;
-  } finally {
-    await storage.close();
-    await side.close();
-  }
+  });
 }
 
 /** `coup projections run|rebuild|status`. */
