@@ -223,7 +223,7 @@ describe('read models the runner cannot open', () => {
         const io = fakeIo();
         // by its message: better-sqlite3 makes its errors with the class of the first test file that loaded it in
         // this process, an Error of another realm, which `rejects.toThrow` does not take for one
-        const outcome = await command.run([...args], io).then(
+        const outcome = await Promise.resolve(command.run([...args], io)).then(
           (code) => ({ code, err: io.err() }),
           (error: Error) => error.message,
         );
