@@ -47,18 +47,11 @@ export interface ServiceConfig extends ReadModelsSetting, AnalyticsSetting {
   readonly bodyLimit: number;
   /** How many events a table may gain before the service writes a snapshot of its state. */
   readonly snapshotEvery: number;
-  /**
-   * Where the projection runner folds: `worker` (default: a worker thread of the built service, SQLite store),
-   * `in-process`, or `off` (another process keeps the read models).
-   */
+  /** Where the runner folds: `worker` (default: a thread of the built service), `in-process`, or `off` (elsewhere). */
   readonly projections: 'worker' | 'in-process' | 'off';
   /** Live, the read models commit at most once per this many ms (a quiet event at once); 0: whenever at hand. */
   readonly projectionCommitMs: number;
-  /**
-   * How often the worker thread's runner looks for the service's new commits in a SQLite store (it has a connection
-   * of its own, so no commit wakes it). Each look reads what is new: looking every 250 ms rather than 50 costs the
-   * floor benchmark about 8 % less server CPU; the read models lag by up to this plus the commit interval.
-   */
+  /** How often the worker thread looks for new commits in a SQLite store (no commit wakes its own connection). */
   readonly projectionPollMs: number;
   /**
    * Most events in one read-model commit of the worker thread's runner. Sized so that under load the interval above

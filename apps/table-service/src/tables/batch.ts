@@ -57,18 +57,9 @@ export function decideBatch(
       }
     }
     const decision = decide(p.command, state);
-    if (!decision.ok) {
-      const { code, message, details } = decision.error;
-      outcomes.push({
-        ok: false,
-        error: new ApiError(ERROR_HTTP_STATUS[code] ?? 400, code, message, details),
-      });
-      continue;
-    }
-    if (p.key !== null && decision.events.length === 0) {
-      // The decider accepts only with events (libs/table's invariants test); a keyed command without any would
-      // keep no key, so its retry would be decided again: refused here rather than answered with a promise not kept.
-      outcomes.push({ ok: false, error: noEventsForKey(p.command.type) });
+    const refused = refusalOf(p, decision);
+    if (refused !== null) {
+      outcomes.push({ ok: false, error: refused });
       continue;
     }
     let after = state;
@@ -103,10 +94,19 @@ export function decideBatch(
   return { state, events, outcomes, keys };
 }
 
-function noEventsForKey(command: string): ApiError {
-  return new ApiError(
-    500,
-    'INTERNAL_ERROR',
-    `${command} was accepted with nothing to record: refused, not applied`,
-  );
+/** Why a command's decision is not applied: the decider's refusal, or a keyed acceptance with nothing to record. */
+function refusalOf(p: Pending, decision: ReturnType<typeof decide>): ApiError | null {
+  if (!decision.ok) {
+    const { code, message, details } = decision.error;
+    return new ApiError(ERROR_HTTP_STATUS[code] ?? 400, code, message, details);
+  }
+  // The decider accepts only with events (libs/table's invariants test); a keyed command without any would keep no
+  // key, so its retry would be decided again: refused here rather than answered with a promise not kept.
+  if (p.key !== null && decision.events.length === 0)
+    return new ApiError(
+      500,
+      'INTERNAL_ERROR',
+      `${p.command.type} was accepted with nothing to record: refused`,
+    );
+  return null;
 }
