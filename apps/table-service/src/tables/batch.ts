@@ -57,9 +57,10 @@ export function decideBatch(
       }
     }
     const decision = decide(p.command, state);
-    const refused = refusalOf(p, decision);
-    if (refused !== null) {
-      outcomes.push({ ok: false, error: refused });
+    // The decider accepts only with events (libs/table's invariants test); a keyed command without any would keep
+    // no key, so its retry would be decided again: refused rather than answered with a promise not kept.
+    if (!decision.ok || (p.key !== null && decision.events.length === 0)) {
+      outcomes.push({ ok: false, error: refusalOf(p, decision) });
       continue;
     }
     let after = state;
@@ -94,19 +95,14 @@ export function decideBatch(
   return { state, events, outcomes, keys };
 }
 
-/** Why a command's decision is not applied: the decider's refusal, or a keyed acceptance with nothing to record. */
-function refusalOf(p: Pending, decision: ReturnType<typeof decide>): ApiError | null {
-  if (!decision.ok) {
-    const { code, message, details } = decision.error;
-    return new ApiError(ERROR_HTTP_STATUS[code] ?? 400, code, message, details);
-  }
-  // The decider accepts only with events (libs/table's invariants test); a keyed command without any would keep no
-  // key, so its retry would be decided again: refused here rather than answered with a promise not kept.
-  if (p.key !== null && decision.events.length === 0)
+/** Why a command's decision is not applied: the decider's refusal, or an acceptance with nothing to record. */
+function refusalOf(p: Pending, decision: ReturnType<typeof decide>): ApiError {
+  if (decision.ok)
     return new ApiError(
       500,
       'INTERNAL_ERROR',
       `${p.command.type} was accepted with nothing to record: refused`,
     );
-  return null;
+  const { code, message, details } = decision.error;
+  return new ApiError(ERROR_HTTP_STATUS[code] ?? 400, code, message, details);
 }
