@@ -13,8 +13,9 @@ export function defaultCommands(): readonly Command[] {
 }
 
 /**
- * Runs `coup` with the arguments after the program name and returns the exit code: 0 success, 1 failure,
- * 2 bad arguments (a message on stderr says what was wrong). `--help` or `-h` after a command shows its usage.
+ * Runs `coup` with the arguments after the program name and returns the exit code ({@link EXIT}): 0 success,
+ * 1 failure, 2 bad arguments (a message on stderr says what was wrong), 3 not folded yet (`replay` and `verify`
+ * over the shared read models: retry later). `--help` or `-h` after a command shows its usage.
  */
 export async function runCli(
   argv: readonly string[],

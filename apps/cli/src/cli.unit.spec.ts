@@ -1,6 +1,7 @@
 import { exactOdds } from '@coup/engine';
 import { defaultCommands, runCli } from './cli';
 import type { Command } from './command';
+import { EXIT } from './io';
 import { fakeIo } from './testing';
 
 async function run(argv: string[], isTTY = false) {
@@ -178,6 +179,14 @@ describe('coup help and the registry', () => {
     expect(one.out).toContain('Usage: coup simulate');
     expect((await run(['odds', '--help'])).out).toContain('Usage: coup odds');
     expect((await run(['help', 'nope'])).code).toBe(2);
+  });
+
+  test('the exit codes are in EXIT and the overview lists each, 3 (not folded yet) included', async () => {
+    expect(EXIT).toEqual({ ok: 0, failure: 1, usage: 2, notFoldedYet: 3 });
+    const { out } = await run(['help']);
+    expect(out).toContain(
+      'Exit codes: 0 success, 1 failure, 2 bad arguments, 3 not folded into the read models yet (replay, verify: retry later).',
+    );
   });
 
   test('no command prints the overview on stderr and exits 2', async () => {

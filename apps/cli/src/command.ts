@@ -12,8 +12,9 @@ export interface Command {
   /** The full usage text for `coup help <name>`: a synopsis line, then the options. */
   readonly usage: string;
   /**
-   * Runs the command with the arguments after its name and returns the exit code (0 success, 1 failure,
-   * 2 bad arguments). Throw a {@link UsageError} (or an engine error for bad input) for a bad invocation.
+   * Runs the command with the arguments after its name and returns the exit code (`EXIT`: 0 success, 1 failure,
+   * 2 bad arguments, 3 not folded yet). Throw a {@link UsageError} (or an engine error for bad input) for a bad
+   * invocation.
    */
   run(args: readonly string[], io: CliIo): number | Promise<number>;
 }

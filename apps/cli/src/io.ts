@@ -30,5 +30,8 @@ export class UsageError extends Error {
   }
 }
 
-/** Exit codes: success, a failure while running, a bad invocation. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/**
+ * Exit codes: success, a failure while running, a bad invocation, and (`replay`, `verify`) what was asked is in the
+ * store but not folded into the read models yet: retry once the projection process has folded it.
+ */
+export const EXIT = { ok: 0, failure: 1, usage: 2, notFoldedYet: 3 } as const;

@@ -37,5 +37,6 @@ export function usageText(commands: readonly Command[]): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     "Run 'coup help <command>' or 'coup <command> --help' for a command's options.",
+    `Exit codes: ${EXIT.ok} success, ${EXIT.failure} failure, ${EXIT.usage} bad arguments, ${EXIT.notFoldedYet} not folded into the read models yet (replay, verify: retry later).`,
   ].join('\n');
 }

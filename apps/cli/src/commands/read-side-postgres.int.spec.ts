@@ -1,7 +1,8 @@
 /**
  * The read-side commands with COUP_READ_MODELS naming PostgreSQL: `coup replay` and `coup verify` read the shared
  * read models as the projection process left them, with no runner (no DDL, no checkpoint or row written, whatever
- * COUP_GAMING_DAY and COUP_SHIFTS say), and say so plainly when a hand is not folded yet; `coup export` reads them.
+ * COUP_GAMING_DAY and COUP_SHIFTS say), and say so plainly when a hand is not folded yet (exit 3), is in play, or
+ * is not there (exit 1: a round the store has no event of, however busy the table); `coup export` reads them.
  * None of them makes a read-model file in the data folder. Each test has its own data folder and database.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -10,11 +11,13 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createEventStore } from '@coup/event-store';
 import { ProjectionRunner, gamingDayConfig, projectionsFor, testing } from '@coup/projections';
+import type { Actor, TableEvent } from '@coup/table';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the PostgreSQL test server is a test tool outside every project
 import { startTestPostgres, type TestPostgres } from '../../../../tools/postgres';
+import type { Command } from '../command';
+import { EXIT } from '../io';
 import { fakeIo } from '../testing';
 import { exportCommand } from './export';
-import { NOT_FOLDED_YET } from './read-side';
 import { replay } from './replay';
 import { verify } from './verify';
 
@@ -26,8 +29,16 @@ const saved = { ...process.env };
 /** The projection process's settings: its analysts' model (and so its version) differs from the default one. */
 const PROCESS_GAMING_DAY = { gamingDay: '06:00 Europe/London', shifts: 'early=06:00,late=18:00' };
 
+interface DataFolder {
+  readonly dir: string;
+  /** Appends `n` rounds played. */
+  append(n: number): Promise<void>;
+  /** Appends the events `make` has the table's driver decide. */
+  appendEvents(make: (driver: testing.TableDriver) => TableEvent[]): Promise<void>;
+}
+
 /** A data folder whose store holds table T1 opened and `rounds` rounds played (round 2 voided); more by `append`. */
-async function dataFolder(rounds: number): Promise<{ dir: string; append(n: number): Promise<void> }> {
+async function dataFolder(rounds: number): Promise<DataFolder> {
   const dir = mkdtempSync(join(tmpdir(), 'coup-cli-read-pg-'));
   dirs.push(dir);
   const driver = new testing.TableDriver({
@@ -37,23 +48,21 @@ async function dataFolder(rounds: number): Promise<{ dir: string; append(n: numb
     start: '2026-12-01T10:00:00.000Z',
     stepMs: 30_000,
   });
-  let played = -1;
-  const append = async (n: number): Promise<void> => {
+  let played = 0;
+  const appendEvents = async (make: (d: testing.TableDriver) => TableEvent[]): Promise<void> => {
     const store = createEventStore({ kind: 'sqlite', file: join(dir, 'events.sqlite') });
     try {
-      if (played < 0) {
-        await testing.appendTable(store, 'T1', driver.open());
-        played = 0;
-      }
-      for (let i = 0; i < n; i++, played++)
-        await testing.appendTable(store, 'T1', driver.playRound({ void: played === 1 }));
+      await testing.appendTable(store, 'T1', make(driver));
     } finally {
       await store.close();
     }
   };
+  const append = (n: number): Promise<void> =>
+    appendEvents((d) => Array.from({ length: n }, () => d.playRound({ void: played++ === 1 })).flat());
+  await appendEvents((d) => d.open());
   await append(rounds);
   process.env['COUP_DATA_DIR'] = dir;
-  return { dir, append };
+  return { dir, append, appendEvents };
 }
 
 /** A database folded from the folder's store by a runner with the projection process's gaming day and shifts. */
@@ -161,7 +170,7 @@ test('a hand the projection process has not folded yet: exit 3 naming the positi
   const before = await fingerprint(url);
 
   let io = fakeIo();
-  expect(await replay.run(['--table', 'T1', '--round', '5'], io)).toBe(NOT_FOLDED_YET);
+  expect(await replay.run(['--table', 'T1', '--round', '5'], io)).toBe(EXIT.notFoldedYet);
   expect(io.out()).toBe('');
   expect(io.err()).toMatch(
     /^coup replay: round 5 of table T1 is not in the read models yet: they are folded to position \d+, the table's last event is at position \d+; retry once the projection process has folded it\n$/,
@@ -175,7 +184,7 @@ test('a hand the projection process has not folded yet: exit 3 naming the positi
     /read models folded to position (\d+); table T1's events after it \(to position \d+\) are not folded yet: hands finished after it are not verified\n/,
   );
   io = fakeIo();
-  expect(await verify.run(['--table', 'T1', '--to', '5', '--json'], io)).toBe(NOT_FOLDED_YET);
+  expect(await verify.run(['--table', 'T1', '--to', '5', '--json'], io)).toBe(EXIT.notFoldedYet);
   expect(JSON.parse(io.out())).toMatchObject({ ok: true, hands: 3, readModels: { unfolded: true } });
   expect(await fingerprint(url)).toEqual(before);
 
@@ -191,6 +200,77 @@ test('a hand the projection process has not folded yet: exit 3 naming the positi
   expect(await verify.run(['--table', 'T1', '--to', '5'], io)).toBe(0);
   expect(io.out()).toMatch(/5 hands verified \(rounds 1-5\): all OK/);
   expect(io.out()).not.toContain('not folded yet');
+  expectStoreOnly(dir);
+});
+
+/** Runs a command; its exit code and what it wrote. */
+async function run(command: Command, args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = fakeIo();
+  const code = await command.run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+test('on a table with events not folded: a round never recorded exits 1, one in play says so, one not folded exits 3', async () => {
+  const { dir, append, appendEvents } = await dataFolder(3);
+  const P1: Actor = { id: 'p1', role: 'player' };
+  const bet = (d: testing.TableDriver): TableEvent[] =>
+    d.execute('PlaceBet', { roundNo: 4, playerId: 'p1', spot: 'player', amount: 100 }, P1);
+  // round 4 opened with a bet, folded; another bet on it after the position the read models are folded to
+  await appendEvents((d) => [...d.execute('OpenBetting', {}), ...bet(d)]);
+  process.env['COUP_READ_MODELS'] = await foldInto(dir);
+  await appendEvents(bet);
+
+  // a round the store has no event of, however far: no such hand (exit 3 forever before, the table being busy)
+  for (const round of ['5', '999999']) {
+    expect(await run(replay, ['--table', 'T1', '--round', round])).toEqual({
+      code: 1,
+      out: '',
+      err: `coup replay: No hand ${round} at table T1: its last round is 4\n`,
+    });
+    const verified = await run(verify, ['--table', 'T1', '--to', round]);
+    expect([verified.code, verified.err]).toEqual([
+      1,
+      `coup verify: No hand ${round} at table T1: its last round is 4\n`,
+    ]);
+    expect(verified.out).toMatch(/table T1: 3 hands verified \(rounds 1-3\): all OK/);
+  }
+
+  // round 4 is in play: replay shows it as far as it went; verify verifies the others and says so, exit 0
+  let r = await run(replay, ['--table', 'T1', '--round', '4']);
+  expect(r.code).toBe(0);
+  expect(r.out).toMatch(/^table T1, round 4, shoe \d+: betting \(in play: the hand so far\)\n/);
+  r = await run(verify, ['--table', 'T1', '--to', '4']);
+  expect([r.code, r.err]).toEqual([0, '']);
+  expect(r.out).toContain('round 4 of table T1 is in play (betting): verified once it ends\n');
+  r = await run(verify, ['--table', 'T1', '--to', '4', '--json']);
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.out)).toMatchObject({
+    ok: true,
+    hands: 3,
+    readModels: { unfolded: true },
+    toRound: { roundNo: 4, state: 'in play', status: 'betting' },
+  });
+
+  // round 4 ends and round 5 is played, neither folded: not folded yet (3); round 6: no such hand (1)
+  await appendEvents((d) => [
+    ...d.execute('CloseBetting', { roundNo: 4 }),
+    ...d.execute('Deal', { roundNo: 4 }),
+  ]);
+  await append(1);
+  r = await run(verify, ['--table', 'T1', '--to', '4']);
+  expect(r.code).toBe(EXIT.notFoldedYet);
+  expect(r.err).toMatch(
+    /^coup verify: round 4 of table T1 has ended in the store, not yet in the read models: /,
+  );
+  r = await run(verify, ['--table', 'T1', '--to', '5']);
+  expect(r.code).toBe(EXIT.notFoldedYet);
+  expect(r.err).toMatch(
+    /^coup verify: round 5 of table T1 is not in the read models yet: they are folded to /,
+  );
+  expect((await run(replay, ['--table', 'T1', '--round', '5'])).code).toBe(EXIT.notFoldedYet);
+  r = await run(replay, ['--table', 'T1', '--round', '6']);
+  expect([r.code, r.err]).toEqual([1, 'coup replay: No hand 6 at table T1: its last round is 5\n']);
+  expect((await run(verify, ['--table', 'T1', '--to', '6'])).code).toBe(1);
   expectStoreOnly(dir);
 });
 

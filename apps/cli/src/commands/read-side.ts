@@ -12,9 +12,11 @@ import {
   CHECKPOINTS,
   GamingDayConfigError,
   ProjectionRunner,
+  type ProjectionRunnerOptions,
   type RawEventReader,
   ReadModels,
   type SqlReader,
+  SqliteReadModelStorage,
   gamingDayConfig,
   handHistoryProjection,
   openReadModelStorage,
@@ -24,12 +26,8 @@ import {
   sqliteRawReader,
   tableViewProjection,
 } from '@coup/projections';
-import { tableStream } from '@coup/table';
 import type { CliIo } from '../io';
 import { EXIT, UsageError } from '../io';
-
-/** The exit code of `replay` and `verify` when what was asked is in the store but not folded into the read models yet. */
-export const NOT_FOLDED_YET = 3;
 
 export interface ReadSide {
   readonly store: EventStore;
@@ -157,31 +155,52 @@ async function postgresAsFolded(side: ReadSide): Promise<OpenReadModels> {
   }
 }
 
+/** A runner over read-model storage opened for it, and how to close both. */
+export interface OwnRunner {
+  readonly runner: ProjectionRunner;
+  close(): Promise<void>;
+}
+
+/**
+ * A runner over the read models COUP_READ_MODELS names, their storage opened here and given to it: a constructor
+ * that throws (e.g. a checkpoints table of another shape) leaves no connection open, its error going on.
+ */
+export async function runnerOver(
+  side: ReadSide,
+  options: Omit<ProjectionRunnerOptions, 'store' | 'storage' | 'readModels' | 'headPosition'>,
+): Promise<OwnRunner> {
+  const storage = openReadModelStorage(side.readModels);
+  try {
+    // a commit's statement journals in memory, as the runner has it on a SQLite file it opens itself
+    if (storage instanceof SqliteReadModelStorage) storage.db.pragma('temp_store = MEMORY');
+    const runner = new ProjectionRunner({
+      ...options,
+      store: side.store,
+      storage,
+      ...(side.kind === 'sqlite' ? { headPosition: side.head } : {}),
+    });
+    const close = () =>
+      closingAfter(
+        () => runner.close(),
+        () => storage.close(),
+      );
+    return { runner, close };
+  } catch (error) {
+    await storage.close().catch(() => undefined); // the first error is the one to see
+    throw error;
+  }
+}
+
 /**
  * SQLite (a local file, the embedded default): brought up to the store by a runner, as the service and `coup
  * projections run` fold it (checkpoints keep a running service's runner and this one from applying anything twice).
  */
 async function sqliteCaughtUp(side: ReadSide, io: CliIo, command: string): Promise<OpenReadModels> {
-  const projections = projectionsFromEnv(command);
-  const storage = openReadModelStorage(side.readModels);
-  let runner: ProjectionRunner | undefined;
-  const close = async (): Promise<void> => {
-    try {
-      await runner?.close();
-    } finally {
-      await storage.close();
-    }
-  };
+  const { runner, close } = await runnerOver(side, { projections: projectionsFromEnv(command) });
   try {
-    runner = new ProjectionRunner({
-      store: side.store,
-      storage,
-      projections,
-      ...(side.kind === 'sqlite' ? { headPosition: side.head } : {}),
-    });
     const { events } = await runner.catchUp();
     if (events > 0) io.stderr.write(`read models caught up with ${events} new events\n`);
-    const readModels = new ReadModels(storage.reader);
+    const readModels = new ReadModels(runner.storage.reader);
     return { readModels, foldedTo: (await foldedTo(readModels.sql)) ?? 0, close };
   } catch (error) {
     await close().catch(() => undefined); // the first error is the one to see
@@ -228,20 +247,6 @@ export async function closingAfter<T>(use: () => Promise<T>, close: () => Promis
   }
   await close();
   return result;
-}
-
-/**
- * Where the table's events go past the read models: the position of its last event in the store when that is
- * after `foldedTo` (null when every event of the table is folded, or the store has no such table).
- */
-export async function unfoldedTail(
-  store: EventStore,
-  tableId: string,
-  foldedTo: number,
-): Promise<number | null> {
-  const last = store.readStream(tableStream(tableId), { direction: 'backwards', maxCount: 1 });
-  for await (const e of last) return Number(e.globalPosition) > foldedTo ? Number(e.globalPosition) : null;
-  return null;
 }
 
 const BAR_WIDTH = 30;

@@ -5,15 +5,14 @@ import { parseArgs } from '../args';
 import type { Command } from '../command';
 import { type CliIo, EXIT, UsageError } from '../io';
 import {
-  NOT_FOLDED_YET,
   type OpenReadModels,
   type ReadSide,
   closingAfter,
   money,
   openReadSide,
-  unfoldedTail,
   withReadModels,
 } from './read-side';
+import { handNotFolded } from './unfolded';
 
 const OPTIONS = {
   table: { type: 'string' },
@@ -115,7 +114,10 @@ function print(step: ReplayStep): string {
   return `#${e.revision} @${e.position} ${e.recordedAt} ${e.type}\n    ${describeEvent(e)}\n    table: ${describeView(step.view)}\n`;
 }
 
-/** Prints the hand (text or JSON); a hand not in the read models exits 1, or NOT_FOLDED_YET when not folded yet. */
+/**
+ * Prints the hand (text or JSON), a hand in play as far as it has gone; a hand the read models do not hold exits 3
+ * when the store has events of it they have not folded yet, else 1 (no such hand).
+ */
 async function replayOne(
   side: ReadSide,
   models: OpenReadModels,
@@ -129,22 +131,14 @@ async function replayOne(
     r = await replayHand({ store: side.store, readModels: models.readModels }, tableId, roundNo);
   } catch (error) {
     if ((error as { code?: string }).code !== 'UNKNOWN_HAND') throw error;
-    const last = await unfoldedTail(side.store, tableId, models.foldedTo);
-    if (last === null) {
-      io.stderr.write(`coup replay: ${(error as Error).message}\n`);
-      return EXIT.failure;
-    }
-    io.stderr.write(
-      `coup replay: round ${roundNo} of table ${tableId} is not in the read models yet: they are folded to position ` +
-        `${models.foldedTo}, the table's last event is at position ${last}; retry once the projection process has folded it\n`,
-    );
-    return NOT_FOLDED_YET;
+    return handNotFolded({ side, models, tableId, roundNo, command: 'replay', io });
   }
   if (json) {
     io.stdout.write(`${JSON.stringify(r)}\n`);
     return EXIT.ok;
   }
-  io.stdout.write(`table ${r.tableId}, round ${r.roundNo}, shoe ${r.shoeNo}: ${r.status}\n`);
+  const inPlay = r.status === 'betting' || r.status === 'dealing' ? ' (in play: the hand so far)' : '';
+  io.stdout.write(`table ${r.tableId}, round ${r.roundNo}, shoe ${r.shoeNo}: ${r.status}${inPlay}\n`);
   io.stdout.write(`before: ${describeView(r.before)}\n`);
   for (const step of r.steps) io.stdout.write(print(step));
   return EXIT.ok;
@@ -166,9 +160,12 @@ export const replay: Command = {
     '  events are read. A SQLite file (the default) is caught up first. A postgres:// URL is only read, as the',
     '  projection process (coup projections run) left it: nothing is written there.',
     '',
-    '  Exit 0 with the hand; 1 when there is no such hand (every event of the table is folded), or the read',
-    '  models are not built yet; 3 when the hand is not in the read models but the table has events they have',
-    '  not folded yet (the message gives both positions): retry once the projection process has folded them.',
+    "  A hand in play (betting or dealing) is shown as far as it has gone, marked 'in play'.",
+    '',
+    "  Exit 0 with the hand; 1 when there is no such hand (missing at or below the table's last round, or beyond",
+    '  any round recorded: the message names the last round), or the read models are not built yet; 3 when the',
+    '  store has events of the hand the read models have not folded yet (the message gives both positions):',
+    '  retry once the projection process has folded them.',
   ].join('\n'),
   async run(args, io) {
     const { options } = parseArgs('replay', args, OPTIONS);

@@ -5,15 +5,14 @@ import { parseArgs } from '../args';
 import type { Command } from '../command';
 import { type CliIo, EXIT, UsageError } from '../io';
 import {
-  NOT_FOLDED_YET,
   type OpenReadModels,
   type ReadSide,
   closingAfter,
   openReadSide,
   progressBar,
-  unfoldedTail,
   withReadModels,
 } from './read-side';
+import { handNotFolded, notFoldedYet, unfoldedRound, unfoldedTail } from './unfolded';
 
 const OPTIONS = {
   table: { type: 'string' },
@@ -82,6 +81,7 @@ function printText(
   { results, failed, counts }: Verified,
   head: StreamHead | null,
   coverage: Coverage,
+  to: ToRound | null,
 ): void {
   for (const v of failed) {
     for (const c of v.checks.filter((x) => x.status === 'fail')) {
@@ -107,6 +107,10 @@ function printText(
       `read models folded to position ${coverage.foldedTo}; table ${tableId}'s events after it (to position ` +
         `${coverage.lastPosition}) are not folded yet: hands finished after it are not verified\n`,
     );
+  if (to?.state === 'in play')
+    io.stdout.write(
+      `round ${to.roundNo} of table ${tableId} is in play (${to.status}): verified once it ends\n`,
+    );
 }
 
 /** How far the read models cover the table: folded to a position, and the table's last event if it is after. */
@@ -123,7 +127,7 @@ interface Asked {
   readonly json: boolean;
 }
 
-/** A table not in the read models: exit 1, or NOT_FOLDED_YET when the store has events of it not folded yet. */
+/** A table not in the read models: exit 1, or 3 (EXIT.notFoldedYet) when the store has events of it not folded yet. */
 async function tableNotFolded(
   side: ReadSide,
   models: OpenReadModels,
@@ -139,7 +143,40 @@ async function tableNotFolded(
     `coup verify: table ${tableId} is not in the read models yet: they are folded to position ${models.foldedTo}, ` +
       `the table's last event is at position ${last}; retry once the projection process has folded it\n`,
   );
-  return NOT_FOLDED_YET;
+  return EXIT.notFoldedYet;
+}
+
+/** The --to round when the read models hold no finished hand of it, and the exit code that gives. */
+interface ToRound {
+  readonly roundNo: number;
+  readonly state: 'in play' | 'not folded yet' | 'no such hand';
+  /** In play: betting or dealing. */
+  readonly status?: string;
+  readonly exit: number;
+}
+
+/**
+ * The --to round the read models hold no finished hand of: in play (exit 0, said so) when they hold it unfinished
+ * and its end is not among the events they have not folded yet; else as `replay` answers a hand they do not hold:
+ * not folded yet (3, said so) or no such hand (1, said so).
+ */
+async function toRound(
+  side: ReadSide,
+  models: OpenReadModels,
+  tableId: string,
+  roundNo: number,
+  io: CliIo,
+): Promise<ToRound> {
+  const asked = { side, models, tableId, roundNo, command: 'verify', io };
+  const hand = await models.readModels.hand(tableId, roundNo);
+  if (hand !== null && (hand.status === 'betting' || hand.status === 'dealing')) {
+    const { ended } = await unfoldedRound(side.store, tableId, roundNo, models.foldedTo);
+    if (!ended) return { roundNo, state: 'in play', status: hand.status, exit: EXIT.ok };
+    const exit = await notFoldedYet(asked, 'has ended in the store, not yet in the read models');
+    return { roundNo, state: 'not folded yet', exit };
+  }
+  const exit = await handNotFolded(asked);
+  return { roundNo, state: exit === EXIT.notFoldedYet ? 'not folded yet' : 'no such hand', exit };
 }
 
 /** Verifies the asked hands the read models hold; prints them; the exit code. */
@@ -153,15 +190,19 @@ async function verifyTable(side: ReadSide, models: OpenReadModels, asked: Asked,
   const head = await side.store.streamHead(tableStream(tableId));
   const last = await unfoldedTail(side.store, tableId, models.foldedTo);
   const coverage = { foldedTo: models.foldedTo, unfolded: last !== null, lastPosition: last };
+  const to =
+    asked.to === undefined || rounds.includes(asked.to)
+      ? null
+      : await toRound(side, models, tableId, asked.to, io);
   if (asked.json) {
+    const toJson =
+      to === null ? {} : { toRound: { roundNo: to.roundNo, state: to.state, status: to.status } };
     io.stdout.write(
-      `${JSON.stringify({ tableId, ok: failed.length === 0, hands: results.length, failed: failed.length, checks: counts, head: head ? { revision: Number(head.revision), hash: head.hash } : null, readModels: coverage, results })}\n`,
+      `${JSON.stringify({ tableId, ok: failed.length === 0, hands: results.length, failed: failed.length, checks: counts, head: head ? { revision: Number(head.revision), hash: head.hash } : null, readModels: coverage, ...toJson, results })}\n`,
     );
-  } else printText(io, tableId, rounds, verified, head, coverage);
+  } else printText(io, tableId, rounds, verified, head, coverage, to);
   if (failed.length > 0) return EXIT.failure;
-  // a last round asked that the read models do not hold finished, while the table has events not folded yet
-  if (coverage.unfolded && asked.to !== undefined && !rounds.includes(asked.to)) return NOT_FOLDED_YET;
-  return EXIT.ok;
+  return to?.exit ?? EXIT.ok;
 }
 
 /** `coup verify --table T [--from N --to M]`: verifies hands; exits 1 if any check fails. */
@@ -183,8 +224,11 @@ export const verify: Command = {
     '  and finds the hands in the read models COUP_READ_MODELS names: a SQLite file (the default) is caught up first;',
     '  a postgres:// URL is only read, as the projection process (coup projections run) left it (nothing is written',
     '  there; not built yet: exit 1). Hands it has not folded yet are not verified: a line (JSON: readModels) says to',
-    "  which position it has folded and where the table's last event is; exit 3 when the table, or the --to round,",
-    '  is not in the read models yet while the table has events not folded: retry once they are folded.',
+    "  which position it has folded and where the table's last event is. A --to round not verified is said so (JSON:",
+    '  toRound): in play (betting or dealing) exits as the others do; not folded yet, while the store has events of',
+    '  it (or of the table, when the table is not in the read models) that they have not folded: exit 3, retry once',
+    "  they are folded; no such hand (missing at or below the table's last round, or beyond any round recorded):",
+    '  exit 1.',
   ].join('\n'),
   async run(args, io) {
     const { options } = parseArgs('verify', args, OPTIONS);
