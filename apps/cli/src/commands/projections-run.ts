@@ -8,7 +8,14 @@
 import { createServer, type Server } from 'node:http';
 import { ProjectionRunner, type RunnerLogger } from '@coup/projections';
 import { EXIT, type CliIo } from '../io';
-import { type ReadSide, closingAfter, openReadSide, projectionsFromEnv } from './read-side';
+import {
+  type OwnRunner,
+  type ReadSide,
+  closingAfter,
+  openReadSide,
+  projectionsFromEnv,
+  runnerOver,
+} from './read-side';
 
 export interface RunOptions {
   /** Catch up to the head, then exit. */
@@ -51,15 +58,13 @@ function stopSignal(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
   return { signal, dispose: () => STOP_SIGNALS.forEach((s) => process.removeListener(s, handler)) };
 }
 
-function newRunner(side: ReadSide, options: RunOptions, log: RunnerLogger): ProjectionRunner {
-  return new ProjectionRunner({
-    store: side.store,
-    readModels: side.readModels,
+/** A runner over storage opened for it (a constructor that throws leaves none open), and how to close both. */
+async function newRunner(side: ReadSide, options: RunOptions, log: RunnerLogger): Promise<OwnRunner> {
+  return runnerOver(side, {
     projections: projectionsFromEnv('projections'),
     maxBatch: options.maxBatch,
     catchUpPage: options.maxBatch,
     minCommitIntervalMs: options.commitMs,
-    ...(side.kind === 'sqlite' ? { headPosition: side.head } : {}),
     logger: log,
   });
 }
@@ -73,17 +78,17 @@ async function readyRunner(
   options: RunOptions,
   log: RunnerLogger,
   stopped: Promise<unknown>,
-): Promise<ProjectionRunner | null> {
+): Promise<OwnRunner | null> {
   let wait = 200;
   let stop = false;
   void stopped.then(() => (stop = true));
   for (;;) {
-    const runner = newRunner(side, options, log);
+    const owned = await newRunner(side, options, log);
     try {
-      await runner.ready();
-      return runner;
+      await owned.runner.ready();
+      return owned;
     } catch (error) {
-      await runner.close().catch(() => undefined);
+      await owned.close().catch(() => undefined);
       log.error({ msg: 'read models not reachable: trying again', error: String(error), retryMs: wait });
     }
     await Promise.race([new Promise((r) => setTimeout(r, wait)), stopped]);
@@ -131,24 +136,22 @@ function progressLog(runner: ProjectionRunner, seconds: number, log: RunnerLogge
 }
 
 async function once(side: ReadSide, options: RunOptions, log: RunnerLogger): Promise<number> {
-  const runner = newRunner(side, options, log);
-  return closingAfter(
-    async () => {
-      const started = performance.now();
-      const result = await runner.catchUp();
-      const seconds = (performance.now() - started) / 1000;
-      log.info({ msg: 'caught up', events: result.events, position: result.position, seconds });
-      return EXIT.ok;
-    },
-    () => runner.close(),
-  );
+  const { runner, close } = await newRunner(side, options, log);
+  return closingAfter(async () => {
+    const started = performance.now();
+    const result = await runner.catchUp();
+    const seconds = (performance.now() - started) / 1000;
+    log.info({ msg: 'caught up', events: result.events, position: result.position, seconds });
+    return EXIT.ok;
+  }, close);
 }
 
 async function follow(side: ReadSide, options: RunOptions, log: RunnerLogger): Promise<number> {
   const stop = stopSignal();
   try {
-    const runner = await readyRunner(side, options, log, stop.signal);
-    if (runner === null) return EXIT.ok;
+    const owned = await readyRunner(side, options, log, stop.signal);
+    if (owned === null) return EXIT.ok;
+    const { runner } = owned;
     runner.start();
     log.info({
       msg: 'following the log',
@@ -162,7 +165,7 @@ async function follow(side: ReadSide, options: RunOptions, log: RunnerLogger): P
     log.info({ msg: 'stopping: committing the batch in progress', signal });
     stopProgress();
     health?.close();
-    await runner.close();
+    await owned.close();
     log.info({ msg: 'stopped', position: runner.engine.minCheckpoint() });
     return EXIT.ok;
   } finally {

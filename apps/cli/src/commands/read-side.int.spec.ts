@@ -208,7 +208,7 @@ describe('read models the runner cannot open', () => {
       }
     });
 
-  test("the runner's constructor fails: the error is thrown and the file it opened is closed", async () => {
+  test("the runner's constructor fails: replay, verify, projections run (--once or live) throw its error and close the file", async () => {
     const file = join(dir, 'broken-read-models.sqlite');
     // a checkpoints table without its columns: the runner's constructor fails making its tables
     const db = new Database(file);
@@ -219,6 +219,8 @@ describe('read models the runner cannot open', () => {
       for (const [command, args] of [
         [replay, ['--table', 'T1', '--round', '1']],
         [verify, ['--table', 'T1']],
+        [projections, ['run', '--once']],
+        [projections, ['run', '--progress-every', '0']],
       ] as const) {
         const io = fakeIo();
         // by its message: better-sqlite3 makes its errors with the class of the first test file that loaded it in
