@@ -274,13 +274,32 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     try {
       return await storage.rebuild(rest);
     } catch (error) {
-      // the rebuild's own error is the one to report; views that cannot be made now are made by the next runner
-      await restoreReportViews(storage, projections).catch(() => undefined);
+      // the rebuild's own error is the one thrown, saying so when the views could not be made again either (the
+      // next runner makes them)
+      await restoreReportViews(storage, projections).catch((viewsError: unknown) =>
+        noted(error, `the report views could not be made again either: ${String(viewsError)}`),
+      );
       throw error;
     }
   }
   if (db === undefined) throw new Error('rebuildProjections: give db or storage');
   return rebuildSqlite({ ...rest, db });
+}
+
+/** Adds `note` to an error's message (and to its stack, which begins with the message). */
+function noted(error: unknown, note: string): void {
+  if (typeof error !== 'object' || error === null) return;
+  const e = error as { message?: unknown; stack?: unknown };
+  const message = e.message;
+  if (typeof message !== 'string' || message === '') return;
+  try {
+    const withNote = `${message} (${note})`;
+    const stack = e.stack; // read first: V8 writes the stack out from the message when it is first read
+    e.message = withNote;
+    if (typeof stack === 'string') e.stack = stack.replace(message, () => withNote);
+  } catch {
+    // a frozen error keeps its message
+  }
 }
 
 async function rebuildSqlite(options: RebuildOptions & { readonly db: Db }): Promise<RebuildResult> {
