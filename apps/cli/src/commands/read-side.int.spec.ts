@@ -237,3 +237,49 @@ describe('read models the runner cannot open', () => {
     }
   });
 });
+
+describe("the data folder's read models, shared with a running service", () => {
+  test("replay and verify fold only what they read: the analysts' model folded by another configuration is left as it is", async () => {
+    // a data folder of its own (an earlier test changes a byte of the shared one's store)
+    const own = mkdtempSync(join(tmpdir(), 'coup-cli-shared-'));
+    const store = createEventStore({ kind: 'sqlite', file: join(own, 'events.sqlite') });
+    const d = new testing.TableDriver({ tableId: 'T1', players: 2, seed: 4 });
+    await testing.appendTable(store, 'T1', d.open());
+    for (let i = 0; i < 3; i++) await testing.appendTable(store, 'T1', d.playRound());
+    await store.close();
+    const file = join(own, 'read-models.sqlite');
+    process.env['COUP_DATA_DIR'] = own;
+    process.env['COUP_READ_MODELS'] = file;
+    const analyst = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return {
+          checkpoint: db
+            .prepare(
+              "SELECT version, position, generation FROM projection_checkpoints WHERE name = 'analyst'",
+            )
+            .get(),
+          facts: db.prepare('SELECT count(*) AS n FROM sqlite_master WHERE name LIKE ?').get('an_%'),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      // the service's (or `coup projections run`'s) configuration: shifts of its own
+      process.env['COUP_SHIFTS'] = 'day=06:00,night=18:00';
+      expect(await projections.run(['rebuild'], fakeIo())).toBe(0);
+      delete process.env['COUP_SHIFTS'];
+      const before = analyst();
+      expect(before.checkpoint).toBeDefined();
+      expect(await verify.run(['--table', 'T1'], fakeIo())).toBe(0);
+      expect(await replay.run(['--table', 'T1', '--round', '1'], fakeIo())).toBe(0);
+      expect(analyst()).toEqual(before);
+    } finally {
+      delete process.env['COUP_SHIFTS'];
+      delete process.env['COUP_READ_MODELS'];
+      process.env['COUP_DATA_DIR'] = dir;
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+});

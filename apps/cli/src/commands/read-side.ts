@@ -192,11 +192,14 @@ export async function runnerOver(
 }
 
 /**
- * SQLite (a local file, the embedded default): brought up to the store by a runner, as the service and `coup
- * projections run` fold it (checkpoints keep a running service's runner and this one from applying anything twice).
+ * SQLite (a local file, the embedded default): the projections replay and verify read brought up to the store by a
+ * runner, as the service and `coup projections run` fold them (checkpoints keep a running service's runner and this
+ * one from applying anything twice). Only those: the file may be a running service's, whose analysts' model folded
+ * with its COUP_GAMING_DAY and COUP_SHIFTS would be made again by a runner of this shell's.
  */
 async function sqliteCaughtUp(side: ReadSide, io: CliIo, command: string): Promise<OpenReadModels> {
-  const { runner, close } = await runnerOver(side, { projections: projectionsFromEnv(command) });
+  const read = projectionsFromEnv(command).filter((p) => READ.includes(p.name));
+  const { runner, close } = await runnerOver(side, { projections: read });
   try {
     const { events } = await runner.catchUp();
     if (events > 0) io.stderr.write(`read models caught up with ${events} new events\n`);
