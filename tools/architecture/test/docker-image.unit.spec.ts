@@ -124,7 +124,8 @@ describe('Dockerfile', () => {
     const cmd = runtime!.instructions.find((i) => i.startsWith('CMD '));
     expect(cmd).toMatch(/"apps\/table-service\/dist\/main\.js"\]$/);
     const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
-    const scripts = [...compose.matchAll(/'node', '([^'-][^']*)'/g)].map((m) => m[1]);
+    // the script after node and its options
+    const scripts = [...compose.matchAll(/'node',(?:\s*'--[^']*',)*\s*'([^'-][^']*)'/g)].map((m) => m[1]);
     expect(scripts).toEqual(['apps/cli/dist/main.js']);
   });
 });
