@@ -168,6 +168,8 @@ export function Roads(props: {
   const [service, setService] = useState<{ shoe: number | null; data: RoadsData } | null>(null);
   const [asked, setAsked] = useState(false);
   const ask = everyCoup ? lastRound !== null : shoeNo !== null && shoeCoups > 0;
+  // coups to show when the roads first appeared (a reload): the read model has them, ask at once
+  const [shownFirst] = useState(ask);
   // a correction leaves the coup count as it was: it asks again all the same
   const trigger = `${everyCoup ? lastRound : shoeCoups}/${amendments}`;
   useEffect(() => {
@@ -183,8 +185,8 @@ export function Roads(props: {
         // not in the read model yet, or unreachable: the live roads stand
       }
     };
-    // the first time at once (a reload: the read model has it), then after each coup a moment later
-    const delays = asked ? RETRIES_MS : [0, ...RETRIES_MS];
+    // at once on a reload (the read model has it); a coup seen live only a moment later: it is folded after the push
+    const delays = !asked && shownFirst ? [0, ...RETRIES_MS] : RETRIES_MS;
     setAsked(true);
     for (const ms of delays) timers.push(window.setTimeout(() => void load(), ms));
     return () => {

@@ -151,6 +151,35 @@ describe('Roads drawing', () => {
     }
   });
 
+  it('the first coup seen live is asked for a moment later, not at once (the read model folds it after the push)', async () => {
+    jest.useFakeTimers();
+    const real = globalThis.fetch;
+    const fetchMock = jest.fn(async () => ({ ok: true, status: 200, json: async () => serviceRoads('B') }));
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    const at = (coups: number) => (
+      <Roads
+        token="t"
+        tableId="T1"
+        shoeNo={1}
+        shoeCoups={coups}
+        everyCoup={false}
+        lastRound={coups || null}
+        live={entries('B'.repeat(coups))}
+      />
+    );
+    try {
+      const { rerender } = render(at(0));
+      rerender(at(1));
+      await act(async () => jest.advanceTimersByTime(299));
+      expect(fetchMock).not.toHaveBeenCalled();
+      await act(async () => jest.advanceTimersByTime(1));
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+      globalThis.fetch = real;
+    }
+  });
+
   it('asks nothing before the shoe has a coup (the service would answer 404)', () => {
     const real = globalThis.fetch;
     const fetchMock = jest.fn();

@@ -151,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     readModels: readModelsOf(env, dataDir, cwd),
     projectionCommitMs: integer(env, 'COUP_PROJECTION_COMMIT_MS', 500, 0, 10_000),
     projectionMaxBatch: integer(env, 'COUP_PROJECTION_MAX_BATCH', 10_000, 100, 100_000),
-    projectionPollMs: integer(env, 'COUP_PROJECTION_POLL_MS', 250, 10, 10_000),
+    projectionPollMs: integer(env, 'COUP_PROJECTION_POLL_MS', 50, 10, 10_000),
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : null,
     http: httpEdgeConfig(env),
     seedKeys: seedKeysOf(env, kind, dataDir, cwd),

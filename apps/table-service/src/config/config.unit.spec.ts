@@ -20,7 +20,7 @@ describe('configuration is validated at start', () => {
       logLevel: 'info',
       projectionCommitMs: 500,
       projectionMaxBatch: 10_000,
-      projectionPollMs: 250,
+      projectionPollMs: 50,
       tokenClockSkewSeconds: 30,
     });
     expect(loadConfig({ ...KEY, COUP_DATA_DIR: d }).jwtSecret).toBe(c.jwtSecret);
