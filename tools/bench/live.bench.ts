@@ -12,11 +12,12 @@
  * Each part runs Coup, then the bare `ws` broadcast server (tools/bench/bare-ws.ts) with the same sockets, the same
  * bets and table events and Coup's own frames, and prints the server CPU (from /proc, by thread: main, the three
  * busiest others, the rest) per delivered frame and per bet of both. Options (env): BENCH_PARTS (window,floor),
- * BENCH_WORKERS (4), BENCH_SKIP_BUILD=1, BENCH_SKIP_BARE=1, BENCH_NODE_ARGS (the service's, e.g. `--cpu-prof`); COUP_*
+ * BENCH_WORKERS (4), BENCH_SKIP_BUILD=1, BENCH_SKIP_BARE=1, BENCH_NODE_ARGS (the service's, e.g. `--cpu-prof`),
+ * BENCH_SERVICE_STDOUT=<file> (the service's standard output, e.g. with BENCH_NODE_ARGS=--trace-gc); COUP_*
  * variables reach the service.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -100,6 +101,7 @@ function stopper(child: ChildProcess, cleanup: () => void = () => undefined): ()
 }
 
 /** Node options for both servers (BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`). */
+const SERVICE_STDOUT = process.env['BENCH_SERVICE_STDOUT'];
 const nodeArgs = () => (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
 async function startCoup(): Promise<Server> {
@@ -112,7 +114,8 @@ async function startCoup(): Promise<Server> {
         ...process.env,
         ...serviceEnv(port, dataDir),
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // BENCH_SERVICE_STDOUT=<file>: the service's standard output (e.g. with BENCH_NODE_ARGS=--trace-gc) goes there.
+      stdio: ['ignore', SERVICE_STDOUT === undefined ? 'ignore' : openSync(SERVICE_STDOUT, 'a'), 'inherit'],
     }),
   );
   const http = `http://127.0.0.1:${port}`;

@@ -1,6 +1,7 @@
 /**
- * Where a SQLite store's group commits run: on the store's own thread and connection (InlineWriter), or in a
- * worker thread with its own connection (WorkerWriter), so the store's event loop never waits for an fsync.
+ * Where a SQLite store's group commits run: on the store's own thread and connection (InlineWriter), in a worker
+ * thread with its own connection (WorkerWriter), so the store's event loop never waits for an fsync, or in either,
+ * chosen per commit by the load (AdaptiveWriter).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,6 +108,11 @@ export class WorkerWriter implements BatchWriter {
     });
   }
 
+  /** The thread died or failed to open: every later write rejects. */
+  isBroken(): boolean {
+    return this.broken !== null;
+  }
+
   close(): Promise<void> {
     this.closed ??= new Promise<void>((resolve) => {
       if (this.broken) {
@@ -149,5 +155,103 @@ export class WorkerWriter implements BatchWriter {
     this.broken ??= error;
     for (const waiter of this.waiting.values()) waiter.reject(this.broken);
     this.waiting.clear();
+  }
+}
+
+/** Where the adaptive writer runs the next group commit. */
+export type CommitPlace = 'inline' | 'worker';
+
+/** What the adaptive writer's policy sees: this thread's recent time in inline commits, and the clock. */
+export interface CommitLoad {
+  /** Milliseconds this thread spent in inline commits, decayed with a one-second time constant. */
+  readonly inlineMsPerSecond: number;
+  /** The end of the cool-down after an inline commit slower than SLOW_INLINE_COMMIT_MS (performance.now()). */
+  readonly slowUntil: number;
+  readonly now: number;
+  /** How many appends the group commit holds. */
+  readonly appends: number;
+  /** Group commits run inline since the last one in the thread. */
+  readonly inlineSinceWorker: number;
+}
+
+/** Inline commits may hold this thread this long per second (10 %); past it the thread takes them. */
+export const INLINE_BUDGET_MS_PER_S = 100;
+/** An inline commit slower than this (a busy disk, a checkpoint) sends the commits to the thread for a while. */
+export const SLOW_INLINE_COMMIT_MS = 5;
+export const SLOW_COOLDOWN_MS = 10_000;
+/**
+ * The request thread's connection never checkpoints the log (a checkpoint copies pages and syncs the file: tens of
+ * ms); the thread's does (SQLite's automatic checkpoint at 1,000 pages, when it commits), so it gets one group
+ * commit in this many at least.
+ */
+export const CHECKPOINT_EVERY = 100;
+
+/** The default policy: inline while commits are few and fast, else in the thread. */
+export function defaultCommitPlace(load: CommitLoad): CommitPlace {
+  if (load.now < load.slowUntil || load.inlineSinceWorker >= CHECKPOINT_EVERY) return 'worker';
+  return load.inlineMsPerSecond < INLINE_BUDGET_MS_PER_S ? 'inline' : 'worker';
+}
+
+/**
+ * Commits on this thread while they are few and fast, in the writer thread when they are not (ADR-12): a quiet
+ * store (a floor of tables taking one bet per commit) saves the message each way and the thread's wake-up, and a
+ * busy one (or a slow disk) keeps its event loop free of fsyncs. Chosen per group commit; the store has one in
+ * flight at a time, so its two connections never write at once, and each drops its cached heads when it sees the
+ * other's commits (`PRAGMA data_version`), as with another process. Only the thread's connection checkpoints the
+ * log (CHECKPOINT_EVERY). If the thread dies, commits stay inline, and this connection checkpoints.
+ */
+export class AdaptiveWriter implements BatchWriter {
+  private readonly inline: InlineWriter;
+  private readonly worker: WorkerWriter;
+  private inlineMs = 0;
+  private lastAt = performance.now();
+  private slowUntil = -Infinity;
+  private inlineSinceWorker = 0;
+  private checkpointsInline = false;
+  /** How many group commits ran where (for tests and metrics). */
+  readonly commits = { inline: 0, worker: 0 };
+
+  constructor(
+    private readonly db: Database.Database,
+    config: SqliteEventStoreConfig,
+    private readonly place: (load: CommitLoad) => CommitPlace = defaultCommitPlace,
+  ) {
+    this.inline = new InlineWriter(db);
+    this.worker = new WorkerWriter(config);
+    db.pragma('wal_autocheckpoint = 0');
+  }
+
+  write(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
+    const now = performance.now();
+    this.inlineMs *= Math.exp((this.lastAt - now) / 1000);
+    this.lastAt = now;
+    const place = this.worker.isBroken()
+      ? this.inlineOnly()
+      : this.place({
+          inlineMsPerSecond: this.inlineMs,
+          slowUntil: this.slowUntil,
+          now,
+          appends: batch.length,
+          inlineSinceWorker: this.inlineSinceWorker,
+        });
+    this.commits[place] += 1;
+    this.inlineSinceWorker = place === 'worker' ? 0 : this.inlineSinceWorker + 1;
+    if (place === 'worker') return this.worker.write(batch, recordedAt);
+    const written = this.inline.write(batch, recordedAt);
+    const took = performance.now() - now;
+    this.inlineMs += took;
+    if (took > SLOW_INLINE_COMMIT_MS) this.slowUntil = now + took + SLOW_COOLDOWN_MS;
+    return written;
+  }
+
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+
+  /** Without the thread, this connection checkpoints the log again (SQLite's default, 1,000 pages). */
+  private inlineOnly(): CommitPlace {
+    if (!this.checkpointsInline) this.db.pragma('wal_autocheckpoint = 1000');
+    this.checkpointsInline = true;
+    return 'inline';
   }
 }

@@ -20,7 +20,7 @@ afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-type Writer = 'inline' | 'worker';
+type Writer = 'inline' | 'worker' | 'alternating';
 
 interface ChildRun {
   tried: Set<string>;
@@ -67,7 +67,7 @@ function runAndKill(file: string, ackTarget: number, writer: Writer): Promise<Ch
   });
 }
 
-describe.each(['inline', 'worker'] as const)('SQLite store faults (%s writer)', (writer) => {
+describe.each(['inline', 'worker', 'alternating'] as const)('SQLite store faults (%s writer)', (writer) => {
   it('given a process SIGKILLed mid-stream, when the file is reopened, then every acknowledged event is there exactly once and the chains verify', async () => {
     const file = tempFile();
     const run = await runAndKill(file, 400, writer);
@@ -130,7 +130,14 @@ describe.each(['inline', 'worker'] as const)('SQLite store faults (%s writer)', 
     await setup.close();
 
     // Cap the file a few pages above its size, then append 4 KiB events until it is full.
-    const capped = new SqliteEventStore({ file, maxPageCount: 12, writer });
+    let commits = 0;
+    const capped = new SqliteEventStore({
+      file,
+      maxPageCount: 12,
+      ...(writer === 'alternating'
+        ? { writer: 'adaptive', commitPlace: () => (commits++ % 2 === 0 ? 'inline' : 'worker') }
+        : { writer }),
+    });
     const acked: NewEvent[] = [];
     const failures: unknown[] = [];
     for (let round = 0; round < 40 && failures.length < 3; round++) {

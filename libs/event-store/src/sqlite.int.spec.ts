@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
 import { GENESIS_HASH } from './hash';
 import { SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
+import type { CommitLoad, CommitPlace } from './sqlite-batch-writer';
 import type { RecordedEvent } from './types';
 import { collect, events, newEvent, runEventStoreContract } from './testing/contract';
 
@@ -18,11 +19,22 @@ afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-// The same contract with the group commits on this thread and in the writer thread.
-for (const writer of ['inline', 'worker'] as const)
+/** An adaptive writer forced to switch connection at every group commit (the worst case for its cached heads). */
+function alternating(): (load: CommitLoad) => CommitPlace {
+  let n = 0;
+  return () => (n++ % 2 === 0 ? 'inline' : 'worker');
+}
+
+// The same contract with the group commits on this thread, in the writer thread, in either by the load, and
+// alternating between the two connections.
+for (const writer of ['inline', 'worker', 'adaptive', 'alternating'] as const)
   runEventStoreContract(`sqlite (${writer} writer)`, async (options) => {
     const file = tempFile();
-    const store = new SqliteEventStore({ file, writer, upcasters: options?.upcasters });
+    const store = new SqliteEventStore({
+      file,
+      upcasters: options?.upcasters,
+      ...(writer === 'alternating' ? { writer: 'adaptive', commitPlace: alternating() } : { writer }),
+    });
     return {
       store,
       cleanup: () => store.close(),

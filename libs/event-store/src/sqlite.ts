@@ -2,14 +2,21 @@
 // whose promise resolved is in the fsynced WAL. Appends arriving while the previous group commit is being
 // written are written together in the next one (group commit), each in its own SAVEPOINT: one append's failure
 // never fails its neighbours, and many callers share one fsync. The commits run on the store's own thread
-// (`writer: 'inline'`, the default) or in a worker thread (`writer: 'worker'`), which keeps a busy server's
-// event loop free while the disk syncs. Reads use the store's own connection (WAL readers never wait for the
-// writer). Several processes may share the file (busy_timeout; cached heads are dropped whenever
+// (`writer: 'inline'`, the default), in a worker thread (`writer: 'worker'`), which keeps a busy server's
+// event loop free while the disk syncs, or in either by the load (`writer: 'adaptive'`). Reads use the store's
+// own connection (WAL readers never wait for the writer). Several processes may share the file (busy_timeout; cached heads are dropped whenever
 // `PRAGMA data_version` shows another connection committed).
 import type Database from 'better-sqlite3';
 import { type StoredRow, toRecorded, verifyChain } from './core';
 import { EventStoreUnavailableError } from './errors';
-import { type BatchWriter, InlineWriter, WorkerWriter } from './sqlite-batch-writer';
+import {
+  AdaptiveWriter,
+  type BatchWriter,
+  type CommitLoad,
+  type CommitPlace,
+  InlineWriter,
+  WorkerWriter,
+} from './sqlite-batch-writer';
 import { RecentCommits } from './sqlite-recent';
 import { COLUMNS, mapError, openConnection, type WriteRequest } from './sqlite-writer';
 import { CommitNotifier, PagedSubscription } from './subscription';
@@ -53,9 +60,12 @@ export interface SqliteEventStoreConfig {
   maxPageCount?: number;
   /**
    * Where group commits run: `'inline'` (default) on this thread, `'worker'` in a worker thread of their own so
-   * this thread never blocks on an fsync (what the table service uses). Same durability either way.
+   * this thread never blocks on an fsync, `'adaptive'` on this thread while commits are few and fast and in the
+   * thread when they are not (what the table service uses). Same durability either way.
    */
-  writer?: 'inline' | 'worker';
+  writer?: 'inline' | 'worker' | 'adaptive';
+  /** With `writer: 'adaptive'`, where each group commit runs (default: by the load; tests force patterns). */
+  commitPlace?: (load: CommitLoad) => CommitPlace;
   upcasters?: UpcasterRegistry;
 }
 
@@ -114,8 +124,13 @@ export class SqliteEventStore implements EventStore {
         dataVersion: this.db.prepare('PRAGMA data_version').pluck(),
       };
       // A read-only store has nothing to write: its appends fail on its own connection with STORE_READ_ONLY.
-      this.writer =
-        config.writer === 'worker' && !config.readonly ? new WorkerWriter(config) : new InlineWriter(this.db);
+      this.writer = config.readonly
+        ? new InlineWriter(this.db)
+        : config.writer === 'worker'
+          ? new WorkerWriter(config)
+          : config.writer === 'adaptive'
+            ? new AdaptiveWriter(this.db, config, config.commitPlace)
+            : new InlineWriter(this.db);
     } catch (error) {
       this.db.close();
       throw mapError(error, `Cannot open the event store at ${config.file}`);

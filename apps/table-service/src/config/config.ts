@@ -28,7 +28,7 @@ export interface ServiceConfig extends ReadModelsSetting, AnalyticsSetting {
         readonly kind: 'sqlite';
         readonly file: string;
         /** Where group commits run: `worker` (default, a thread of their own) or `inline` (the request thread). */
-        readonly writer: 'worker' | 'inline';
+        readonly writer: 'worker' | 'inline' | 'adaptive';
       }
     | { readonly kind: 'eventstoredb'; readonly connectionString: string }
     | { readonly kind: 'memory' };
@@ -177,9 +177,9 @@ function logLevelOf(env: NodeJS.ProcessEnv): LogLevel {
 /** The event store of COUP_EVENT_STORE (`kind`), with its own settings. */
 function eventStoreOf(env: NodeJS.ProcessEnv, kind: string, dataDir: string): ServiceConfig['eventStore'] {
   if (kind === 'sqlite') {
-    const writer = env['COUP_SQLITE_WRITER'] || 'worker';
-    if (writer !== 'worker' && writer !== 'inline')
-      throw new ConfigError(`COUP_SQLITE_WRITER must be worker (the default) or inline, not '${writer}'`);
+    const writer = env['COUP_SQLITE_WRITER'] || 'adaptive';
+    if (writer !== 'worker' && writer !== 'inline' && writer !== 'adaptive')
+      throw new ConfigError(`COUP_SQLITE_WRITER must be adaptive (default), worker or inline: '${writer}'`);
     return { kind: 'sqlite', file: join(dataDir, 'events.sqlite'), writer };
   }
   if (kind === 'eventstoredb') {

@@ -15,7 +15,7 @@ describe('configuration is validated at start', () => {
     const c = loadConfig({ ...KEY, COUP_DATA_DIR: d });
     expect(c).toMatchObject({
       port: 3000,
-      eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite'), writer: 'worker' },
+      eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite'), writer: 'adaptive' },
       jwtSecretGenerated: true,
       logLevel: 'info',
       projectionCommitMs: 500,
@@ -196,12 +196,12 @@ describe('configuration is validated at start', () => {
     expect(load).toThrow(message);
     expect(load).not.toThrow(/secret/);
   });
-  it('runs SQLite group commits inline when asked', () => {
+  it.each(['inline', 'worker'] as const)('runs SQLite group commits %s when asked', (writer) => {
     const d = dir();
-    expect(loadConfig({ ...KEY, COUP_DATA_DIR: d, COUP_SQLITE_WRITER: 'inline' }).eventStore).toEqual({
+    expect(loadConfig({ ...KEY, COUP_DATA_DIR: d, COUP_SQLITE_WRITER: writer }).eventStore).toEqual({
       kind: 'sqlite',
       file: join(d, 'events.sqlite'),
-      writer: 'inline',
+      writer,
     });
   });
   it('accepts EventStoreDB with a connection string', () => {

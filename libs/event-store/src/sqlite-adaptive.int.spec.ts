@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from './sqlite';
+import {
+  type CommitLoad,
+  type CommitPlace,
+  CHECKPOINT_EVERY,
+  defaultCommitPlace,
+  INLINE_BUDGET_MS_PER_S,
+} from './sqlite-batch-writer';
+import { collect, events } from './testing/contract';
+
+// The adaptive writer (ADR-12): each group commit on the store's thread or in the writer thread, by the load.
+// The contract suite runs it too (sqlite.int.spec.ts), by the load and alternating at every commit.
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'coup-es-adaptive-'));
+  dirs.push(dir);
+  return join(dir, 'events.sqlite');
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The default policy, recording what it saw and chose. */
+function recording(): { place: (load: CommitLoad) => CommitPlace; seen: CommitLoad[]; chose: CommitPlace[] } {
+  const seen: CommitLoad[] = [];
+  const chose: CommitPlace[] = [];
+  return {
+    seen,
+    chose,
+    place: (load) => {
+      seen.push(load);
+      const place = defaultCommitPlace(load);
+      chose.push(place);
+      return place;
+    },
+  };
+}
+
+describe('SQLite store, adaptive writer', () => {
+  it('given the load, when choosing, then inline while within the budget, not after a slow commit, and the thread now and then', () => {
+    const quiet = {
+      inlineMsPerSecond: 1,
+      slowUntil: -Infinity,
+      now: 1_000,
+      appends: 1,
+      inlineSinceWorker: 0,
+    };
+    expect(defaultCommitPlace(quiet)).toBe('inline');
+    expect(defaultCommitPlace({ ...quiet, inlineSinceWorker: CHECKPOINT_EVERY - 1 })).toBe('inline');
+    expect(defaultCommitPlace({ ...quiet, inlineSinceWorker: CHECKPOINT_EVERY })).toBe('worker');
+    expect(defaultCommitPlace({ ...quiet, inlineMsPerSecond: INLINE_BUDGET_MS_PER_S })).toBe('worker');
+    expect(defaultCommitPlace({ ...quiet, slowUntil: 1_001 })).toBe('worker');
+    expect(defaultCommitPlace({ ...quiet, slowUntil: 1_000 })).toBe('inline');
+  });
+
+  it('given a quiet store, when appending, then the commits run inline and the time they took is counted', async () => {
+    const policy = recording();
+    const store = new SqliteEventStore({ file: tempFile(), writer: 'adaptive', commitPlace: policy.place });
+    try {
+      for (let i = 0; i < 5; i++) await store.appendToStream(`s-${i}`, events(2));
+      expect(policy.chose).toEqual(['inline', 'inline', 'inline', 'inline', 'inline']);
+      expect(policy.seen[0]?.inlineMsPerSecond).toBe(0);
+      expect(policy.seen[1]?.inlineMsPerSecond).toBeGreaterThan(0);
+      expect(policy.seen.map((l) => l.appends)).toEqual([1, 1, 1, 1, 1]);
+      expect(policy.seen.map((l) => l.inlineSinceWorker)).toEqual([0, 1, 2, 3, 4]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('given commits that go back and forth between the connections, then each stream has one chain and every event once', async () => {
+    let n = 0;
+    const store = new SqliteEventStore({
+      file: tempFile(),
+      writer: 'adaptive',
+      // runs of three on each side, so each connection sees the other's commits with its heads cached
+      commitPlace: () => (Math.floor(n++ / 3) % 2 === 0 ? 'inline' : 'worker'),
+    });
+    try {
+      for (let i = 0; i < 30; i++)
+        await Promise.all([
+          store.appendToStream('a', events(1 + (i % 3))),
+          store.appendToStream(`b-${i % 2}`, events(1)),
+        ]);
+      for (const stream of ['a', 'b-0', 'b-1']) expect((await store.verifyStream(stream)).ok).toBe(true);
+      const all = await collect(store.readAll());
+      expect(all.map((e) => e.globalPosition)).toEqual(all.map((_, i) => BigInt(i + 1)));
+      expect(all).toHaveLength(30 * 2 + 30);
+      expect(n).toBeGreaterThanOrEqual(6);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('given a writer thread that dies, when appending again, then the commits run inline and nothing is lost', async () => {
+    const store = new SqliteEventStore({ file: tempFile(), writer: 'adaptive', commitPlace: () => 'worker' });
+    try {
+      await store.appendToStream('s', events(2));
+      // the thread ends under the store (a crash of the thread, not of the process)
+      const writer = (
+        store as unknown as { writer: { worker: { worker: { terminate(): Promise<number> } } } }
+      ).writer;
+      await writer.worker.worker.terminate();
+      await new Promise((resolve) => setImmediate(resolve)); // its 'exit' is handled
+      await store.appendToStream('s', events(3), { expectedRevision: 1n });
+      const stored = await collect(store.readStream('s'));
+      expect(stored.map((e) => e.streamRevision)).toEqual([0n, 1n, 2n, 3n, 4n]);
+      expect((await store.verifyStream('s')).ok).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('given an inline commit slower than the limit, then the next commits go to the thread', async () => {
+    const policy = recording();
+    const store = new SqliteEventStore({ file: tempFile(), writer: 'adaptive', commitPlace: policy.place });
+    try {
+      await store.appendToStream('s', events(1));
+      // a commit that holds this thread past the limit, as a slow fsync would: 8 MB in one group commit
+      await store.appendToStream(
+        'big',
+        events(400).map((e) => ({ ...e, data: { pad: 'x'.repeat(20_000) } })),
+      );
+      expect(policy.chose).toEqual(['inline', 'inline']);
+      await store.appendToStream('s', events(1), { expectedRevision: 0n });
+      expect(policy.chose.at(-1)).toBe('worker');
+      expect(policy.seen.at(-1)?.slowUntil).toBeGreaterThan(policy.seen.at(-1)?.now ?? Infinity);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('given inline commits past the checkpoint size, then the log is checkpointed only by a commit in the thread', async () => {
+    const file = tempFile();
+    let toWorker = false;
+    const store = new SqliteEventStore({
+      file,
+      writer: 'adaptive',
+      commitPlace: () => (toWorker ? 'worker' : 'inline'),
+    });
+    try {
+      // 1,500 pages of 4 KiB in inline commits: SQLite's automatic checkpoint (1,000 pages) would have run
+      for (let i = 0; i < 30; i++)
+        await store.appendToStream(
+          `s-${i}`,
+          events(50).map((e) => ({ ...e, data: { pad: 'x'.repeat(4_000) } })),
+        );
+      // nothing copied into the database file yet: every page is still in the log
+      expect(statSync(file).size).toBeLessThan(1_000_000);
+      toWorker = true;
+      await store.appendToStream('last', events(1));
+      // the thread's commit checkpointed the log: the pages are in the file
+      expect(statSync(file).size).toBeGreaterThan(5_000_000);
+      expect((await collect(store.readAll())).length).toBe(30 * 50 + 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
