@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnService } from './process';
 
+// A built service starts in a process of its own: seconds on a loaded machine, past jest's default 5 s.
+jest.setTimeout(60_000);
+
 it('the console page names the casino time zone; the assets are served unchanged', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'coup-console-index-'));
   const consoleDir = join(dir, 'console');

@@ -176,7 +176,7 @@ export interface CommitLoad {
 
 /** Inline commits may hold this thread this long per second (10 %); past it the thread takes them. */
 export const INLINE_BUDGET_MS_PER_S = 100;
-/** An inline commit slower than this (a busy disk, a checkpoint) sends the commits to the thread for a while. */
+/** An inline commit slower than this (a busy disk) sends the commits to the thread for a while. */
 export const SLOW_INLINE_COMMIT_MS = 5;
 export const SLOW_COOLDOWN_MS = 10_000;
 /**
@@ -197,18 +197,21 @@ export function defaultCommitPlace(load: CommitLoad): CommitPlace {
  * store (a floor of tables taking one bet per commit) saves the message each way and the thread's wake-up, and a
  * busy one (or a slow disk) keeps its event loop free of fsyncs. Chosen per group commit; the store has one in
  * flight at a time, so its two connections never write at once, and each drops its cached heads when it sees the
- * other's commits (`PRAGMA data_version`), as with another process. Only the thread's connection checkpoints the
- * log (CHECKPOINT_EVERY). If the thread dies, commits stay inline, and this connection checkpoints.
+ * other's commits (`PRAGMA data_version`), as with another process. An inline commit never waits for another
+ * process's write lock: when one holds it, the commit goes to the thread, which waits. Only the thread's connection
+ * checkpoints the log (CHECKPOINT_EVERY). If the thread dies or cannot open the file, commits stay inline, and this
+ * connection checkpoints.
  */
 export class AdaptiveWriter implements BatchWriter {
-  private readonly inline: InlineWriter;
+  private readonly inline: SqliteWriter;
   private readonly worker: WorkerWriter;
+  private readonly busyTimeoutMs: number;
   private inlineMs = 0;
   private lastAt = performance.now();
   private slowUntil = -Infinity;
   private inlineSinceWorker = 0;
   private checkpointsInline = false;
-  /** How many group commits ran where (for tests and metrics). */
+  /** How many group commits ran where (tests read it). */
   readonly commits = { inline: 0, worker: 0 };
 
   constructor(
@@ -216,8 +219,9 @@ export class AdaptiveWriter implements BatchWriter {
     config: SqliteEventStoreConfig,
     private readonly place: (load: CommitLoad) => CommitPlace = defaultCommitPlace,
   ) {
-    this.inline = new InlineWriter(db);
+    this.inline = new SqliteWriter(db);
     this.worker = new WorkerWriter(config);
+    this.busyTimeoutMs = Math.max(0, Math.floor(config.busyTimeoutMs ?? 5000));
     db.pragma('wal_autocheckpoint = 0');
   }
 
@@ -225,33 +229,62 @@ export class AdaptiveWriter implements BatchWriter {
     const now = performance.now();
     this.inlineMs *= Math.exp((this.lastAt - now) / 1000);
     this.lastAt = now;
-    const place = this.worker.isBroken()
-      ? this.inlineOnly()
-      : this.place({
-          inlineMsPerSecond: this.inlineMs,
-          slowUntil: this.slowUntil,
-          now,
-          appends: batch.length,
-          inlineSinceWorker: this.inlineSinceWorker,
-        });
-    this.commits[place] += 1;
-    this.inlineSinceWorker = place === 'worker' ? 0 : this.inlineSinceWorker + 1;
-    if (place === 'worker') return this.worker.write(batch, recordedAt);
-    const written = this.inline.write(batch, recordedAt);
-    const took = performance.now() - now;
-    this.inlineMs += took;
-    if (took > SLOW_INLINE_COMMIT_MS) this.slowUntil = now + took + SLOW_COOLDOWN_MS;
-    return written;
+    if (this.worker.isBroken()) return this.inlineOnly(batch, recordedAt);
+    if (this.choose(now, batch.length) === 'inline') {
+      try {
+        const outcomes = this.inline.writeIfFree(batch, recordedAt, this.busyTimeoutMs);
+        this.noteInline(now);
+        // null: another process holds the write lock; the thread waits for it instead of this thread
+        if (outcomes !== null) {
+          this.commits.inline += 1;
+          this.inlineSinceWorker += 1;
+          return Promise.resolve(outcomes);
+        }
+      } catch (error) {
+        this.noteInline(now);
+        return Promise.reject(error);
+      }
+    }
+    this.commits.worker += 1;
+    this.inlineSinceWorker = 0;
+    return this.worker.write(batch, recordedAt);
   }
 
   close(): Promise<void> {
     return this.worker.close();
   }
 
-  /** Without the thread, this connection checkpoints the log again (SQLite's default, 1,000 pages). */
-  private inlineOnly(): CommitPlace {
+  /** The policy's choice (the thread if a custom policy throws). */
+  private choose(now: number, appends: number): CommitPlace {
+    try {
+      return this.place({
+        inlineMsPerSecond: this.inlineMs,
+        slowUntil: this.slowUntil,
+        now,
+        appends,
+        inlineSinceWorker: this.inlineSinceWorker,
+      });
+    } catch {
+      return 'worker';
+    }
+  }
+
+  /** Counts an inline commit (or its attempt) begun at `started`: its time, and whether it was slow. */
+  private noteInline(started: number): void {
+    const took = performance.now() - started;
+    this.inlineMs += took;
+    if (took > SLOW_INLINE_COMMIT_MS) this.slowUntil = started + took + SLOW_COOLDOWN_MS;
+  }
+
+  /** Without the thread (it died or could not open the file): inline, and this connection checkpoints again. */
+  private inlineOnly(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
     if (!this.checkpointsInline) this.db.pragma('wal_autocheckpoint = 1000');
     this.checkpointsInline = true;
-    return 'inline';
+    this.commits.inline += 1;
+    try {
+      return Promise.resolve(this.inline.write(batch, recordedAt));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }

@@ -1,18 +1,15 @@
-// The SQLite store's write side: one connection that runs group commits. It runs either in the store's own
-// thread (`writer: 'inline'`) or alone in a worker thread (`writer: 'worker'`, see sqlite-writer.worker.ts), so
-// that the thread answering requests never waits for an fsync. Both run exactly this code.
+// The SQLite store's write side: one connection that runs group commits. It runs in the store's own thread
+// (`writer: 'inline'`), alone in a worker thread (`writer: 'worker'`, see sqlite-writer.worker.ts), so that the
+// thread answering requests never waits for an fsync, or in either by the load (`writer: 'adaptive'`). All run
+// exactly this code.
 import Database from 'better-sqlite3';
 import { appendCore, type Head, lastOf, type NewRow, type StoredRow, type SyncBackend } from './core';
-import {
-  EventStoreInputError,
-  type EventStoreInputErrorCode,
-  EventStoreUnavailableError,
-  type EventStoreUnavailableErrorCode,
-  WrongExpectedVersionError,
-} from './errors';
+import { EventStoreInputError, EventStoreUnavailableError, WrongExpectedVersionError } from './errors';
 import type { AppendResult, ExpectedRevision } from './types';
 import { preparePrivateSqliteFile } from './private-files';
 import type { PreparedEvent } from './validation';
+
+export { fromWire, toWire, type WireError } from './sqlite-wire';
 
 const MAX_CACHED_HEADS = 10_000;
 const SCHEMA_VERSION = 1n;
@@ -255,9 +252,41 @@ export class SqliteWriter {
    * read-only file, I/O error).
    */
   write(batch: readonly WriteRequest[], recordedAt: string): WriteOutcome[] {
-    const outcomes: WriteOutcome[] = [];
     try {
       this.begin.run();
+    } catch (error) {
+      this.backend.heads.clear();
+      throw mapError(error, 'The append transaction failed; nothing in it was written');
+    }
+    return this.writeBegun(batch, recordedAt);
+  }
+
+  /**
+   * As {@link write}, only if no other connection holds the write lock now: null, with nothing written, when one
+   * does (the adaptive writer then commits in its thread, which waits for the lock, instead of this thread).
+   */
+  writeIfFree(
+    batch: readonly WriteRequest[],
+    recordedAt: string,
+    busyTimeoutMs: number,
+  ): WriteOutcome[] | null {
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.begin.run();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return null;
+      this.backend.heads.clear();
+      throw mapError(error, 'The append transaction failed; nothing in it was written');
+    } finally {
+      this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    }
+    return this.writeBegun(batch, recordedAt);
+  }
+
+  /** The batch in the transaction just begun (BEGIN IMMEDIATE: this connection holds the write lock). */
+  private writeBegun(batch: readonly WriteRequest[], recordedAt: string): WriteOutcome[] {
+    const outcomes: WriteOutcome[] = [];
+    try {
       const version = this.dataVersionStmt.get();
       if (version !== this.dataVersion) {
         this.backend.heads.clear(); // another connection committed: cached heads may be stale
@@ -333,48 +362,4 @@ export function mapError(error: unknown, context: string): Error {
     return new EventStoreUnavailableError('STORE_CLOSED', message, { cause: error });
   }
   return new EventStoreUnavailableError('STORE_UNAVAILABLE', message, { cause: error });
-}
-
-/** A port error as plain data, to cross from the writer thread (structured clone keeps no classes). */
-export type WireError =
-  | {
-      readonly kind: 'wrong_expected_version';
-      readonly stream: string;
-      readonly expected: ExpectedRevision;
-      readonly actual: bigint | 'no_stream';
-    }
-  | { readonly kind: 'input'; readonly code: EventStoreInputErrorCode; readonly message: string }
-  | { readonly kind: 'unavailable'; readonly code: EventStoreUnavailableErrorCode; readonly message: string };
-
-export function toWire(error: Error): WireError {
-  if (error instanceof WrongExpectedVersionError)
-    return {
-      kind: 'wrong_expected_version',
-      stream: error.stream,
-      expected: error.expected,
-      actual: error.actual,
-    };
-  if (error instanceof EventStoreInputError)
-    return { kind: 'input', code: error.code, message: error.message };
-  if (error instanceof EventStoreUnavailableError)
-    return { kind: 'unavailable', code: error.code, message: error.message };
-  return { kind: 'unavailable', code: 'STORE_UNAVAILABLE', message: error.message };
-}
-
-export function fromWire(wire: WireError): Error {
-  switch (wire.kind) {
-    case 'wrong_expected_version':
-      return new WrongExpectedVersionError(wire.stream, wire.expected, wire.actual);
-    case 'input':
-      return new EventStoreInputError(wire.code, wire.message);
-    case 'unavailable':
-      return new EventStoreUnavailableError(wire.code, wire.message);
-    default: {
-      const unknown: never = wire;
-      return new EventStoreUnavailableError(
-        'STORE_UNAVAILABLE',
-        `unknown writer error kind ${String((unknown as { kind?: unknown }).kind)}`,
-      );
-    }
-  }
 }

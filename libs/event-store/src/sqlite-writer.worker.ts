@@ -1,4 +1,4 @@
-// The SQLite store's writer thread (`writer: 'worker'`): owns the write connection and runs each batch the store
+// The SQLite store's writer thread (`writer: 'worker'`, and `'adaptive'` when busy): owns the write connection and runs each batch the store
 // sends as one group commit, so the store's own thread keeps answering while the disk syncs. Messages in:
 // { type: 'write', id, batch, recordedAt } and { type: 'close' }; out: { type: 'written', id, outcomes } with each
 // outcome a result or a wire error, { type: 'failed', id, error } when the whole transaction failed, and

@@ -67,7 +67,7 @@ describe('SQLite event store', () => {
   const open = (config: Partial<SqliteEventStoreConfig> & { file: string }): SqliteEventStore =>
     new SqliteEventStore(config);
 
-  it.each(['inline', 'worker'] as const)(
+  it.each(['inline', 'worker', 'adaptive'] as const)(
     'given a caught-up subscription that never writes (%s writer), when another connection appends, then the poll delivers it (no stale shared page)',
     async (writer) => {
       const file = tempFile();
@@ -103,7 +103,7 @@ describe('SQLite event store', () => {
      * fires says whether the test's thread was free while the commit waited.
      */
     async function commitWaitingForTheLock(
-      writer: 'inline' | 'worker',
+      writer: 'inline' | 'worker' | 'adaptive',
       holdMs: number,
       busyTimeoutMs: number,
     ) {
@@ -129,13 +129,16 @@ describe('SQLite event store', () => {
       return { timerAt, appended, stored };
     }
 
-    it("given the writer thread, when a commit waits for the disk, then the store's own thread keeps running and the append completes after", async () => {
-      const { timerAt, appended, stored } = await commitWaitingForTheLock('worker', 300, 5000);
-      expect(timerAt).toBeLessThan(250); // the 10 ms timer fired while the commit was still waiting
-      expect(typeof appended).toBe('number');
-      expect(appended as number).toBeGreaterThanOrEqual(280); // acknowledged only once it was written
-      expect(stored).toBe(3);
-    });
+    it.each(['worker', 'adaptive'] as const)(
+      "given the writer thread (%s), when a commit waits for another's lock, then the store's own thread keeps running and the append completes after",
+      async (writer) => {
+        const { timerAt, appended, stored } = await commitWaitingForTheLock(writer, 300, 5000);
+        expect(timerAt).toBeLessThan(250); // the 10 ms timer fired while the commit was still waiting
+        expect(typeof appended).toBe('number');
+        expect(appended as number).toBeGreaterThanOrEqual(280); // acknowledged only once it was written
+        expect(stored).toBe(3);
+      },
+    );
 
     it("given the inline writer, when a commit waits for the disk, then the store's thread is blocked for as long (the lock is never released in time)", async () => {
       const { timerAt, appended, stored } = await commitWaitingForTheLock('inline', 50, 400);
@@ -237,7 +240,7 @@ describe('SQLite event store', () => {
     return out;
   }
 
-  it.each(['inline', 'worker'] as const)(
+  it.each(['inline', 'worker', 'adaptive'] as const)(
     "a caught-up subscription (%s writer) reads the store's own commits without a query, each event as the file holds it",
     async (writer) => {
       const store = open({ file: tempFile(), writer });
@@ -273,7 +276,7 @@ describe('SQLite event store', () => {
     },
   );
 
-  it.each(['inline', 'worker'] as const)(
+  it.each(['inline', 'worker', 'adaptive'] as const)(
     'with another process writing in between (%s writer), the pages it wrote come from the file: no gap, no duplicate',
     async (writer) => {
       const file = tempFile();

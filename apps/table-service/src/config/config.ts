@@ -27,7 +27,7 @@ export interface ServiceConfig extends ReadModelsSetting, AnalyticsSetting {
     | {
         readonly kind: 'sqlite';
         readonly file: string;
-        /** Where group commits run: `worker` (default, a thread of their own) or `inline` (the request thread). */
+        /** Where group commits run: `adaptive` (default: by the load), `worker` (a thread) or `inline`. */
         readonly writer: 'worker' | 'inline' | 'adaptive';
       }
     | { readonly kind: 'eventstoredb'; readonly connectionString: string }
