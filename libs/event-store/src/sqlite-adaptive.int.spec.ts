@@ -140,10 +140,10 @@ describe('SQLite store, adaptive writer', () => {
     const store = new SqliteEventStore({ file: tempFile(), writer: 'adaptive', commitPlace: policy.place });
     try {
       await store.appendToStream('s', events(1));
-      // a commit that holds this thread past the limit, as a slow fsync would: 8 MB in one group commit
+      // a commit that holds this thread past the limit (25 ms), as a slow disk would: 48 MB in one group commit
       await store.appendToStream(
         'big',
-        events(400).map((e) => ({ ...e, data: { pad: 'x'.repeat(20_000) } })),
+        events(120).map((e) => ({ ...e, data: { pad: 'x'.repeat(400_000) } })),
       );
       await store.appendToStream('s', events(1), { expectedRevision: 0n });
       // the load after it: inside the cool-down, so the default policy sends the next commits to the thread

@@ -177,8 +177,8 @@ export interface CommitLoad {
 /** Inline commits may hold this thread this long per second (10 %); past it the thread takes them. */
 export const INLINE_BUDGET_MS_PER_S = 100;
 /** An inline commit slower than this (a busy disk) sends the commits to the thread for a while. */
-export const SLOW_INLINE_COMMIT_MS = 5;
-export const SLOW_COOLDOWN_MS = 10_000;
+export const SLOW_INLINE_COMMIT_MS = 25;
+export const SLOW_COOLDOWN_MS = 5_000;
 /**
  * The request thread's connection never checkpoints the log (a checkpoint copies pages and syncs the file: tens of
  * ms); the thread's does (SQLite's automatic checkpoint at 1,000 pages, when it commits), so it gets one group
