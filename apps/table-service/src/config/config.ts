@@ -27,7 +27,7 @@ export interface ServiceConfig extends ReadModelsSetting, AnalyticsSetting {
     | {
         readonly kind: 'sqlite';
         readonly file: string;
-        /** Where group commits run: `adaptive` (default: by the load), `worker` (a thread) or `inline`. */
+        /** Where group commits run: `worker` (default, a thread), `adaptive` (by the load) or `inline`. */
         readonly writer: 'worker' | 'inline' | 'adaptive';
       }
     | { readonly kind: 'eventstoredb'; readonly connectionString: string }
@@ -177,9 +177,9 @@ function logLevelOf(env: NodeJS.ProcessEnv): LogLevel {
 /** The event store of COUP_EVENT_STORE (`kind`), with its own settings. */
 function eventStoreOf(env: NodeJS.ProcessEnv, kind: string, dataDir: string): ServiceConfig['eventStore'] {
   if (kind === 'sqlite') {
-    const writer = env['COUP_SQLITE_WRITER'] || 'adaptive';
+    const writer = env['COUP_SQLITE_WRITER'] || 'worker';
     if (writer !== 'worker' && writer !== 'inline' && writer !== 'adaptive')
-      throw new ConfigError(`COUP_SQLITE_WRITER must be adaptive (default), worker or inline: '${writer}'`);
+      throw new ConfigError(`COUP_SQLITE_WRITER must be worker (default), adaptive or inline: '${writer}'`);
     return { kind: 'sqlite', file: join(dataDir, 'events.sqlite'), writer };
   }
   if (kind === 'eventstoredb') {

@@ -15,7 +15,7 @@ describe('configuration is validated at start', () => {
     const c = loadConfig({ ...KEY, COUP_DATA_DIR: d });
     expect(c).toMatchObject({
       port: 3000,
-      eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite'), writer: 'adaptive' },
+      eventStore: { kind: 'sqlite', file: join(d, 'events.sqlite'), writer: 'worker' },
       jwtSecretGenerated: true,
       logLevel: 'info',
       projectionCommitMs: 500,
@@ -196,7 +196,7 @@ describe('configuration is validated at start', () => {
     expect(load).toThrow(message);
     expect(load).not.toThrow(/secret/);
   });
-  it.each(['inline', 'worker'] as const)('runs SQLite group commits %s when asked', (writer) => {
+  it.each(['inline', 'adaptive'] as const)('runs SQLite group commits %s when asked', (writer) => {
     const d = dir();
     expect(loadConfig({ ...KEY, COUP_DATA_DIR: d, COUP_SQLITE_WRITER: writer }).eventStore).toEqual({
       kind: 'sqlite',
