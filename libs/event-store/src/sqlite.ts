@@ -4,8 +4,8 @@
 // never fails its neighbours, and many callers share one fsync. The commits run on the store's own thread
 // (`writer: 'inline'`, the default), in a worker thread (`writer: 'worker'`), which keeps a busy server's
 // event loop free while the disk syncs, or in either by the load (`writer: 'adaptive'`). Reads use the store's
-// own connection (WAL readers never wait for the writer). Several processes may share the file (busy_timeout; cached heads are dropped whenever
-// `PRAGMA data_version` shows another connection committed).
+// own connection (WAL readers never wait for the writer). Several processes may share the file (busy_timeout;
+// cached heads are dropped whenever `PRAGMA data_version` shows another connection committed).
 import type Database from 'better-sqlite3';
 import { type StoredRow, toRecorded, verifyChain } from './core';
 import { EventStoreUnavailableError } from './errors';
@@ -60,8 +60,8 @@ export interface SqliteEventStoreConfig {
   maxPageCount?: number;
   /**
    * Where group commits run: `'inline'` (default) on this thread, `'worker'` in a worker thread of their own so
-   * this thread never blocks on an fsync, `'adaptive'` on this thread while commits are few and fast and in the
-   * thread when they are not (what the table service uses). Same durability either way.
+   * this thread never blocks on an fsync (the table service's default), `'adaptive'` on this thread while commits
+   * are few and fast and in the thread when they are not (ADR-12). Same durability either way.
    */
   writer?: 'inline' | 'worker' | 'adaptive';
   /** With `writer: 'adaptive'`, where each group commit runs (default: by the load; tests force patterns). */
