@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EventStoreUnavailableError } from './errors';
 import { SqliteEventStore } from './sqlite';
 import {
   type CommitLoad,
@@ -113,6 +114,32 @@ describe('SQLite store, adaptive writer', () => {
       // about 1,500 pages more, inline: this connection checkpoints the log again (SQLite's 1,000 pages)
       for (let i = 0; i < 30; i++) await store.appendToStream(`p-${i}`, padded(50));
       expect(statSync(file).size).toBeGreaterThan(5_000_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('given a thread that dies with a commit in flight, when the caller retries it, then it runs inline and each event is stored once', async () => {
+    const store = new SqliteEventStore({ file: tempFile(), writer: 'adaptive', commitPlace: () => 'worker' });
+    try {
+      await store.appendToStream('s', events(1));
+      const writer = (
+        store as unknown as { writer: { worker: { worker: { terminate(): Promise<number> } } } }
+      ).writer;
+      const batch = events(3);
+      // sent to the thread, which ends at once: written or not, the caller cannot know
+      const first = store.appendToStream('s', batch, { expectedRevision: 0n }).then(
+        () => 'written',
+        (error: Error) => error,
+      );
+      await writer.worker.worker.terminate();
+      const outcome = await first;
+      if (outcome !== 'written') expect(outcome).toBeInstanceOf(EventStoreUnavailableError);
+      // the same events again (same ids, same expected revision): recorded once either way
+      await store.appendToStream('s', batch, { expectedRevision: 0n });
+      const stored = await collect(store.readStream('s'));
+      expect(stored.map((e) => e.id)).toEqual([stored[0]?.id, ...batch.map((e) => e.id)]);
+      expect((await store.verifyStream('s')).ok).toBe(true);
     } finally {
       await store.close();
     }
