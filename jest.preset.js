@@ -9,6 +9,8 @@ const moduleNameMapper = {
   ),
   // The read side's wire types alone (the browser's one way into @coup/projections).
   '^@coup/projections/wire$': path.join(__dirname, 'libs', 'projections', 'src', 'wire.ts'),
+  // The event store's test support (the fake EventStoreDB client), kept out of its main entry.
+  '^@coup/event-store/testing$': path.join(__dirname, 'libs', 'event-store', 'src', 'testing', 'index.ts'),
 };
 
 // ESM-only packages (the Parquet writer and reader, ADR-34): jest's CommonJS runtime cannot require them, so their

@@ -3,7 +3,8 @@
  * connections, two writer threads); two EventStoreDB adapters on one (fake) server. Test-only.
  */
 import { join } from 'node:path';
-import { EventStoreDbEventStore, FakeEsdbClient, createEventStore, type EventStore } from '@coup/event-store';
+import { EventStoreDbEventStore, createEventStore, type EventStore } from '@coup/event-store';
+import { FakeEsdbClient } from '@coup/event-store/testing';
 
 export const TWO_PROCESSES: Readonly<Record<string, (dir: string) => [EventStore, EventStore]>> = {
   memory: () => {

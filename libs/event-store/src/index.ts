@@ -1,6 +1,8 @@
 // @coup/event-store: one port (`EventStore`), three adapters (memory, SQLite, EventStoreDB), the
 // tamper-evident hash chain and upcasting. The contract suite every adapter passes is in
-// `src/testing/contract.ts` (test-only: import it by relative path from a spec).
+// `src/testing/contract.ts` (test-only: import it by relative path from a spec). Test support for other projects
+// (the fake EventStoreDB client) is `@coup/event-store/testing` (src/testing/index.ts), never this entry: every
+// production process loads this one.
 export type {
   AppendOptions,
   AppendResult,
@@ -62,6 +64,3 @@ export {
 export { MemoryEventStore, type MemoryEventStoreOptions } from './memory';
 export { SQLITE_SCHEMA, SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
 export { EventStoreDbEventStore, type EventStoreDbConfig } from './eventstoredb';
-// Test support: an in-memory stand-in for the EventStoreDB client, so the service's tests run the EventStoreDB
-// adapter (several adapters on one fake client: several machines on one server) without a server.
-export { FakeEsdbClient } from './testing/fake-esdb-client';
