@@ -180,8 +180,8 @@ function readSide(config: ServiceConfig, handle: EventStoreHandle, metrics: Metr
 @Module({})
 export class AppModule {
   static register(config: ServiceConfig, overrides: AppOverrides = {}): DynamicModule {
-    const handle = overrides.store ?? EventStoreHandle.open(config);
     const metrics = overrides.metrics ?? new Metrics();
+    const handle = overrides.store ?? EventStoreHandle.open(config, metrics);
     // The read side folds in a worker thread when it can (built service, SQLite or EventStoreDB), else in this thread.
     const inWorker =
       config.projections === 'worker' &&

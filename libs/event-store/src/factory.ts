@@ -2,18 +2,20 @@ import { join } from 'node:path';
 import { EventStoreInputError } from './errors';
 import { type EventStoreDbConfig, EventStoreDbEventStore } from './eventstoredb';
 import { MemoryEventStore } from './memory';
-import { type SqliteEventStoreConfig, SqliteEventStore } from './sqlite';
+import { type SqliteEventStoreConfig, SqliteEventStore, type SqliteStoreObserver } from './sqlite';
 import type { EventStore } from './types';
 import type { UpcasterRegistry } from './upcasting';
 
 export type EventStoreConfig =
   | { kind: 'memory' }
-  | ({ kind: 'sqlite' } & Omit<SqliteEventStoreConfig, 'upcasters'>)
+  | ({ kind: 'sqlite' } & Omit<SqliteEventStoreConfig, 'upcasters' | 'observer'>)
   | ({ kind: 'eventstoredb' } & Omit<EventStoreDbConfig, 'upcasters'>);
 
 export interface EventStoreOptions {
   /** Applied to every event read (readStream, readAll, subscribeToAll). */
   upcasters?: UpcasterRegistry;
+  /** SQLite: told of each group commit and of a lost writer thread. */
+  observer?: SqliteStoreObserver;
 }
 
 /** Opens the configured adapter. SQLite opens (and creates) its file now; EventStoreDB connects on first use. */
@@ -23,7 +25,7 @@ export function createEventStore(config: EventStoreConfig, options: EventStoreOp
       return new MemoryEventStore({ upcasters: options.upcasters });
     case 'sqlite': {
       const { kind: _kind, ...sqlite } = config;
-      return new SqliteEventStore({ ...sqlite, upcasters: options.upcasters });
+      return new SqliteEventStore({ ...sqlite, upcasters: options.upcasters, observer: options.observer });
     }
     case 'eventstoredb': {
       const { kind: _kind, ...esdb } = config;

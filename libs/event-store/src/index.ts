@@ -62,5 +62,12 @@ export {
   type SnapshotWriteOptions,
 } from './snapshot-parts';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './memory';
-export { SQLITE_SCHEMA, SqliteEventStore, type SqliteEventStoreConfig } from './sqlite';
+export {
+  SQLITE_SCHEMA,
+  SqliteEventStore,
+  type SqliteEventStoreConfig,
+  type SqliteStoreObserver,
+  type WriterStatus,
+} from './sqlite';
+export type { ThreadLost } from './sqlite-batch-writer';
 export { EventStoreDbEventStore, type EventStoreDbConfig } from './eventstoredb';

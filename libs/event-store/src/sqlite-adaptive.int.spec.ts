@@ -10,6 +10,7 @@ import {
   defaultCommitPlace,
   INLINE_BUDGET_MS_PER_S,
 } from './sqlite-batch-writer';
+import type { ThreadLost } from './sqlite-batch-writer';
 import { collect, events } from './testing/contract';
 
 // The adaptive writer (ADR-12): each group commit on the store's thread or in the writer thread, by the load.
@@ -96,28 +97,47 @@ describe('SQLite store, adaptive writer', () => {
     }
   });
 
-  it('given a writer thread that dies, when appending again, then the commits run inline, nothing is lost, and the log is checkpointed', async () => {
-    const file = tempFile();
-    const store = new SqliteEventStore({ file, writer: 'adaptive', commitPlace: () => 'worker' });
-    try {
-      await store.appendToStream('s', events(2));
-      // the thread ends under the store (a crash of the thread, not of the process)
-      const writer = (
-        store as unknown as { writer: { worker: { worker: { terminate(): Promise<number> } } } }
-      ).writer;
-      await writer.worker.worker.terminate();
-      await new Promise((resolve) => setImmediate(resolve)); // its 'exit' is handled
-      await store.appendToStream('s', events(3), { expectedRevision: 1n });
-      const stored = await collect(store.readStream('s'));
-      expect(stored.map((e) => e.streamRevision)).toEqual([0n, 1n, 2n, 3n, 4n]);
-      expect((await store.verifyStream('s')).ok).toBe(true);
-      // about 1,500 pages more, inline: this connection checkpoints the log again (SQLite's 1,000 pages)
-      for (let i = 0; i < 30; i++) await store.appendToStream(`p-${i}`, padded(50));
-      expect(statSync(file).size).toBeGreaterThan(5_000_000);
-    } finally {
-      await store.close();
-    }
-  });
+  it.each(['worker', 'adaptive'] as const)(
+    'given a writer thread (%s) that dies, when appending again, then the commits run inline, nothing is lost, the log is checkpointed, and the loss is told once',
+    async (writerKind) => {
+      const file = tempFile();
+      const lost: ThreadLost[] = [];
+      const commits: number[] = [];
+      const store = new SqliteEventStore({
+        file,
+        writer: writerKind,
+        commitPlace: () => 'worker',
+        observer: {
+          writerThreadLost: (l) => lost.push(l),
+          committed: (_s, appends) => commits.push(appends),
+        },
+      });
+      try {
+        await store.appendToStream('s', events(2));
+        expect(store.writerStatus()).toEqual({ writer: writerKind, threadLost: null });
+        // the thread ends under the store (a crash of the thread, not of the process)
+        const writer = (
+          store as unknown as { writer: { worker: { worker: { terminate(): Promise<number> } } } }
+        ).writer;
+        await writer.worker.worker.terminate();
+        await new Promise((resolve) => setImmediate(resolve)); // its 'exit' is handled
+        await store.appendToStream('s', events(3), { expectedRevision: 1n });
+        const stored = await collect(store.readStream('s'));
+        expect(stored.map((e) => e.streamRevision)).toEqual([0n, 1n, 2n, 3n, 4n]);
+        expect((await store.verifyStream('s')).ok).toBe(true);
+        // about 1,500 pages more, inline: this connection checkpoints the log again (SQLite's 1,000 pages)
+        for (let i = 0; i < 30; i++) await store.appendToStream(`p-${i}`, padded(50));
+        expect(statSync(file).size).toBeGreaterThan(5_000_000);
+        // told once, with why; the status says so; every commit was observed (one append each)
+        expect(lost).toHaveLength(1);
+        expect(lost[0]?.reason).toMatch(/writer thread/);
+        expect(store.writerStatus()).toEqual({ writer: writerKind, threadLost: lost[0] });
+        expect(commits).toEqual(Array(1 + 1 + 30).fill(1));
+      } finally {
+        await store.close();
+      }
+    },
+  );
 
   it('given a thread that dies with a commit in flight, when the caller retries it, then it runs inline and each event is stored once', async () => {
     const store = new SqliteEventStore({ file: tempFile(), writer: 'adaptive', commitPlace: () => 'worker' });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { EventStoreUnavailableError } from './errors';
-import type { SqliteEventStoreConfig } from './sqlite';
+import type { SqliteEventStoreConfig } from './sqlite-config';
 import {
   fromWire,
   mapError,
@@ -24,6 +24,15 @@ import type { AppendResult } from './types';
 export interface BatchWriter {
   write(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]>;
   close(): Promise<void>;
+  /** When and why the writer thread was lost (its commits run on this thread since), if it was. */
+  threadLost(): ThreadLost | null;
+}
+
+/** The writer thread died or could not open the file: the store commits on its own thread from then on. */
+export interface ThreadLost {
+  /** When the store first committed without it (ISO 8601). */
+  readonly at: string;
+  readonly reason: string;
 }
 
 export class InlineWriter implements BatchWriter {
@@ -40,6 +49,9 @@ export class InlineWriter implements BatchWriter {
   }
   async close(): Promise<void> {
     // the connection is the store's and closes with it
+  }
+  threadLost(): null {
+    return null;
   }
 }
 
@@ -71,8 +83,9 @@ type FromWriter =
 
 /**
  * The writer thread seen from the store: one batch in flight at a time (the store sends the next when this one is
- * answered). If the thread dies, the batch in flight and every later append reject with STORE_UNAVAILABLE (the
+ * answered). If the thread dies, the batch in flight and every later write reject with STORE_UNAVAILABLE (the
  * batch in flight may or may not have been committed, as with any lost connection; an idempotent retry tells).
+ * The store never uses it alone: an AdaptiveWriter holds it and commits on the store's own thread once it is lost.
  */
 export class WorkerWriter implements BatchWriter {
   private readonly worker: Worker;
@@ -111,6 +124,15 @@ export class WorkerWriter implements BatchWriter {
   /** The thread died or failed to open: every later write rejects. */
   isBroken(): boolean {
     return this.broken !== null;
+  }
+
+  /** Why the thread ended or failed to open (null while it runs). */
+  brokenBy(): Error | null {
+    return this.broken;
+  }
+
+  threadLost(): ThreadLost | null {
+    return null;
   }
 
   close(): Promise<void> {
@@ -186,6 +208,9 @@ export const SLOW_COOLDOWN_MS = 5_000;
  */
 export const CHECKPOINT_EVERY = 100;
 
+/** `writer: 'worker'`: every group commit in the thread while it runs. */
+export const ALWAYS_THREAD = (): CommitPlace => 'worker';
+
 /** The default policy: inline while commits are few and fast, else in the thread. */
 export function defaultCommitPlace(load: CommitLoad): CommitPlace {
   if (load.now < load.slowUntil || load.inlineSinceWorker >= CHECKPOINT_EVERY) return 'worker';
@@ -211,6 +236,7 @@ export class AdaptiveWriter implements BatchWriter {
   private slowUntil = -Infinity;
   private inlineSinceWorker = 0;
   private checkpointsInline = false;
+  private lost: ThreadLost | null = null;
   /** How many group commits ran where (tests read it). */
   readonly commits = { inline: 0, worker: 0 };
 
@@ -218,6 +244,8 @@ export class AdaptiveWriter implements BatchWriter {
     private readonly db: Database.Database,
     config: SqliteEventStoreConfig,
     private readonly place: (load: CommitLoad) => CommitPlace = defaultCommitPlace,
+    /** Told once, when the thread is found lost (the service logs it; health reports it). */
+    private readonly onThreadLost: (lost: ThreadLost) => void = () => undefined,
   ) {
     this.inline = new SqliteWriter(db);
     this.worker = new WorkerWriter(config);
@@ -254,6 +282,10 @@ export class AdaptiveWriter implements BatchWriter {
     return this.worker.close();
   }
 
+  threadLost(): ThreadLost | null {
+    return this.lost;
+  }
+
   /** The policy's choice (the thread if a custom policy throws). */
   private choose(now: number, appends: number): CommitPlace {
     try {
@@ -278,8 +310,19 @@ export class AdaptiveWriter implements BatchWriter {
 
   /** Without the thread (it died or could not open the file): inline, and this connection checkpoints again. */
   private inlineOnly(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
-    if (!this.checkpointsInline) this.db.pragma('wal_autocheckpoint = 1000');
-    this.checkpointsInline = true;
+    if (!this.checkpointsInline) {
+      this.db.pragma('wal_autocheckpoint = 1000');
+      this.checkpointsInline = true;
+      this.lost = {
+        at: new Date().toISOString(),
+        reason: this.worker.brokenBy()?.message ?? 'the writer thread stopped',
+      };
+      try {
+        this.onThreadLost(this.lost);
+      } catch {
+        // a failing listener never fails the commit
+      }
+    }
     this.commits.inline += 1;
     try {
       return Promise.resolve(this.inline.write(batch, recordedAt));

@@ -10,13 +10,13 @@ import type Database from 'better-sqlite3';
 import { type StoredRow, toRecorded, verifyChain } from './core';
 import { EventStoreUnavailableError } from './errors';
 import {
+  ALWAYS_THREAD,
   AdaptiveWriter,
   type BatchWriter,
-  type CommitLoad,
-  type CommitPlace,
   InlineWriter,
-  WorkerWriter,
+  type ThreadLost,
 } from './sqlite-batch-writer';
+import type { SqliteEventStoreConfig, WriterStatus } from './sqlite-config';
 import { RecentCommits } from './sqlite-recent';
 import { COLUMNS, mapError, openConnection, type WriteRequest } from './sqlite-writer';
 import { CommitNotifier, PagedSubscription } from './subscription';
@@ -34,7 +34,6 @@ import type {
   Subscription,
   VerifyStreamOptions,
 } from './types';
-import type { UpcasterRegistry } from './upcasting';
 import {
   normalizePosition,
   denseReadStart,
@@ -46,28 +45,7 @@ import {
 } from './validation';
 
 export { mapError, SQLITE_SCHEMA } from './sqlite-writer';
-
-export interface SqliteEventStoreConfig {
-  /** Path of the database file (its directory is created if missing). */
-  file: string;
-  /** Open read-only: appends reject with STORE_READ_ONLY. */
-  readonly?: boolean;
-  /** How long a write waits for another process's write lock (default 5000 ms). */
-  busyTimeoutMs?: number;
-  /** How often a caught-up subscription looks for other processes' commits (default 50 ms). */
-  pollIntervalMs?: number;
-  /** Caps the file at this many pages (`PRAGMA max_page_count`): tests use it to simulate a full disk. */
-  maxPageCount?: number;
-  /**
-   * Where group commits run: `'inline'` (default) on this thread, `'worker'` in a worker thread of their own so
-   * this thread never blocks on an fsync (the table service's default), `'adaptive'` on this thread while commits
-   * are few and fast and in the thread when they are not (ADR-12). Same durability either way.
-   */
-  writer?: 'inline' | 'worker' | 'adaptive';
-  /** With `writer: 'adaptive'`, where each group commit runs (default: by the load; tests force patterns). */
-  commitPlace?: (load: CommitLoad) => CommitPlace;
-  upcasters?: UpcasterRegistry;
-}
+export type { SqliteEventStoreConfig, SqliteStoreObserver, WriterStatus } from './sqlite-config';
 
 const READ_PAGE = 512;
 
@@ -124,13 +102,17 @@ export class SqliteEventStore implements EventStore {
         dataVersion: this.db.prepare('PRAGMA data_version').pluck(),
       };
       // A read-only store has nothing to write: its appends fail on its own connection with STORE_READ_ONLY.
-      this.writer = config.readonly
-        ? new InlineWriter(this.db)
-        : config.writer === 'worker'
-          ? new WorkerWriter(config)
-          : config.writer === 'adaptive'
-            ? new AdaptiveWriter(this.db, config, config.commitPlace)
-            : new InlineWriter(this.db);
+      // With a thread, its loss never stops the appends: they go on, inline, and the observer is told.
+      const lost = (l: ThreadLost): void => config.observer?.writerThreadLost?.(l);
+      this.writer =
+        config.readonly || !config.writer || config.writer === 'inline'
+          ? new InlineWriter(this.db)
+          : new AdaptiveWriter(
+              this.db,
+              config,
+              config.writer === 'worker' ? ALWAYS_THREAD : config.commitPlace,
+              lost,
+            );
     } catch (error) {
       this.db.close();
       throw mapError(error, `Cannot open the event store at ${config.file}`);
@@ -176,8 +158,10 @@ export class SqliteEventStore implements EventStore {
     this.queue = [];
     if (batch.length === 0) return Promise.resolve();
     const recordedAt = new Date().toISOString();
+    const started = performance.now();
     const written = this.writer.write(batch, recordedAt).then(
       (outcomes) => {
+        this.observeCommit(started, batch.length);
         this.counters.commits += 1;
         this.counters.appends += batch.length;
         this.recent.remember(batch, outcomes, recordedAt);
@@ -278,6 +262,19 @@ export class SqliteEventStore implements EventStore {
   /** Subscription pages read from the file and from this store's own latest commits. */
   subscriptionReads(): { file: number; recent: number } {
     return { ...this.pageReads };
+  }
+
+  /** Where the group commits run now (`writer`), and whether its thread was lost. */
+  writerStatus(): WriterStatus {
+    return { writer: this.config.writer ?? 'inline', threadLost: this.writer.threadLost() };
+  }
+
+  private observeCommit(started: number, appends: number): void {
+    try {
+      this.config.observer?.committed?.((performance.now() - started) / 1000, appends);
+    } catch {
+      // a failing observer never fails the commit
+    }
   }
 
   /** Appends settled and transactions committed so far (group commit: many appends per transaction). */

@@ -82,6 +82,17 @@ export class Metrics {
     buckets: LIVE_BUCKETS,
     registers: [this.registry],
   });
+  readonly storeCommitSeconds = new Histogram({
+    name: 'coup_store_commit_seconds',
+    help: "The SQLite store's group commits: start -> answer (the writer thread's message each way, the insert, the fsync)",
+    buckets: LIVE_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly storeWriterThreadLost = new Gauge({
+    name: 'coup_store_writer_thread_lost',
+    help: "1 once the SQLite store's writer thread died or could not open the file: its commits run on the request thread since (health: degraded)",
+    registers: [this.registry],
+  });
   readonly unexpectedErrors = new Counter({
     name: 'coup_unexpected_errors_total',
     help: 'Errors no code expected, each logged with its context: request (answered 500), unhandled_rejection, uncaught_exception',

@@ -25,20 +25,20 @@ export class OpsController {
   @Public()
   @ApiOperation({
     summary:
-      'Liveness, store reachability and the followers of the log (live push, table list): 503 when the store does not answer (unavailable), when the start-up reads (the table list, the open tables) have not finished after a store that was down at start (starting), or when a follower has lost its subscription (degraded, naming it, since when and why)',
+      'Liveness, store reachability and the followers of the log (live push, table list): 503 when the store does not answer (unavailable), when the start-up reads (the table list, the open tables) have not finished after a store that was down at start (starting), or when a follower has lost its subscription or the SQLite store has lost its writer thread and commits on the request thread (degraded, naming it, since when and why)',
   })
   @ApiResponse({
     status: 503,
     description: '{ status: unavailable | starting | degraded, store, followers }',
   })
   async health(@Res() reply: FastifyReply) {
-    const store = await this.probeStore();
+    const store = { ...(await this.probeStore()), writer: this.store.writerStatus() ?? undefined };
     const followers = this.followers.statuses();
     const status = !store.reachable
       ? 'unavailable'
       : !this.startup.started
         ? 'starting'
-        : followers.every((f) => f.up)
+        : followers.every((f) => f.up) && !store.writer?.threadLost
           ? 'ok'
           : 'degraded';
     return reply.status(status === 'ok' ? 200 : 503).send({ status, store, followers });
