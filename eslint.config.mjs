@@ -31,6 +31,30 @@ const nodeBuiltins = [
   'vm',
 ];
 
+/**
+ * Test support stays out of production: another project's test entry (`@coup/<project>/testing`, e.g.
+ * `@coup/event-store/testing` with the fake EventStoreDB client) may be imported by tests only. A project's own
+ * `testing/` folder is imported by relative path from its specs; the Nx rule already forbids relative imports
+ * into another project.
+ */
+const testSupportImports = {
+  group: ['@coup/*/testing', '@coup/*/testing/**'],
+  message:
+    'Test support must not ship in a production entry: import a `@coup/<project>/testing` module from specs and test helpers only.',
+};
+
+/** Test files under a project's src/: specs, test helpers and fixtures. Everything else there is production. */
+const testFiles = [
+  '**/*.spec.ts',
+  '**/*.spec.tsx',
+  '**/test/**',
+  '**/e2e/**',
+  '**/testing/**',
+  '**/testing.ts',
+  '**/fixtures/**',
+  '**/test-setup.ts',
+];
+
 /** Imports, globals and calls forbidden in pure code (engine, table decider, projection folds). */
 const pureRules = {
   'no-restricted-imports': [
@@ -38,6 +62,7 @@ const pureRules = {
     {
       paths: nodeBuiltins.map((name) => ({ name, message: 'Pure code does no I/O: pass data in instead.' })),
       patterns: [
+        testSupportImports,
         { group: ['node:*'], message: 'Pure code does no I/O: Node built-ins are not allowed here.' },
         {
           group: ['@nestjs/*', 'better-sqlite3', '@eventstore/*', 'rxjs', 'ws', 'react', 'react-dom'],
@@ -121,6 +146,13 @@ export default [
       '@nx/enforce-module-boundaries': ['error', moduleBoundaries],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Production files may not import test support. A later block that sets `no-restricted-imports` replaces
+    // this one for its files, so it must keep `testSupportImports` (the pure blocks do, through pureRules).
+    files: ['apps/*/src/**/*.ts', 'apps/*/src/**/*.tsx', 'libs/*/src/**/*.ts', 'libs/*/src/**/*.tsx'],
+    ignores: testFiles,
+    rules: { 'no-restricted-imports': ['error', { patterns: [testSupportImports] }] },
   },
   {
     // Pure code: the engine, the table decider, the staff account decider, and the projections' folds. Specs may

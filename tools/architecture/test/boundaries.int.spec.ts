@@ -15,6 +15,9 @@ const pure = [
   'libs/projections/src/replay/wire.ts',
 ];
 
+const importsTestSupport =
+  "import { FakeEsdbClient } from '@coup/event-store/testing';\nexport const x = FakeEsdbClient;\n";
+
 const probes = {
   clean: pure.map((filePath) => ({ filePath, code: 'export const x = [1, 2].map((n) => n * 2);\n' })),
   nodeBuiltins: pure.map((filePath) => ({
@@ -116,6 +119,17 @@ const probes = {
       code: "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
     },
   ],
+  testSupportInProduction: [
+    'apps/table-service/src/probe.ts',
+    'apps/cli/src/commands/probe.ts',
+    'libs/projections/src/runner/probe.ts',
+    'libs/projections/src/read-models/ledger/probe.ts',
+  ].map((filePath) => ({ filePath, code: importsTestSupport })),
+  testSupportInTests: [
+    'apps/table-service/src/probe.int.spec.ts',
+    'apps/table-service/test/probe.ts',
+    'libs/projections/src/testing/probe.ts',
+  ].map((filePath) => ({ filePath, code: importsTestSupport })),
 };
 type Group = keyof typeof probes;
 let errors: Record<Group, string[][]>;
@@ -208,6 +222,20 @@ describe('module boundaries between projects', () => {
 
   it('the service may import every library', () => {
     expect(boundaryErrors(errors.serviceToAll[0]!)).toEqual([]);
+  });
+});
+
+describe('test support stays out of production', () => {
+  it('a production file may not import @coup/event-store/testing', () => {
+    for (const list of errors.testSupportInProduction) {
+      const restricted = list.filter((e) => e.startsWith('no-restricted-imports'));
+      expect(restricted).toHaveLength(1);
+      expect(restricted[0]).toMatch(/Test support must not ship in a production entry/);
+    }
+  });
+
+  it('a spec, a test helper and a testing/ folder may import it', () => {
+    expect(errors.testSupportInTests).toEqual([[], [], []]);
   });
 });
 
