@@ -359,6 +359,19 @@ function buckets(text: string, name: string, label = ''): [number, number][] {
   return out.sort((a, b) => a[0] - b[0]);
 }
 
+/** How many collections paused the server between two readings, and how many of them 10 ms or more. */
+function gcPauses(before: string, after: string): string {
+  const delta = (le: number) => {
+    const at = (text: string) =>
+      buckets(text, 'coup_nodejs_gc_duration_seconds')
+        .filter(([l]) => l === le)
+        .reduce((sum, [, n]) => sum + n, 0);
+    return at(after) - at(before);
+  };
+  const all = delta(Infinity);
+  return `${all}, of which ${all - delta(0.01)} took 10 ms or more`;
+}
+
 /** p50 / p99 in ms of what a histogram took between two readings (linear within a bucket). */
 function serverDist(before: string, after: string, name: string, label = ''): string {
   const b0 = new Map(buckets(before, name, label));
@@ -541,6 +554,10 @@ function report(name: string, o: RunOutcome, sockets: number, tables: number): v
     console.log(
       `server side: a bet queued at its table -> answered (its decision and fsync'd append) ${serverDist(before, after, 'coup_command_duration_seconds', 'type="PlaceBet"')}`,
     );
+    console.log(
+      `server side: a group commit, start -> answer (the writer thread's message, insert, fsync) ${serverDist(before, after, 'coup_store_commit_seconds')}`,
+    );
+    console.log(`server side: garbage collections ${gcPauses(before, after)}`);
     console.log(
       `server side: append -> frame written to every every-event socket ${serverDist(before, after, 'coup_live_frame_seconds', 'audience="every"')}`,
     );
