@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { EventStoreUnavailableError } from './errors';
 import { SqliteEventStore } from './sqlite';
 import {
@@ -27,6 +28,17 @@ const padded = (n: number) => events(n).map((e) => ({ ...e, data: { pad: 'x'.rep
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+
+/** The store's writer, its thread and its counts (internals the tests reach into). */
+const writerOf = (store: SqliteEventStore) =>
+  (
+    store as unknown as {
+      writer: {
+        commits: { inline: number; worker: number };
+        worker: { worker: { terminate(): Promise<number> } };
+      };
+    }
+  ).writer;
 
 /** A policy that always answers inline, recording the load it was shown (what the default policy would see). */
 function recording(): { place: (load: CommitLoad) => CommitPlace; seen: CommitLoad[] } {
@@ -97,16 +109,20 @@ describe('SQLite store, adaptive writer', () => {
     }
   });
 
-  it.each(['worker', 'adaptive'] as const)(
-    'given a writer thread (%s) that dies, when appending again, then the commits run inline, nothing is lost, the log is checkpointed, and the loss is told once',
-    async (writerKind) => {
+  it.each([
+    // `worker` follows no policy: with one that says inline, every commit still goes to the thread
+    ['worker', () => 'inline' as const],
+    ['adaptive', () => 'worker' as const],
+  ])(
+    'given a writer thread (%s) that dies, then the loss is told at once and once, the commits run inline, nothing is lost, and the log is checkpointed',
+    async (writerKind, commitPlace) => {
       const file = tempFile();
       const lost: ThreadLost[] = [];
       const commits: number[] = [];
       const store = new SqliteEventStore({
         file,
-        writer: writerKind,
-        commitPlace: () => 'worker',
+        writer: writerKind as 'worker' | 'adaptive',
+        commitPlace,
         observer: {
           writerThreadLost: (l) => lost.push(l),
           committed: (_s, appends) => commits.push(appends),
@@ -114,13 +130,13 @@ describe('SQLite store, adaptive writer', () => {
       });
       try {
         await store.appendToStream('s', events(2));
+        expect(writerOf(store).commits).toEqual({ inline: 0, worker: 1 });
         expect(store.writerStatus()).toEqual({ writer: writerKind, threadLost: null });
-        // the thread ends under the store (a crash of the thread, not of the process)
-        const writer = (
-          store as unknown as { writer: { worker: { worker: { terminate(): Promise<number> } } } }
-        ).writer;
-        await writer.worker.worker.terminate();
-        await new Promise((resolve) => setImmediate(resolve)); // its 'exit' is handled
+        // the thread ends under the store (a crash of the thread, not of the process): told before any append
+        await writerOf(store).worker.worker.terminate();
+        expect(lost).toHaveLength(1);
+        expect(lost[0]?.reason).toMatch(/writer thread/);
+        expect(store.writerStatus()).toEqual({ writer: writerKind, threadLost: lost[0] });
         await store.appendToStream('s', events(3), { expectedRevision: 1n });
         const stored = await collect(store.readStream('s'));
         expect(stored.map((e) => e.streamRevision)).toEqual([0n, 1n, 2n, 3n, 4n]);
@@ -128,16 +144,61 @@ describe('SQLite store, adaptive writer', () => {
         // about 1,500 pages more, inline: this connection checkpoints the log again (SQLite's 1,000 pages)
         for (let i = 0; i < 30; i++) await store.appendToStream(`p-${i}`, padded(50));
         expect(statSync(file).size).toBeGreaterThan(5_000_000);
-        // told once, with why; the status says so; every commit was observed (one append each)
         expect(lost).toHaveLength(1);
-        expect(lost[0]?.reason).toMatch(/writer thread/);
-        expect(store.writerStatus()).toEqual({ writer: writerKind, threadLost: lost[0] });
         expect(commits).toEqual(Array(1 + 1 + 30).fill(1));
       } finally {
         await store.close();
       }
+      expect(lost).toHaveLength(1);
     },
   );
+
+  it('given a store closed with its thread running, then no loss is told', async () => {
+    const lost: ThreadLost[] = [];
+    const store = new SqliteEventStore({
+      file: tempFile(),
+      writer: 'worker',
+      observer: { writerThreadLost: (l) => lost.push(l) },
+    });
+    await store.appendToStream('s', events(1));
+    await store.close();
+    expect(lost).toEqual([]);
+  });
+
+  it('given a lost thread and another connection holding the write lock, then the append waits without holding the event loop, and past the busy timeout is refused', async () => {
+    const file = tempFile();
+    const store = new SqliteEventStore({ file, writer: 'worker', busyTimeoutMs: 1_500 });
+    const other = new Database(file);
+    try {
+      await store.appendToStream('s', events(1));
+      await writerOf(store).worker.worker.terminate();
+      // held 400 ms: the append waits, and this thread's event loop keeps turning meanwhile
+      other.exec('BEGIN IMMEDIATE');
+      const release = setTimeout(() => other.exec('COMMIT'), 400);
+      let longest = 0;
+      let last = performance.now();
+      const tick = setInterval(() => {
+        longest = Math.max(longest, performance.now() - last);
+        last = performance.now();
+      }, 5);
+      await store.appendToStream('s', events(1), { expectedRevision: 0n });
+      clearInterval(tick);
+      clearTimeout(release);
+      expect(longest).toBeLessThan(250); // a blocked thread: 400 ms or more
+      // held past the busy timeout: refused (nothing written), as the thread would have been
+      other.exec('BEGIN IMMEDIATE');
+      await expect(store.appendToStream('s', events(1), { expectedRevision: 1n })).rejects.toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+      });
+      other.exec('COMMIT');
+      await store.appendToStream('s', events(1), { expectedRevision: 1n });
+      expect((await collect(store.readStream('s'))).map((e) => e.streamRevision)).toEqual([0n, 1n, 2n]);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      await store.close();
+    }
+  });
 
   it('given a thread that dies with a commit in flight, when the caller retries it, then it runs inline and each event is stored once', async () => {
     const store = new SqliteEventStore({ file: tempFile(), writer: 'adaptive', commitPlace: () => 'worker' });

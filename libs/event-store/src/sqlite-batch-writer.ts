@@ -97,7 +97,11 @@ export class WorkerWriter implements BatchWriter {
   private broken: Error | null = null;
   private closed: Promise<void> | null = null;
 
-  constructor(config: SqliteEventStoreConfig) {
+  constructor(
+    config: SqliteEventStoreConfig,
+    /** Told once when the thread dies or cannot open the file (not when it ends by `close`). */
+    private readonly onBroken: (error: Error) => void = () => undefined,
+  ) {
     this.worker = startWriterThread(config);
     this.worker.on('message', (message: FromWriter) => this.onMessage(message));
     this.worker.on('error', (error) => this.fail(mapError(error, 'The event store writer thread failed')));
@@ -174,9 +178,11 @@ export class WorkerWriter implements BatchWriter {
   }
 
   private fail(error: Error): void {
+    const first = this.broken === null;
     this.broken ??= error;
     for (const waiter of this.waiting.values()) waiter.reject(this.broken);
     this.waiting.clear();
+    if (first && !this.closed) this.onBroken(this.broken);
   }
 }
 
@@ -207,6 +213,8 @@ export const SLOW_COOLDOWN_MS = 5_000;
  * commit in this many at least.
  */
 export const CHECKPOINT_EVERY = 100;
+/** Without the thread, a commit refused another process's write lock tries again after 1, 2, 4 ... this many ms. */
+const LOCK_RETRY_MAX_MS = 25;
 
 /** `writer: 'worker'`: every group commit in the thread while it runs. */
 export const ALWAYS_THREAD = (): CommitPlace => 'worker';
@@ -248,7 +256,7 @@ export class AdaptiveWriter implements BatchWriter {
     private readonly onThreadLost: (lost: ThreadLost) => void = () => undefined,
   ) {
     this.inline = new SqliteWriter(db);
-    this.worker = new WorkerWriter(config);
+    this.worker = new WorkerWriter(config, (error) => this.threadGone(error));
     this.busyTimeoutMs = Math.max(0, Math.floor(config.busyTimeoutMs ?? 5000));
     db.pragma('wal_autocheckpoint = 0');
   }
@@ -308,26 +316,42 @@ export class AdaptiveWriter implements BatchWriter {
     if (took > SLOW_INLINE_COMMIT_MS) this.slowUntil = started + took + SLOW_COOLDOWN_MS;
   }
 
-  /** Without the thread (it died or could not open the file): inline, and this connection checkpoints again. */
-  private inlineOnly(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
+  /** The thread died or could not open the file (told at once): this connection checkpoints again; told once. */
+  private threadGone(error: Error | null): void {
+    if (this.lost) return;
+    this.lost = { at: new Date().toISOString(), reason: error?.message ?? 'the writer thread stopped' };
+    try {
+      this.db.pragma('wal_autocheckpoint = 1000');
+      this.checkpointsInline = true;
+    } catch {
+      // the store is closing: nothing more to checkpoint here
+    }
+    try {
+      this.onThreadLost(this.lost);
+    } catch {
+      // a failing listener never fails the store
+    }
+  }
+
+  /** Without the thread: inline, waiting for another process's write lock without holding this thread. */
+  private async inlineOnly(batch: readonly WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
+    this.threadGone(this.worker.brokenBy());
     if (!this.checkpointsInline) {
       this.db.pragma('wal_autocheckpoint = 1000');
       this.checkpointsInline = true;
-      this.lost = {
-        at: new Date().toISOString(),
-        reason: this.worker.brokenBy()?.message ?? 'the writer thread stopped',
-      };
-      try {
-        this.onThreadLost(this.lost);
-      } catch {
-        // a failing listener never fails the commit
-      }
     }
     this.commits.inline += 1;
-    try {
-      return Promise.resolve(this.inline.write(batch, recordedAt));
-    } catch (error) {
-      return Promise.reject(error);
+    const deadline = performance.now() + this.busyTimeoutMs;
+    for (let wait = 1; ; wait = Math.min(wait * 2, LOCK_RETRY_MAX_MS)) {
+      const outcomes = this.inline.writeIfFree(batch, recordedAt, this.busyTimeoutMs);
+      if (outcomes !== null) return outcomes;
+      const left = deadline - performance.now();
+      if (left <= 0)
+        throw mapError(
+          Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }),
+          'The append transaction failed; nothing in it was written',
+        );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)));
     }
   }
 }

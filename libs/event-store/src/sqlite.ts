@@ -266,7 +266,8 @@ export class SqliteEventStore implements EventStore {
 
   /** Where the group commits run now (`writer`), and whether its thread was lost. */
   writerStatus(): WriterStatus {
-    return { writer: this.config.writer ?? 'inline', threadLost: this.writer.threadLost() };
+    const writer = this.config.readonly ? 'inline' : (this.config.writer ?? 'inline');
+    return { writer, threadLost: this.writer.threadLost() };
   }
 
   private observeCommit(started: number, appends: number): void {

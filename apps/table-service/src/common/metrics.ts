@@ -85,12 +85,12 @@ export class Metrics {
   readonly storeCommitSeconds = new Histogram({
     name: 'coup_store_commit_seconds',
     help: "The SQLite store's group commits: start -> answer (the writer thread's message each way, the insert, the fsync)",
-    buckets: LIVE_BUCKETS,
+    buckets: [0.00025, 0.0005, ...LIVE_BUCKETS],
     registers: [this.registry],
   });
   readonly storeWriterThreadLost = new Gauge({
     name: 'coup_store_writer_thread_lost',
-    help: "1 once the SQLite store's writer thread died or could not open the file: its commits run on the request thread since (health: degraded)",
+    help: "1 once the SQLite store's writer thread died or could not open the file: its commits run on the request thread since (health: a warning; restart when it suits)",
     registers: [this.registry],
   });
   readonly unexpectedErrors = new Counter({

@@ -25,11 +25,11 @@ export class OpsController {
   @Public()
   @ApiOperation({
     summary:
-      'Liveness, store reachability and the followers of the log (live push, table list): 503 when the store does not answer (unavailable), when the start-up reads (the table list, the open tables) have not finished after a store that was down at start (starting), or when a follower has lost its subscription or the SQLite store has lost its writer thread and commits on the request thread (degraded, naming it, since when and why)',
+      'Liveness, store reachability and the followers of the log (live push, table list): 503 when the store does not answer (unavailable), when the start-up reads (the table list, the open tables) have not finished after a store that was down at start (starting), or when a follower has lost its subscription (degraded, naming it, since when and why). `warnings` lists what works but needs a restart when it suits: store-writer-thread-lost (the SQLite store writer thread ended; its commits run on the request thread, store.writer says since when and why)',
   })
   @ApiResponse({
     status: 503,
-    description: '{ status: unavailable | starting | degraded, store, followers }',
+    description: '{ status: unavailable | starting | degraded, warnings, store, followers }',
   })
   async health(@Res() reply: FastifyReply) {
     const store = { ...(await this.probeStore()), writer: this.store.writerStatus() ?? undefined };
@@ -38,10 +38,12 @@ export class OpsController {
       ? 'unavailable'
       : !this.startup.started
         ? 'starting'
-        : followers.every((f) => f.up) && !store.writer?.threadLost
+        : followers.every((f) => f.up)
           ? 'ok'
           : 'degraded';
-    return reply.status(status === 'ok' ? 200 : 503).send({ status, store, followers });
+    // Still correct, only slower: a warning, not a failure (a 503 would take the store's one writer out of service).
+    const warnings = store.writer?.threadLost ? ['store-writer-thread-lost'] : [];
+    return reply.status(status === 'ok' ? 200 : 503).send({ status, warnings, store, followers });
   }
 
   private async probeStore() {
