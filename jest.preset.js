@@ -9,6 +9,9 @@ const moduleNameMapper = {
   ),
   // The read side's wire types alone (the browser's one way into @coup/projections).
   '^@coup/projections/wire$': path.join(__dirname, 'libs', 'projections', 'src', 'wire.ts'),
+  // The read side's test support (drivers, scenarios, corpora, COPY helpers, query-answer comparers), kept out of its
+  // main entry.
+  '^@coup/projections/testing$': path.join(__dirname, 'libs', 'projections', 'src', 'testing', 'index.ts'),
   // The event store's test support (the fake EventStoreDB client), kept out of its main entry.
   '^@coup/event-store/testing$': path.join(__dirname, 'libs', 'event-store', 'src', 'testing', 'index.ts'),
 };

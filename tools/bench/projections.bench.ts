@@ -44,9 +44,9 @@ import {
   openReadModelDb,
   rebuildProjections,
   sqliteRawReader,
-  testing,
   verifyHand,
 } from '@coup/projections';
+import * as testing from '@coup/projections/testing';
 import type { Actor, TableEvent } from '@coup/table';
 import { startTestPostgres, type TestPostgres } from '../postgres';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDbEventStore } from '@coup/event-store';
-import { testing } from '@coup/projections';
+import * as testing from '@coup/projections/testing';
 import { TableCatalog } from '../src/tables/table-catalog';
 import { esdbForTests, type EsdbForTests } from './esdb-standin';
 

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { Pool } from 'pg';
-import { PROJECTIONS, ReadModels, pgTypes, testing } from '@coup/projections';
+import { PROJECTIONS, ReadModels, pgTypes } from '@coup/projections';
+import * as testing from '@coup/projections/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the PostgreSQL test server is a test tool outside every project
 import { startTestPostgres, type TestPostgres } from '../../../tools/postgres';
 import { type Harness, startService } from './harness';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventStore, type EventStore } from '@coup/event-store';
-import { testing } from '@coup/projections';
+import * as testing from '@coup/projections/testing';
 import { TableCatalog, type CatalogEntry } from '../src/tables/table-catalog';
 
 jest.setTimeout(60_000);

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Pool } from 'pg';
 import { createEventStore } from '@coup/event-store';
-import { PROJECTIONS, ProjectionRunner, pgTypes, testing } from '@coup/projections';
+import { PROJECTIONS, ProjectionRunner, pgTypes } from '@coup/projections';
+import * as testing from '@coup/projections/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the PostgreSQL test server is a test tool outside every project
 import { startTestPostgres, type TestPostgres } from '../../../../tools/postgres';
 import { fakeIo } from '../testing';

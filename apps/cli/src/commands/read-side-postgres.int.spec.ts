@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createEventStore } from '@coup/event-store';
-import { ProjectionRunner, gamingDayConfig, projectionsFor, testing } from '@coup/projections';
+import { ProjectionRunner, gamingDayConfig, projectionsFor } from '@coup/projections';
+import * as testing from '@coup/projections/testing';
 import type { Actor, TableEvent } from '@coup/table';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the PostgreSQL test server is a test tool outside every project
 import { startTestPostgres, type TestPostgres } from '../../../../tools/postgres';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { createEventStore } from '@coup/event-store';
-import { testing } from '@coup/projections';
+import * as testing from '@coup/projections/testing';
 import type { Actor } from '@coup/table';
 import { runCli } from '../cli';
 import { UsageError } from '../io';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventStore, FieldSealer, SealedEventStore, SealKeys } from '@coup/event-store';
-import { testing } from '@coup/projections';
+import * as testing from '@coup/projections/testing';
 import type { Actor } from '@coup/table';
 import { fakeIo } from '../testing';
 import { projections } from './projections';
