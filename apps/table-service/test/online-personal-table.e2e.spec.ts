@@ -1,8 +1,10 @@
 /**
  * A player's personal online table over HTTP: staff can neither bet for the player nor deal its coups, an admin
  * cannot seat anyone else there (403 PERSONAL_TABLE, nothing recorded), and the player's own game is untouched.
+ * Another player can neither see it (list, view, roads, live feed: its bets are one player's stakes) nor act on it.
  */
 import { startService, type Harness } from './harness';
+import { WsClient } from './ws-client';
 
 jest.setTimeout(60_000);
 let h: Harness;
@@ -29,7 +31,10 @@ it('takes bets and deals only from its player', async () => {
     ['admin', 'POST', '/players/eve/buy-in', { amount: 10_000 }],
   ];
   for (const [role, method, path, body] of refused) {
-    const res = await h.api(method, `/api/tables/online-ana${path}`, { token: h.token(role as 'dealer'), body });
+    const res = await h.api(method, `/api/tables/online-ana${path}`, {
+      token: h.token(role as 'dealer'),
+      body,
+    });
     expect([role, path, res.status, res.body.code]).toEqual([role, path, 403, 'PERSONAL_TABLE']);
   }
   // eve, once seated by an admin, could have dealt ana's coups: she is never seated, so she cannot bet either
@@ -59,4 +64,56 @@ it('an online-<player> table is opened only as the online game', async () => {
   expect([res.status, res.body.code]).toEqual([403, 'PERSONAL_TABLE']);
   const zoe = await h.api('POST', '/api/online/tables', { token: h.token('player', 'zoe') });
   expect([zoe.status, zoe.body.view.rules.dealtBy]).toEqual([200, 'player']);
+});
+
+it("another player can neither list, view, follow nor read the roads of a player's own table; staff can", async () => {
+  const bo = h.token('player', 'bo');
+  const opened = await h.api('POST', '/api/online/tables', { token: bo });
+  expect(opened.status).toBe(200);
+  const round = opened.body.view.round.roundNo;
+  await h.api('POST', '/api/online/tables/online-bo/buy-in', { token: bo, body: { amount: 50_000 } });
+  await h.api('POST', `/api/tables/online-bo/rounds/${round}/bets`, {
+    token: bo,
+    body: { playerId: 'bo', spot: 'banker', amount: 2500 },
+  });
+  const spy = h.token('player', 'spy');
+  const listed = async (token: string) =>
+    ((await h.api('GET', '/api/tables', { token })).body as { tableId: string }[]).map((t) => t.tableId);
+  expect(await listed(spy)).not.toContain('online-bo');
+  expect(await listed(bo)).toContain('online-bo');
+  expect(await listed(h.token('supervisor'))).toContain('online-bo');
+  for (const path of [
+    '/api/tables/online-bo',
+    '/api/tables/online-bo/roads',
+    '/api/tables/online-bo/hands',
+  ]) {
+    const res = await h.api('GET', path, { token: spy });
+    expect([path, res.status, res.body.code]).toEqual([path, 403, 'FORBIDDEN']);
+    expect(JSON.stringify(res.body)).not.toContain('2500');
+  }
+  expect((await h.api('GET', '/api/tables/online-bo', { token: h.token('supervisor') })).status).toBe(200);
+
+  const ws = await WsClient.open(`${h.url.replace('http', 'ws')}/ws?token=${spy}`);
+  ws.send({ type: 'subscribe', tableId: 'online-bo' });
+  await ws.until((f) => f.some((m) => m.type === 'error'), 'the refusal');
+  expect(ws.errors()).toEqual([expect.objectContaining({ statusCode: 403, code: 'FORBIDDEN' })]);
+  expect(ws.frames.some((m) => m.type === 'view' || m.type === 'bets')).toBe(false);
+  ws.close();
+  const own = await WsClient.open(`${h.url.replace('http', 'ws')}/ws?token=${bo}`);
+  own.send({ type: 'subscribe', tableId: 'online-bo' });
+  await own.until((f) => f.some((m) => m.type === 'view'), 'its own view');
+  own.close();
+});
+
+it('a token limited to some tables lists only those', async () => {
+  for (const tableId of ['L1', 'L2'])
+    expect(
+      (await h.api('POST', '/api/tables', { body: { tableId, rules: { dealing: 'rng' } } })).status,
+    ).toBe(201);
+  const listed = (await h.api('GET', '/api/tables', { token: h.token('dealer', 'd-l1', ['L1']) })).body as {
+    tableId: string;
+  }[];
+  expect(listed.map((t) => t.tableId)).toEqual(['L1']);
+  const all = (await h.api('GET', '/api/tables')).body as { tableId: string }[];
+  expect(all.map((t) => t.tableId)).toEqual(expect.arrayContaining(['L1', 'L2']));
 });

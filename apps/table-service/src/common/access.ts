@@ -5,7 +5,8 @@
  *
  * A cell is `yes`, `no` (403 FORBIDDEN from the route guard), or `own`: a player only for itself (its own bets and
  * ledger, its own online table; 403 otherwise). Finer rules stay the decider's (a player's personal online table
- * takes bets and deals only from its player: PERSONAL_TABLE). Why these: roads are the table's public scoreboard,
+ * takes bets and deals only from its player: PERSONAL_TABLE; no player reads another's personal table: the
+ * route guard and the live subscribe, auth.ts). Why these: roads are the table's public scoreboard,
  * shown to everyone at a live baccarat table; hand histories are the audit trail of staff and auditors (and of a
  * player for its own online game); statistics (handle, house result, hold) and other players' ledgers are
  * management and compliance data, not a dealer's.

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { TokenVerifier, type Principal, type Role } from '@coup/auth';
-import { TABLE_ID_PATTERN } from '@coup/table';
+import { personalTableOwner, TABLE_ID_PATTERN } from '@coup/table';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 import type { Caller } from './request-context';
@@ -36,6 +36,29 @@ export function mayUseTable(principal: Principal, tableId: string | undefined): 
   return !tableId || principal.tables === null || principal.tables.includes(tableId);
 }
 
+/**
+ * Another player's personal online table (`online-<playerId>`) is that player's alone: a player may not see it
+ * (its view, roads, live feed: its bets are one player's stakes), nor act on it. Staff may, for oversight.
+ */
+export function isOthersPersonalTable(principal: Principal, tableId: string | undefined): boolean {
+  if (principal.role !== 'player' || !tableId) return false;
+  const owner = personalTableOwner(tableId);
+  return owner !== null && owner !== principal.id;
+}
+
+/**
+ * The refusal of a read of another player's personal table (403 FORBIDDEN, as its hands and the online routes
+ * answer; its commands are the decider's to refuse: PERSONAL_TABLE).
+ */
+export function othersPersonalTable(tableId: string): ApiError {
+  return new ApiError(403, 'FORBIDDEN', `${tableId} is another player's own table`);
+}
+
+/** May this caller list (and follow) this table? Its token's tables, and never another player's own table. */
+export function maySeeTable(principal: Principal, tableId: string): boolean {
+  return mayUseTable(principal, tableId) && !isOthersPersonalTable(principal, tableId);
+}
+
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
@@ -52,6 +75,8 @@ export class AuthGuard implements CanActivate {
     const params = request.params as Record<string, string> | undefined;
     const tableId = params && Object.hasOwn(params, 'tableId') ? params['tableId'] : undefined;
     authorize(principal, this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets), tableId);
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if (read && isOthersPersonalTable(principal, tableId)) throw othersPersonalTable(tableId!);
     return true;
   }
 }

@@ -3,7 +3,13 @@ import { WebSocketGateway, type OnGatewayConnection, type OnGatewayDisconnect } 
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
 import { staff, TokenError, type TokenVerifier } from '@coup/auth';
-import { TOKEN_VERIFIER, mayUseTable, principalFromHeader } from '../common/auth';
+import {
+  TOKEN_VERIFIER,
+  isOthersPersonalTable,
+  mayUseTable,
+  othersPersonalTable,
+  principalFromHeader,
+} from '../common/auth';
 import { toErrorBody } from '../common/exception.filter';
 import { Metrics } from '../common/metrics';
 import type { RecordedEvent } from '@coup/event-store';
@@ -247,6 +253,10 @@ export class LiveGateway implements OnGatewayConnection, OnGatewayDisconnect, On
                 ? `this token is limited to tables ${client.principal.tables.join(', ')}`
                 : 'this token may follow no table',
             );
+          if (isOthersPersonalTable(client.principal, message.tableId)) {
+            const refusal = othersPersonalTable(message.tableId);
+            return this.sender.error(client, 403, refusal.code, refusal.message);
+          }
           const subscribe = message;
           const generation = this.clients.leave(client);
           this.sessions

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nes
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { normalizeRules, tableView, type TableCommandType } from '@coup/table';
 import { ApiError } from '../common/api-error';
-import { CurrentPrincipal, Roles } from '../common/auth';
+import { CurrentPrincipal, maySeeTable, Roles } from '../common/auth';
 import { IdempotencyKey } from '../common/idempotency-key';
 import type { Caller } from '../common/request-context';
 import { checkId, checkPlayerId, roundNo, TableCommands, type CommandData } from './table-commands';
@@ -72,9 +72,12 @@ export class TablesController {
 
   @Get()
   @Roles(...READERS)
-  @ApiOperation({ summary: 'List the tables' })
-  list() {
-    return this.catalog.list();
+  @ApiOperation({
+    summary:
+      "List the tables (those the token may use; a player never sees another player's own online table)",
+  })
+  list(@CurrentPrincipal() p: Caller) {
+    return this.catalog.list().filter((t) => maySeeTable(p, t.tableId));
   }
 
   @Get(':tableId')
