@@ -48,7 +48,7 @@ async function add(args: readonly string[], io: CliIo): Promise<number> {
     throw new UsageError('give one user name: coup staff add <user> --role admin', 'staff');
   if (!staffAccounts.USERNAME_PATTERN.test(username))
     throw new UsageError(
-      `'${username}' is not a user name: 1 to 64 of a-z 0-9 . _ -, a letter first`,
+      `'${username}' is not a user name: 1 to 64 of a-z 0-9 . _ -, a letter first, not online-... nor a system actor (${staffAccounts.SYSTEM_ACTOR_NAMES.join(', ')})`,
       'staff',
     );
   const roles = rolesOf(options.role);

@@ -15,7 +15,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, staff } from '@coup/auth';
 
 const ROLE_LIST = staff.STAFF_ROLES;
 const USERNAME_MESSAGE =
-  '$property must be 1 to 64 of a-z 0-9 . _ -, starting with a letter (lower case; not online-)';
+  '$property must be 1 to 64 of a-z 0-9 . _ -, starting with a letter (lower case; not online-, nor a system actor: cli, first-start, sso, betting-timer)';
 
 export class SignInDto {
   @ApiProperty({ example: 'pit.boss', description: 'The user name (compared in lower case)' })

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { staff } from '@coup/auth';
 import type { TableState } from '@coup/table';
 import type { TableProcessor } from './table-processor';
 import type { Clock } from './edge-inputs';
@@ -7,7 +8,10 @@ import type { Clock } from './edge-inputs';
 export const TIMER_RETRY_MS = 1_000;
 
 /** The actor the service uses for the betting timer's automatic "no more bets". */
-export const TIMER_ACTOR = { id: 'betting-timer', role: 'dealer' } as const;
+export const TIMER_ACTOR = { id: 'betting-timer', role: 'dealer' } as const satisfies {
+  id: (typeof staff.SYSTEM_ACTOR_NAMES)[number];
+  role: 'dealer';
+};
 
 /**
  * The betting timer: the deadline is in the round's event (BettingOpened), so after a restart the timer is

@@ -128,6 +128,11 @@ describe('creating accounts', () => {
   it.each([
     ['Ann', 'INVALID_USERNAME'],
     ['online-ann', 'INVALID_USERNAME'],
+    // the service's own actors: an account by such a name would pass for the system in the audit trail
+    ['cli', 'INVALID_USERNAME'],
+    ['first-start', 'INVALID_USERNAME'],
+    ['sso', 'INVALID_USERNAME'],
+    ['betting-timer', 'INVALID_USERNAME'],
     ['1ann', 'INVALID_USERNAME'],
     ['a'.repeat(65), 'INVALID_USERNAME'],
   ] as const)('refuses the user name %p', (username, code) => {

@@ -16,10 +16,19 @@ export function isStaffRole(value: unknown): value is StaffRole {
 export const STAFF_STREAM = 'staff';
 
 /**
- * A local account's user name: 1 to 64 of `a-z 0-9 . _ -`, starting with a letter. Lower case only, so `Ann` and
- * `ann` are one account (sign-in lowers what it is given). Never `online-...`: those are the online game's actors.
+ * The service's own actors, recorded as `by` and as table actors beside user names: no account may take one of
+ * these names, so the audit trail never mistakes a person for the system (or the system for a person).
  */
-export const USERNAME_PATTERN = /^(?!online-)[a-z][a-z0-9._-]{0,63}$/;
+export const SYSTEM_ACTOR_NAMES = ['cli', 'first-start', 'sso', 'betting-timer'] as const;
+
+/**
+ * A local account's user name: 1 to 64 of `a-z 0-9 . _ -`, starting with a letter. Lower case only, so `Ann` and
+ * `ann` are one account (sign-in lowers what it is given). Never `online-...` (the online game's actors) nor one
+ * of SYSTEM_ACTOR_NAMES.
+ */
+export const USERNAME_PATTERN = new RegExp(
+  `^(?!online-|(?:${SYSTEM_ACTOR_NAMES.join('|')})$)[a-z][a-z0-9._-]{0,63}$`,
+);
 /** A single-sign-on identity's account: `sso:` and the provider's subject (or its hash, edge-made). */
 export const SSO_USERNAME_PATTERN = /^sso:[A-Za-z0-9._@+-]{1,100}$/;
 export { TABLE_ID_PATTERN };
