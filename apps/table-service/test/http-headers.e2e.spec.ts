@@ -1,6 +1,6 @@
 /**
  * What every answer carries and who may read what: security headers on API, error, console, docs and metrics
- * answers; /metrics behind COUP_METRICS_TOKEN or on COUP_METRICS_PORT; the bind address.
+ * answers, and no-store on the API's; /metrics behind COUP_METRICS_TOKEN or on COUP_METRICS_PORT; the bind address.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -57,6 +57,19 @@ describe('security headers', () => {
     const r = await h.api(method, path, opts);
     expect({ what, status: r.status }).toEqual({ what, status });
     expectSecurityHeaders(r.headers, what, path);
+    // the API's answers (chips, ledgers, hands, reports, and its errors) are never cached on a shared pit PC
+    if (path.startsWith('/api/'))
+      expect({ what, cache: r.headers.get('cache-control') }).toEqual({ what, cache: 'no-store' });
+  });
+
+  it('a ledger and a CSV of hands are not kept by a browser', async () => {
+    await h.api('POST', '/api/tables', { body: { tableId: 'NC1', rules: { dealing: 'rng' } } });
+    const ledger = await h.api('GET', '/api/players/p1/ledger');
+    const csv = await h.api('GET', '/api/tables/NC1/hands', { headers: { accept: 'text/csv' } });
+    expect([ledger.headers.get('cache-control'), csv.headers.get('cache-control')]).toEqual([
+      'no-store',
+      'no-store',
+    ]);
   });
 
   // The console's files and the docs page need @fastify/static, which only the built service loads.

@@ -57,12 +57,15 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = (() => {
 })();
 
 /**
- * Security headers on every answer: API, errors, 404s, the console's files and the docs. helmet's middleware is
+ * Security headers on every answer: API, errors, 404s, the console's files and the docs; `no-store` on the API's. helmet's middleware is
  * built once and runs on the raw response in the first hook (@fastify/helmet rebuilds it for every request, about
  * 4 µs, a few per cent of a bet's request thread), so even an answer a later hook gives (429) carries them.
  */
 export function installSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
+    // The API's answers are a player's chips and ledger, hands, reports: never kept by a browser or a proxy (a pit
+    // PC or a kiosk is shared).
+    if (request.url.startsWith('/api/')) reply.raw.setHeader('cache-control', 'no-store');
     const headers = request.url.startsWith('/docs') ? docsSecurityHeaders : securityHeaders;
     headers(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
