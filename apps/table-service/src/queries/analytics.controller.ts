@@ -1,7 +1,8 @@
 /**
  * The analysts' reports over the an_ tables (libs/projections/src/reports): hold per table, gaming day, shift and
  * dealer, per bet type, dealer pace, player rating, hold anomalies. JSON, or CSV with `?format=csv` or
- * `Accept: text/csv`. Each filters by gaming day(s), UTC instants, shift, local hour, table and dealer.
+ * `Accept: text/csv`. Each filters by gaming day(s), UTC instants, shift, local hour, table and dealer; a token
+ * limited to some tables reads only theirs.
  */
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
@@ -18,7 +19,8 @@ import {
   ratingReport,
 } from '@coup/projections';
 import { rolesFor } from '../common/access';
-import { Roles } from '../common/auth';
+import type { Principal } from '@coup/auth';
+import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiRefusals } from '../ops/openapi-errors';
 import { ANOMALY_COLUMNS, PACE_COLUMNS, RATING_COLUMNS, groupedColumns } from './analytics.csv';
 import {
@@ -32,7 +34,7 @@ import {
   scopeOf,
 } from './analytics.params';
 import { type Cell, toCsv, wantsCsv } from './csv';
-import { queryErrorAsync, sendCsv } from './shared';
+import { TABLES_NOTE, forCaller, queryErrorAsync, sendCsv } from './shared';
 
 /** The filter parameters, for the OpenAPI document. */
 function ApiReportFilters(): MethodDecorator {
@@ -44,7 +46,7 @@ function ApiReportFilters(): MethodDecorator {
     ['until', 'UTC instant (ISO-8601): facts before it'],
     ['shift', 'A shift of COUP_SHIFTS'],
     ['hour', 'Local hour in the gaming day’s time zone, 0 to 23'],
-    ['tableId', 'One table'],
+    ['tableId', `One table. ${TABLES_NOTE}`],
     ['dealer', "A dealer's actor id"],
     [
       'limit',
@@ -74,8 +76,10 @@ export class AnalyticsController {
     @Inject(ANALYTICS) private readonly analytics: AnalyticsOptions,
   ) {}
 
-  private options(r: ReportQuery): ReportOptions {
-    return { filter: r.filter, limit: r.limit, shifts: this.analytics.gamingDay.shifts.map((s) => s.name) };
+  /** The report's options: the caller's filter (a token limited to some tables reads only theirs). */
+  private options(r: ReportQuery, principal: Principal): ReportOptions {
+    const shifts = this.analytics.gamingDay.shifts.map((s) => s.name);
+    return { filter: forCaller(principal, r.filter), limit: r.limit, shifts };
   }
 
   /** The report as JSON, or its rows as CSV. */
@@ -95,11 +99,12 @@ export class AnalyticsController {
   private async grouped(
     kind: 'hold' | 'betTypes',
     query: unknown,
+    principal: Principal,
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<unknown> {
     const r = reportQuery(query, ['groupBy']);
-    const options = { ...this.options(r), groupBy: groupByOf(r.q) };
+    const options = { ...this.options(r, principal), groupBy: groupByOf(r.q) };
     const report: GroupedReport<object> = await queryErrorAsync<GroupedReport<object>>(() =>
       kind === 'hold' ? holdReport(this.read.sql, options) : betTypeReport(this.read.sql, options),
     );
@@ -121,13 +126,14 @@ export class AnalyticsController {
     description: '{ filter, groupBy, rows: HoldRow[], truncated }',
     schema: { type: 'object' },
   })
-  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async hold(
     @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    return this.grouped('hold', query, request, reply);
+    return this.grouped('hold', query, principal, request, reply);
   }
 
   @Get('bet-types')
@@ -145,13 +151,14 @@ export class AnalyticsController {
     description: '{ filter, groupBy, rows: BetTypeRow[], truncated }',
     schema: { type: 'object' },
   })
-  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async betTypes(
     @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    return this.grouped('betTypes', query, request, reply);
+    return this.grouped('betTypes', query, principal, request, reply);
   }
 
   @Get('dealer-pace')
@@ -164,14 +171,15 @@ export class AnalyticsController {
   @ApiReportFilters()
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ description: '{ filter, rows: PaceRow[], truncated }', schema: { type: 'object' } })
-  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async pace(
     @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     const r = reportQuery(query);
-    const report = await queryErrorAsync(() => paceReport(this.read.sql, this.options(r)));
+    const report = await queryErrorAsync(() => paceReport(this.read.sql, this.options(r, principal)));
     return this.answer(report, r, request, reply, PACE_COLUMNS);
   }
 
@@ -186,14 +194,15 @@ export class AnalyticsController {
   @ApiQuery({ name: 'playerId', required: false })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ description: '{ filter, rows: RatingRow[], truncated }', schema: { type: 'object' } })
-  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async rating(
     @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     const r = reportQuery(query, ['playerId']);
-    const report = await queryErrorAsync(() => ratingReport(this.read.sql, this.options(r)));
+    const report = await queryErrorAsync(() => ratingReport(this.read.sql, this.options(r, principal)));
     return this.answer(report, r, request, reply, RATING_COLUMNS);
   }
 
@@ -214,9 +223,10 @@ export class AnalyticsController {
     description: '{ filter, threshold, rows: AnomalyRow[], truncated }',
     schema: { type: 'object' },
   })
-  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async anomalies(
     @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
@@ -224,7 +234,7 @@ export class AnalyticsController {
     const [scope, flaggedOnly] = [scopeOf(r.q), flagOf(r.q, 'flagged')];
     const report = await queryErrorAsync(() =>
       anomalyReport(this.read.sql, {
-        ...this.options(r),
+        ...this.options(r, principal),
         threshold: this.analytics.anomalyZ,
         scope,
         flaggedOnly,

@@ -23,12 +23,11 @@ import {
 } from '@coup/projections';
 import { rolesFor } from '../common/access';
 import { CurrentPrincipal, Roles, mayUseTable } from '../common/auth';
-import { ApiError } from '../common/api-error';
 import { ANALYTICS, type AnalyticsOptions, csvAsked } from './analytics.params';
 import { type Cell, toCsv, wantsCsv } from './csv';
 import { mayReadHands } from './hands.controller';
 import { optionalInt, positiveInt, queryOf, tableIdParam } from './params';
-import { QUERIES_STORE, type QueriesStore, queryErrorAsync, sendCsv } from './shared';
+import { QUERIES_STORE, type QueriesStore, TABLES_NOTE, forCaller, queryErrorAsync, sendCsv } from './shared';
 import { ApiStatsFilters, STATS_DAYS, statsOptions, statsQuery } from './stats.params';
 import { ApiRefusals } from '../ops/openapi-errors';
 
@@ -94,6 +93,7 @@ export class EdgeController {
       `Overall, per table (with its decks, game mode and tie payout) and per day. ${STATS_DAYS} A bet type is a spot and what sets its payouts ` +
       "(a side bet's paytable, the banker bet's game mode, the tie's payout). Each result ('win:<num>/<den>[:commission]', 'push', 'lose') is counted over the coups " +
       "the bet was offered in, whether or not anyone bet it; `expected` is its exact probability for the rows' rules (weighted by coups), `ci95` the Wilson score interval. " +
+      `${TABLES_NOTE} ` +
       'With `Accept: text/csv` or `format=csv`: one line per scope and bet type.',
   })
   @ApiStatsFilters()
@@ -103,14 +103,16 @@ export class EdgeController {
       "{ filter, confidence: 'wilson-95', overall: { bets: BetTypeStats[], total }, tables: [{ tableId, decks, game, tiePays, bets, total }], days: [{ day, bets, total }] } (by gaming day: filter.calendar 'gaming', days gaming days)",
     schema: { type: 'object' },
   })
-  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async betStats(
     @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     const { filter, q } = statsQuery(query);
-    const stats = await queryErrorAsync(() => this.read.betStats(filter, statsOptions(this.analytics)));
+    const scoped = forCaller(principal, filter);
+    const stats = await queryErrorAsync(() => this.read.betStats(scoped, statsOptions(this.analytics)));
     if (!csvAsked(q, wantsCsv(request.headers.accept))) return stats;
     const lines: BetLine[] = [
       ...stats.overall.bets.map((b) => ({ ...b, scope: 'overall', key: '' })),
@@ -137,10 +139,9 @@ export class EdgeController {
   @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async favourable(@Query() query: unknown, @CurrentPrincipal() principal: Principal): Promise<EdgeNowView> {
     const q = queryOf(query, ['tableId']);
-    const tableId = q['tableId'] === undefined ? undefined : tableIdParam(q['tableId']);
-    if (!mayUseTable(principal, tableId)) {
-      throw new ApiError(403, 'FORBIDDEN', `this token is limited to tables ${principal.tables?.join(', ')}`);
-    }
+    const { tableId } = forCaller(principal, {
+      tableId: q['tableId'] === undefined ? undefined : tableIdParam(q['tableId']),
+    });
     return visible(principal, await queryErrorAsync(() => this.read.edgeNow(tableId)));
   }
 
@@ -151,7 +152,8 @@ export class EdgeController {
       'Surveillance report: every bet that favoured the player when a round opened, and what each player staked on it in that round',
     description:
       'Alerts oldest first (paged: `cursor`, `limit` 1..500), each with the exact value, the shoe, the coup and the stakes settled on the bet per player with their results; ' +
-      "`totals` and `players` cover every alert of the filter. `from`/`to`: UTC days of the round's opening. With `Accept: text/csv`: one line per alert, the next cursor in `X-Next-Cursor`.",
+      "`totals` and `players` cover every alert of the filter. `from`/`to`: UTC days of the round's opening. With `Accept: text/csv`: one line per alert, the next cursor in `X-Next-Cursor`. " +
+      TABLES_NOTE,
   })
   @ApiQuery({ name: 'tableId', required: false })
   @ApiQuery({ name: 'from', required: false, description: 'First UTC day, YYYY-MM-DD' })
@@ -165,21 +167,23 @@ export class EdgeController {
       '{ filter, alerts: [{ tableId, roundNo, shoeNo, coupInShoe, cardsSeen, cardsLeft, spot, paytable, ev, evExact, winProbability, computedAt, openedAt, position, wagered, players }], nextCursor, totals, players }',
     schema: { type: 'object' },
   })
-  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async report(
     @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     const q = queryOf(query, ['tableId', 'from', 'to', 'spot', 'cursor', 'limit']);
     if (q['tableId'] !== undefined) tableIdParam(q['tableId']);
     const limit = optionalInt(q, 'limit');
-    const report = await queryErrorAsync(() =>
-      this.read.edgeReport(
-        { tableId: q['tableId'], from: q['from'], to: q['to'], spot: q['spot'] },
-        { cursor: q['cursor'], limit },
-      ),
-    );
+    const filter = forCaller(principal, {
+      tableId: q['tableId'],
+      from: q['from'],
+      to: q['to'],
+      spot: q['spot'],
+    });
+    const report = await queryErrorAsync(() => this.read.edgeReport(filter, { cursor: q['cursor'], limit }));
     if (!wantsCsv(request.headers.accept)) return report;
     return sendCsv(reply, toCsv(ALERT_COLUMNS, report.alerts), report.nextCursor);
   }

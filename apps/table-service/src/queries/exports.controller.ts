@@ -25,12 +25,13 @@ import {
   isExportTable,
 } from '@coup/projections';
 import { rolesFor } from '../common/access';
-import { Roles } from '../common/auth';
+import type { Principal } from '@coup/auth';
+import { CurrentPrincipal, Roles } from '../common/auth';
 import { ApiError } from '../common/api-error';
 import { ApiRefusals } from '../ops/openapi-errors';
 import { queryOf } from './params';
 import { readModelsUnavailable } from './read-models-provider';
-import { queryError } from './shared';
+import { forCaller, queryError } from './shared';
 
 /**
  * The export's bytes once its first chunk is read: a failure before the first byte (the analysts' tables not
@@ -71,7 +72,8 @@ export class ExportsController {
     description:
       'The table’s rows whose gaming_day is the one asked for (COUP_GAMING_DAY places them), in key order, with the columns of docs/analyst-schema.md: money in integer cents. ' +
       'Parquet: INT64, DOUBLE and UTF-8 string columns (NULLs kept), SNAPPY, a row group per 50,000 rows. CSV: RFC 4180 with a header row, NULL an empty field, an empty text "". ' +
-      'Streamed as it is read (Content-Disposition names the file, e.g. coups-2026-12-01.parquet); a failure after the first bytes cuts the answer short.',
+      'Streamed as it is read (Content-Disposition names the file, e.g. coups-2026-12-01.parquet); a failure after the first bytes cuts the answer short. ' +
+      'A token limited to some tables exports only their rows.',
   })
   @ApiParam({ name: 'table', enum: EXPORT_TABLE_NAMES })
   @ApiQuery({ name: 'gamingDay', required: true, description: 'The gaming day, YYYY-MM-DD' })
@@ -79,7 +81,11 @@ export class ExportsController {
   @ApiProduces('text/csv', 'application/vnd.apache.parquet')
   @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
   @ApiRefusals('INVALID_QUERY')
-  async export(@Param('table') table: string, @Query() query: unknown): Promise<StreamableFile> {
+  async export(
+    @Param('table') table: string,
+    @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<StreamableFile> {
     if (!isExportTable(table))
       throw new ApiError(400, 'INVALID_PARAMETER', `table must be ${EXPORT_TABLE_NAMES.join(', ')}`, {
         field: 'table',
@@ -93,7 +99,8 @@ export class ExportsController {
       throw new ApiError(400, 'INVALID_QUERY', `format must be ${EXPORT_FORMATS.join(' or ')}`, {
         field: 'format',
       });
-    const facts = queryError(() => exportFacts(this.read.sql, { table, gamingDay, format }));
+    const request = forCaller(principal, { table, gamingDay, format });
+    const facts = queryError(() => exportFacts(this.read.sql, request));
     // read as the client reads (Readable.from pulls): memory holds a page; a failure before the first byte is
     // an error answer, after it the connection is cut
     return new StreamableFile(await started(facts), {

@@ -18,7 +18,7 @@ import { ANALYTICS, type AnalyticsOptions, csvAsked } from './analytics.params';
 import { type Cell, toCsv, wantsCsv } from './csv';
 import { optionalInt, playerIdParam, queryOf, tableIdParam } from './params';
 import { ProjectionsStatus } from './projections-status';
-import { queryErrorAsync, sendCsv } from './shared';
+import { TABLES_NOTE, forCaller, queryErrorAsync, sendCsv } from './shared';
 import { ApiStatsFilters, STATS_DAYS, statsOptions, statsQuery } from './stats.params';
 import { ApiRefusals } from '../ops/openapi-errors';
 
@@ -95,6 +95,7 @@ export class ReportsController {
     description:
       `Per table, per day and overall (and per shoe with a tableId). ${STATS_DAYS} ` +
       'The chi-square statistic tests the outcome counts against the exact probabilities (2 degrees of freedom; p-value exp(-x/2)). ' +
+      `${TABLES_NOTE} ` +
       'With `Accept: text/csv` or `format=csv`: one line per scope (overall, table, day, shoe).',
   })
   @ApiStatsFilters()
@@ -104,14 +105,16 @@ export class ReportsController {
       "{ filter, overall: StatsSummary, tables: [...], days: [...], shoes: [{ shoeNo, firstDay, ... }] } (by gaming day: filter.calendar 'gaming', days and firstDay gaming days, a shoe's coups those of the filter)",
     schema: { type: 'object' },
   })
-  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER')
+  @ApiRefusals('INVALID_QUERY', 'INVALID_PARAMETER', 'FORBIDDEN')
   async stats(
     @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
     const { filter, q } = statsQuery(query);
-    const stats = await queryErrorAsync(() => this.read.stats(filter, statsOptions(this.analytics)));
+    const scoped = forCaller(principal, filter);
+    const stats = await queryErrorAsync(() => this.read.stats(scoped, statsOptions(this.analytics)));
     if (!csvAsked(q, wantsCsv(request.headers.accept))) return stats;
     const lines: StatsLine[] = [
       { scope: 'overall', key: '', ...stats.overall },
@@ -129,7 +132,7 @@ export class ReportsController {
     summary:
       "A player's ledger: per table buy-ins, bets, results, commission owed and collected, cash-outs; and the entries (oldest first, paged)",
     description:
-      'A `player` token reads only its own ledger (403 otherwise). Each account (per table) and the totals: buyIns, boughtIn, bets and staked (every bet placed, whatever became of it), cleared, voidedReturned, wins, losses, pushes and paid (the settlements in force), netResult (paid - stakes - box commission owed), commissionDeducted, commissionOwed, commissionCollected, cashOuts, cashedOut, chips. Each entry: kind (buy-in, bet, clear, settlement, reversal, void-return, cash-out), amount, chipsDelta, who (by, role) and why (reason: a void, a correction of a settled coup). With `Accept: text/csv`: the entries (columns position, seq, tableId, at, kind, roundNo, spot, paytable, amount, chipsDelta, result, commission, by, role, reason), the next cursor in `X-Next-Cursor`.',
+      'A `player` token reads only its own ledger (403 otherwise); a token limited to some tables, only their accounts and entries (another `tableId`: 403). Each account (per table) and the totals: buyIns, boughtIn, bets and staked (every bet placed, whatever became of it), cleared, voidedReturned, wins, losses, pushes and paid (the settlements in force), netResult (paid - stakes - box commission owed), commissionDeducted, commissionOwed, commissionCollected, cashOuts, cashedOut, chips. Each entry: kind (buy-in, bet, clear, settlement, reversal, void-return, cash-out), amount, chipsDelta, who (by, role) and why (reason: a void, a correction of a settled coup). With `Accept: text/csv`: the entries (columns position, seq, tableId, at, kind, roundNo, spot, paytable, amount, chipsDelta, result, commission, by, role, reason), the next cursor in `X-Next-Cursor`.',
   })
   @ApiParam({ name: 'playerId' })
   @ApiQuery({ name: 'tableId', required: false })
@@ -156,9 +159,8 @@ export class ReportsController {
     if (principal.role === 'player' && principal.id !== playerId) {
       throw new ApiError(403, 'FORBIDDEN', 'a player may read only its own ledger');
     }
-    const ledger = await queryErrorAsync(() =>
-      this.read.ledger(playerId, { tableId: q['tableId'], cursor: q['cursor'], limit }),
-    );
+    const scoped = forCaller(principal, { tableId: q['tableId'], cursor: q['cursor'], limit });
+    const ledger = await queryErrorAsync(() => this.read.ledger(playerId, scoped));
     if (!wantsCsv(request.headers.accept)) return ledger;
     return sendCsv(reply, toCsv(ENTRY_COLUMNS, ledger.entries), ledger.nextCursor);
   }

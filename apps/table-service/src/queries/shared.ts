@@ -1,7 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import type { EventStore } from '@coup/event-store';
 import { QueryError, type RawEventReader, ReplayError } from '@coup/projections';
+import type { Principal } from '@coup/auth';
 import { ApiError } from '../common/api-error';
+import { authorize } from '../common/auth';
 
 /** Injection token of the event store the replay/verify endpoints read hands from. */
 export const QUERIES_STORE = Symbol('QUERIES_STORE');
@@ -54,3 +56,20 @@ export function sendCsv(reply: FastifyReply, csv: string, nextCursor?: string | 
   if (nextCursor) void reply.header('x-next-cursor', nextCursor);
   return csv;
 }
+
+/**
+ * The read models' filter for this caller. A token limited to some tables (its `tables` claim) reads only theirs:
+ * a `tableId` outside them is refused as a path's is (403 FORBIDDEN naming its tables), and an answer over every
+ * table covers its tables only (`tables`: the read models count those tables' rows, totals included).
+ */
+export function forCaller<F extends object>(
+  principal: Principal,
+  filter: F & { readonly tableId?: string },
+): F & { readonly tables?: readonly string[] } {
+  authorize(principal, undefined, filter.tableId);
+  return principal.tables === null ? filter : { ...filter, tables: principal.tables };
+}
+
+/** What `forCaller` does, for the descriptions of the routes that apply it. */
+export const TABLES_NOTE =
+  'A token limited to some tables reads only theirs: a `tableId` of another is refused (403 FORBIDDEN), and without one the answer covers its tables only.';

@@ -13,6 +13,8 @@ export interface ExportRequest {
   readonly table: ExportTable;
   readonly gamingDay: string;
   readonly format: ExportFormat;
+  /** Only these tables' rows (a token limited to some tables: its own); an empty list, none. */
+  readonly tables?: readonly string[];
   /** Parquet: the codec (default snappy). */
   readonly compression?: ParquetCompression;
   /** Rows a query reads at once (default 5,000). */
@@ -47,10 +49,11 @@ export class FactExport implements AsyncIterable<Uint8Array> {
   private async *pages(): AsyncGenerator<SqlRow[]> {
     const def = exportTableDef(this.request.table);
     if (!(await hasTable(this.sql, def.name))) throw new ExportUnavailableError(def.name);
-    const { gamingDay, pageRows = DEFAULT_PAGE_ROWS } = this.request;
-    for await (const page of factPages(this.sql, def, gamingDay, pageRows)) {
+    const { gamingDay, pageRows = DEFAULT_PAGE_ROWS, tables } = this.request;
+    for await (const all of factPages(this.sql, def, gamingDay, pageRows)) {
+      const page = tables === undefined ? all : all.filter((r) => tables.includes(String(r['table_id'])));
       this.count += page.length;
-      yield page;
+      if (page.length > 0) yield page;
     }
   }
 

@@ -84,8 +84,22 @@ export interface Conditions {
   readonly params: readonly SqlParam[];
   /** Adds a condition with its `?` values, unless the first is undefined (a filter not given). */
   add(clause: string, value: SqlParam | undefined, ...more: SqlParam[]): Conditions;
+  /** Adds `column` one of `values` (see `oneOf`), unless `values` is undefined (no such limit). */
+  among(column: string, values: readonly SqlParam[] | undefined): Conditions;
   /** `WHERE` and the conditions, or nothing when there are none. */
   where(): string;
+}
+
+/**
+ * `column` one of `values` (the tables a token is limited to), as a condition and its `?` values: an empty list
+ * is a condition no row meets.
+ */
+export function oneOf<T extends SqlParam>(
+  column: string,
+  values: readonly T[],
+): { clause: string; params: T[] } {
+  if (values.length === 0) return { clause: '1 = 0', params: [] };
+  return { clause: `${column} IN (${values.map(() => '?').join(', ')})`, params: [...values] };
 }
 
 /** Conditions: none, or a copy of `from`'s (to add to without changing them). */
@@ -99,6 +113,13 @@ export function conditions(from?: Conditions): Conditions {
       if (value === undefined) return self;
       clauses.push(clause);
       params.push(value, ...more);
+      return self;
+    },
+    among(column, values) {
+      if (values === undefined) return self;
+      const c = oneOf(column, values);
+      clauses.push(c.clause);
+      params.push(...c.params);
       return self;
     },
     where: () => (clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''),

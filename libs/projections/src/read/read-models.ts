@@ -150,8 +150,14 @@ export class ReadModels {
     return edgeReport(this.sql, filter, page);
   }
 
-  /** A player's accounts at every table, their totals, and a page of ledger entries (oldest first). */
-  ledger(playerId: string, options: { tableId?: string } & Page = {}): Promise<LedgerView> {
+  /**
+   * A player's accounts at every table (or one, or only those of `tables`: a token's), their totals, and a page
+   * of ledger entries (oldest first).
+   */
+  ledger(
+    playerId: string,
+    options: { tableId?: string; tables?: readonly string[] } & Page = {},
+  ): Promise<LedgerView> {
     return ledgerOf(this.sql, playerId, options);
   }
 }

@@ -1,10 +1,10 @@
 /**
  * The filters every report takes, checked (a QueryError names the bad one), and turned into conditions on the fact
- * rows: gaming days (one, or a range), UTC instants (since inclusive, until exclusive), shift, local hour, table,
- * dealer and (player reports) player.
+ * rows: gaming days (one, or a range), UTC instants (since inclusive, until exclusive), shift, local hour, table
+ * (and the tables a token is limited to), dealer and (player reports) player.
  */
 import { dayNumber, dayText } from '../read-models/analyst/gaming-day';
-import { QueryError } from '../read/query-kit';
+import { QueryError, oneOf } from '../read/query-kit';
 import type { FactWhere } from './sql';
 import type { ReportFilter } from './wire';
 
@@ -87,6 +87,11 @@ export function reportWhere(f: ReportFilter, options: { readonly player: boolean
   add('shift = ?', f.shift);
   add('hour = ?', f.hour);
   add('table_id = ?', f.tableId);
+  if (f.tables !== undefined) {
+    const c = oneOf('table_id', f.tables);
+    sql.push(c.clause);
+    params.push(...c.params);
+  }
   add('dealer_id = ?', f.dealer);
   if (options.player) add('player_id = ?', f.playerId);
   return { sql, params };

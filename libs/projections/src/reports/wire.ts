@@ -14,6 +14,8 @@ export interface ReportFilter {
   /** The local hour, 0 to 23. */
   readonly hour?: number;
   readonly tableId?: string;
+  /** Only these tables (a token limited to some tables: its own); an empty list, none. */
+  readonly tables?: readonly string[];
   /** A dealer's actor id. */
   readonly dealer?: string;
   /** Player reports (rating, anomalies): one player. */

@@ -76,6 +76,7 @@ function whereOf(filter: EdgeReportFilter): Conditions {
   }
   return conditions()
     .add('a."table_id" = ?', filter.tableId)
+    .among('a."table_id"', filter.tables)
     .add('a."day" >= ?', filter.from)
     .add('a."day" <= ?', filter.to)
     .add('a."spot" = ?', filter.spot);

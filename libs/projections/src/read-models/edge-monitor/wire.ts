@@ -69,6 +69,8 @@ export interface EdgeAlert {
 
 export interface EdgeReportFilter {
   readonly tableId?: string;
+  /** Only these tables (a token limited to some tables: its own); an empty list, none. */
+  readonly tables?: readonly string[];
   /** UTC days YYYY-MM-DD of the round's opening, inclusive. */
   readonly from?: string;
   readonly to?: string;

@@ -34,22 +34,26 @@ const API_NAMES: Readonly<Record<AccountCounter, keyof LedgerCounters>> = {
   chips: 'chips',
 };
 
-/** A player's accounts: at one table, or at every table in table order. */
-async function accountsOf(
-  sql: SqlReader,
-  playerId: string,
-  tableId: string | undefined,
-): Promise<LedgerAccount[]> {
-  const accountsRaw =
-    tableId === undefined
-      ? await sql.all<Raw>(
-          `SELECT * FROM "${PL_ACCOUNTS}" WHERE "player_id" = ? ORDER BY ${byteOrder(sql, '"table_id"')}`,
-          [playerId],
-        )
-      : await sql.all<Raw>(`SELECT * FROM "${PL_ACCOUNTS}" WHERE "player_id" = ? AND "table_id" = ?`, [
-          playerId,
-          tableId,
-        ]);
+/** Which tables of a player's ledger: one (`tableId`), these (a token limited to some tables), or every table. */
+interface LedgerTables {
+  readonly tableId?: string;
+  readonly tables?: readonly string[];
+}
+
+/** The player's rows at the tables asked for. */
+const playerWhere = (playerId: string, at: LedgerTables) =>
+  conditions()
+    .add('"player_id" = ?', playerId)
+    .add('"table_id" = ?', at.tableId)
+    .among('"table_id"', at.tables);
+
+/** A player's accounts at the tables asked for, in table order. */
+async function accountsOf(sql: SqlReader, playerId: string, at: LedgerTables): Promise<LedgerAccount[]> {
+  const where = playerWhere(playerId, at);
+  const accountsRaw = await sql.all<Raw>(
+    `SELECT * FROM "${PL_ACCOUNTS}" ${where.where()} ORDER BY ${byteOrder(sql, '"table_id"')}`,
+    where.params,
+  );
   return accountsRaw.map(
     (r) =>
       ({
@@ -78,15 +82,15 @@ const entryOf = (r: Raw): LedgerEntry => ({
   reason: (r.reason as string | null) ?? null,
 });
 
-/** Up to `limit + 1` entries of the player (at one table or all) after the cursor, oldest first. */
+/** Up to `limit + 1` entries of the player (at the tables asked for) after the cursor, oldest first. */
 function entryRows(
   sql: SqlReader,
   playerId: string,
-  tableId: string | undefined,
+  at: LedgerTables,
   cursor: ReturnType<typeof decodeCursor>,
   limit: number,
 ): Promise<Raw[]> {
-  const where = conditions().add('"player_id" = ?', playerId).add('"table_id" = ?', tableId);
+  const where = playerWhere(playerId, at);
   if (cursor) {
     const p = cursor.p ?? 0;
     where.add('("position" > ? OR ("position" = ? AND "seq" > ?))', p, p, cursor.s ?? 0);
@@ -97,21 +101,24 @@ function entryRows(
   ]);
 }
 
-/** A player's accounts at every table, their totals, and a page of ledger entries (oldest first). */
+/**
+ * A player's accounts at every table (or one, or those of `tables`), their totals, and a page of ledger entries
+ * (oldest first).
+ */
 export async function ledgerOf(
   sql: SqlReader,
   playerId: string,
-  options: { tableId?: string } & Page = {},
+  options: LedgerTables & Page = {},
 ): Promise<LedgerView> {
   if (playerId.length === 0 || playerId.length > 64)
     throw new QueryError('INVALID_QUERY', 'playerId', 'playerId must be a player id');
   const limit = limitOf(options.limit);
   const cursor = decodeCursor(options.cursor, ['p', 's']);
-  const accounts = await accountsOf(sql, playerId, options.tableId);
+  const accounts = await accountsOf(sql, playerId, options);
   const totals = Object.fromEntries(
     ACCOUNT_COUNTERS.map((k) => API_NAMES[k]).map((n) => [n, accounts.reduce((a, x) => a + x[n], 0)]),
   ) as unknown as LedgerCounters;
-  const rows = await entryRows(sql, playerId, options.tableId, cursor, limit);
+  const rows = await entryRows(sql, playerId, options, cursor, limit);
   const entries = rows.slice(0, limit).map(entryOf);
   const last = entries[entries.length - 1];
   return {

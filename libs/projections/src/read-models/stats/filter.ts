@@ -28,7 +28,12 @@ export interface StatsOptions {
 
 /** Where the statistics are counted: the counters' days, or the facts' rows matching `where`. */
 export type StatsSource =
-  | { readonly kind: 'counters'; readonly from?: string; readonly to?: string }
+  | {
+      readonly kind: 'counters';
+      readonly from?: string;
+      readonly to?: string;
+      readonly tables?: readonly string[];
+    }
   | { readonly kind: 'facts'; readonly where: FactWhere };
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T/;
@@ -77,7 +82,7 @@ export function statsSource(filter: StatsFilter, options: StatsOptions = {}): St
   utcDay('to', f.to);
   const factFilter = STATS_FACT_FILTERS.find((k) => f[k] !== undefined);
   if (factFilter === undefined && f.calendar !== 'gaming')
-    return { kind: 'counters', from: f.from, to: f.to };
+    return { kind: 'counters', from: f.from, to: f.to, tables: f.tables };
   if (f.calendar === 'utc')
     throw new QueryError(
       'INVALID_QUERY',
@@ -101,6 +106,7 @@ export function statsSource(filter: StatsFilter, options: StatsOptions = {}): St
     shift: f.shift,
     hour: f.hour,
     tableId: f.tableId,
+    tables: f.tables,
     dealer: f.dealer,
   };
   checkReportFilter(report, options.shifts);

@@ -21,6 +21,9 @@ import {
 } from './fold';
 import type { BetStatsScope, BetStatsView, StatsFilter, StatsView } from './wire';
 
+/** The counters' days, and the tables a token is limited to. */
+type CounterDays = { readonly from?: string; readonly to?: string; readonly tables?: readonly string[] };
+
 const statsRow = (r: Raw): StatsCounters =>
   ({
     ...Object.fromEntries(STATS_COUNTERS.map((k) => [k, Number(r[k] ?? 0)])),
@@ -29,14 +32,18 @@ const statsRow = (r: Raw): StatsCounters =>
     game: (r.game as GameMode | null) ?? 'commission',
   }) as StatsCounters;
 
-/** The counters' days as a WHERE clause on (table_id, `dayColumn`) (st_shoes has first_day, the others day). */
+/**
+ * The counters' days and tables as a WHERE clause on (table_id, `dayColumn`) (st_shoes has first_day, the others
+ * day).
+ */
 function whereOf(
   tableId: string | undefined,
-  days: { readonly from?: string; readonly to?: string },
+  days: CounterDays,
   dayColumn = 'day',
 ): { where: string; params: readonly SqlParam[] } {
   const c = conditions()
     .add('"table_id" = ?', tableId)
+    .among('"table_id"', days.tables)
     .add(`"${dayColumn}" >= ?`, days.from)
     .add(`"${dayColumn}" <= ?`, days.to);
   return { where: c.where(), params: c.params };
@@ -132,7 +139,7 @@ const scopeOf = (rows: readonly DayBet[]): BetStatsScope => summarizeBets(rows, 
 async function counterBetRows(
   sql: SqlReader,
   tableId: string | undefined,
-  days: { readonly from?: string; readonly to?: string },
+  days: CounterDays,
 ): Promise<DayBet[]> {
   const { where, params } = whereOf(tableId, days);
   const results = new Map<string, Map<string, number>>();

@@ -12,6 +12,8 @@ export type { ChiSquare, Hold, StatsSummary } from './summary';
  */
 export interface StatsFilter {
   readonly tableId?: string;
+  /** Only these tables (a token limited to some tables: its own); an empty list, none. */
+  readonly tables?: readonly string[];
   /** UTC days YYYY-MM-DD, inclusive (the per-day counters). */
   readonly from?: string;
   readonly to?: string;
