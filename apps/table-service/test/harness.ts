@@ -62,7 +62,8 @@ export async function startService(
   const url = `http://127.0.0.1:${address.port}`;
   const tokens = new Map<string, string>();
   const token = (role: Role, sub = `${role}-1`, tables?: string[]) => {
-    const key = `${role}|${sub}|${tables?.join(',') ?? ''}`;
+    // `tables: []` (no table) and no claim (every table) are different tokens
+    const key = `${role}|${sub}|${tables === undefined ? '*' : tables.join(',')}`;
     let t = tokens.get(key);
     if (!t) tokens.set(key, (t = signToken(SECRET, { sub, role, ...(tables ? { tables } : {}) })));
     return t;
