@@ -65,7 +65,9 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   INVALID_TABLE_ID: 400, // tableId not 1..64 chars of [A-Za-z0-9_-]
   INVALID_PLAYER_ID: 400, // playerId not 1..64 chars of [A-Za-z0-9_.:@+-] starting with a letter or digit
   INVALID_RULES: 400, // details.field names the bad rule
-  INVALID_AMOUNT: 400, // not a positive safe integer, or not made of the table's chips
+  // not a positive safe integer, or not made of the table's chips; or it would let the player's chips (or box
+  // commission owed) pass Number.MAX_SAFE_INTEGER: a buy-in, or a bet or rebet if the round paid its best
+  INVALID_AMOUNT: 400,
   INVALID_SPOT: 400, // spot not one of the catalogue's spots (main spots and side bets)
   SPOT_NOT_OFFERED: 400, // a side bet this table's rules do not offer
   MAIN_BET_REQUIRED: 400, // a side bet by a player with no bet on player, banker or tie in the round

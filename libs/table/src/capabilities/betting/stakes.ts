@@ -1,4 +1,5 @@
-/** The stake rules of a bet or a rebet: chip unit, player and banker together, limits, chips. */
+/** The stake rules of a bet or a rebet: chip unit, player and banker together, limits, chips (enough, and exact). */
+import { MAX_CENTS, bestCaseOf } from '../../best-case';
 import { type OpenCtx, type Refusal, refuse } from '../../kernel';
 import { chipUnit } from '../../rules';
 import { playerOf } from '../../state';
@@ -6,6 +7,7 @@ import {
   MAX_STAKES,
   type Spot,
   type SpotAmounts,
+  addStake,
   amountOn,
   limitOf,
   stakedSpots,
@@ -55,7 +57,8 @@ const isMainSpot = (spot: Spot): boolean => spot === 'player' || spot === 'banke
  * Checks a player's stakes after adding `add` (per spot): the spot offered here, chip unit, a side bet only
  * beside a main bet (as casinos require: no side-bet-only rounds, which would let a counter bet only when a
  * countable bet turns favourable), player+banker,
- * limits (max always; min on dealer-dealt tables), chips. All-or-nothing: the first failure refuses the whole.
+ * limits (max always; min on dealer-dealt tables), chips (enough, and exact after the round's best case: see
+ * {@link chipsAllow}). All-or-nothing: the first failure refuses the whole.
  */
 export function checkStakes(
   ctx: OpenCtx,
@@ -104,7 +107,17 @@ export function checkStakes(
       });
     }
   }
-  const chips = playerOf(ctx.state, playerId)?.chips ?? 0;
+  return chipsAllow(ctx, playerId, current, add);
+}
+
+/**
+ * The player's chips cover the new stakes (INSUFFICIENT_CHIPS), and stay exact whatever the coup: the chips left
+ * plus the best case of all its stakes in the round (see best-case.ts), and likewise its box commission owed, must
+ * not pass {@link MAX_CENTS} (INVALID_AMOUNT, as a buy-in that would make the chips too large to count exactly).
+ */
+function chipsAllow(ctx: OpenCtx, playerId: string, current: SpotAmounts, add: SpotAmounts): Refusal | null {
+  const player = playerOf(ctx.state, playerId);
+  const chips = player?.chips ?? 0;
   const needed = totalOf(add);
   if (needed > chips) {
     return refuse('INSUFFICIENT_CHIPS', `Player ${playerId} has ${chips} in chips, the bet needs ${needed}`, {
@@ -112,6 +125,26 @@ export function checkStakes(
       chips,
       needed,
     });
+  }
+  const stakes = stakedSpots(add).reduce((bets, spot) => addStake(bets, spot, amountOn(add, spot)), current);
+  const best = bestCaseOf(stakes, ctx.rules);
+  const left = chips - needed;
+  if (left > MAX_CENTS - best.paid) {
+    return refuse(
+      'INVALID_AMOUNT',
+      `A bet of ${needed} would let player ${playerId}'s chips pass ${MAX_CENTS} cents, the most counted exactly, ` +
+        `if the round paid its best (${left} left plus up to ${best.paid} paid)`,
+      { playerId, amount: needed, chips, bestCase: best.paid, max: MAX_CENTS },
+    );
+  }
+  const owed = player?.commissionOwed ?? 0;
+  if (owed > MAX_CENTS - best.commission) {
+    return refuse(
+      'INVALID_AMOUNT',
+      `A bet of ${needed} would let player ${playerId}'s box commission owed pass ${MAX_CENTS} cents, the most ` +
+        `counted exactly, if the round paid its best (${owed} owed plus up to ${best.commission})`,
+      { playerId, amount: needed, commissionOwed: owed, bestCommission: best.commission, max: MAX_CENTS },
+    );
   }
   return null;
 }

@@ -9,6 +9,7 @@ import {
   readPlayerId,
   refuse,
 } from '../../kernel';
+import { MAX_CENTS, pendingPaid } from '../../best-case';
 import { playerOf } from '../../state';
 
 type Data = { readonly playerId: string; readonly amount: number };
@@ -29,14 +30,16 @@ export const buyIn: CommandSpec<'BuyIn', Data, { playerId: string; amount: numbe
     return amount instanceof Refusal ? amount : { playerId, amount };
   },
   decide({ playerId, amount }, ctx) {
-    const chips = (playerOf(ctx.state, playerId)?.chips ?? 0) + amount;
-    if (!Number.isSafeInteger(chips)) {
+    const player = playerOf(ctx.state, playerId);
+    const chips = (player?.chips ?? 0) + amount;
+    // room for the best case of the player's stakes still to settle, so that no coup (nor its correction) can
+    // take the chips past the most counted exactly
+    const pending = pendingPaid(ctx.state, ctx.rules, playerId);
+    if (!Number.isSafeInteger(chips) || chips > MAX_CENTS - pending) {
       return refuse(
         'INVALID_AMOUNT',
         `A buy-in of ${amount} would make the chips too large to count exactly`,
-        {
-          amount,
-        },
+        { amount },
       );
     }
     return [{ type: 'PlayerBoughtIn', data: { playerId, amount, chips, ...by(ctx) } }];
