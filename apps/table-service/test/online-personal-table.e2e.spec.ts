@@ -37,12 +37,13 @@ it('takes bets and deals only from its player', async () => {
     });
     expect([role, path, res.status, res.body.code]).toEqual([role, path, 403, 'PERSONAL_TABLE']);
   }
-  // eve, once seated by an admin, could have dealt ana's coups: she is never seated, so she cannot bet either
+  // eve, once seated by an admin, could have dealt ana's coups: she is never seated, and another player's own table
+  // is refused before it is loaded
   const eve = await h.api('POST', `/api/tables/online-ana/rounds/${round}/bets`, {
     token: h.token('player', 'eve'),
     body: { playerId: 'eve', spot: 'player', amount: 500 },
   });
-  expect([eve.status, eve.body.code]).toEqual([403, 'PERSONAL_TABLE']);
+  expect([eve.status, eve.body.code]).toEqual([403, 'FORBIDDEN']);
 
   expect((await h.api('GET', '/api/tables/online-ana')).body).toEqual(before);
 
@@ -92,6 +93,14 @@ it("another player can neither list, view, follow nor read the roads of a player
     expect(JSON.stringify(res.body)).not.toContain('2500');
   }
   expect((await h.api('GET', '/api/tables/online-bo', { token: h.token('supervisor') })).status).toBe(200);
+  // a command on another player's table, or on one that does not exist, answers alike: whether it exists is not told
+  for (const tableId of ['online-bo', 'online-nobody']) {
+    const res = await h.api('POST', `/api/tables/${tableId}/rounds/1/bets`, {
+      token: spy,
+      body: { playerId: 'spy', spot: 'player', amount: 500 },
+    });
+    expect([tableId, res.status, res.body.code]).toEqual([tableId, 403, 'FORBIDDEN']);
+  }
 
   const ws = await WsClient.open(`${h.url.replace('http', 'ws')}/ws?token=${spy}`);
   ws.send({ type: 'subscribe', tableId: 'online-bo' });

@@ -47,8 +47,9 @@ export function isOthersPersonalTable(principal: Principal, tableId: string | un
 }
 
 /**
- * The refusal of a read of another player's personal table (403 FORBIDDEN, as its hands and the online routes
- * answer; its commands are the decider's to refuse: PERSONAL_TABLE).
+ * The refusal of another player's personal table, for a read or a command alike and before the table is loaded
+ * (403 FORBIDDEN, as its hands and the online routes answer; whether it exists is not told). Staff acting on a
+ * personal table are the decider's to refuse: PERSONAL_TABLE.
  */
 export function othersPersonalTable(tableId: string): ApiError {
   return new ApiError(403, 'FORBIDDEN', `${tableId} is another player's own table`);
@@ -75,8 +76,6 @@ export class AuthGuard implements CanActivate {
     const params = request.params as Record<string, string> | undefined;
     const tableId = params && Object.hasOwn(params, 'tableId') ? params['tableId'] : undefined;
     authorize(principal, this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets), tableId);
-    const read = request.method === 'GET' || request.method === 'HEAD';
-    if (read && isOthersPersonalTable(principal, tableId)) throw othersPersonalTable(tableId!);
     return true;
   }
 }
@@ -106,6 +105,7 @@ export function authorize(
   if (!mayUseTable(principal, tableId)) {
     throw new ApiError(403, 'FORBIDDEN', `this token is limited to tables ${principal.tables?.join(', ')}`);
   }
+  if (isOthersPersonalTable(principal, tableId)) throw othersPersonalTable(tableId!);
 }
 
 /** The authenticated caller of this request, with the request's correlation id. */

@@ -4,6 +4,7 @@ import {
   TABLE_ID_PATTERN,
   onlineCashier,
   onlineTableId,
+  personalTableOwner,
   tableView,
   type Actor,
   type TableState,
@@ -20,13 +21,17 @@ export const cashier = (p: Principal): Actor => ({ id: onlineCashier(p.id), role
 /** The online croupier (role dealer) opening betting on personal tables. */
 export const croupier: Actor = { id: ONLINE_CROUPIER, role: 'dealer' };
 
-/** A player whose personal table id is a table id (its id 1 to 57 of A-Z a-z 0-9 _ -): 400 otherwise. */
+/**
+ * A player whose personal table id is a table id and is known as its personal table (its id 1 to 57 of A-Z a-z 0-9
+ * _ -, a letter or digit first): 400 otherwise, so that no online table is taken for a shared one.
+ */
 export function checkOnlinePlayer(playerId: string): void {
-  if (playerId.length === 0 || !TABLE_ID_PATTERN.test(onlineTableId(playerId)))
+  const tableId = onlineTableId(playerId);
+  if (!TABLE_ID_PATTERN.test(tableId) || personalTableOwner(tableId) !== playerId)
     throw new ApiError(
       400,
       'INVALID_PARAMETER',
-      'player ids for the online game are 1 to 57 of A-Z a-z 0-9 _ -',
+      'player ids for the online game are 1 to 57 of A-Z a-z 0-9 _ -, a letter or digit first',
     );
 }
 

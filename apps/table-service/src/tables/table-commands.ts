@@ -61,6 +61,20 @@ export function idempotencyKey(value: string | undefined): string | undefined {
 }
 
 /**
+ * A player's answer carries only its own settlements: a coup it deals on a player-dealt table settles every
+ * player's bets, which are each player's own (as the live push and the table view keep them). Replays of its
+ * Idempotency-Key pass here too.
+ */
+function ownSettlements<R>(reply: R, playerId: string): R {
+  const settlements = (reply as { settlements?: unknown } | null)?.settlements;
+  if (!Array.isArray(settlements)) return reply;
+  return {
+    ...reply,
+    settlements: settlements.filter((s: { playerId?: unknown }) => s.playerId === playerId),
+  };
+}
+
+/**
  * Turns a request into a table command (stamped at the edge with the actor and the time) and sends it on the
  * CQRS command bus; also supplies fresh CSPRNG seeds to the commands that start a shuffle.
  */
@@ -88,9 +102,10 @@ export class TableCommands {
       meta: { actor: { id: actor.id, role: actor.role }, at: this.clock.now() },
     } as TableCommand;
     // The processor answers with the decider's reply for the command (or its first answer under the key).
-    return this.bus.execute(
+    const reply = this.bus.execute(
       new ExecuteTableCommand(checkId('tableId', tableId), command, idempotencyKey(key), correlationId),
     ) as Promise<CommandReply<C>>;
+    return actor.role === 'player' ? reply.then((r) => ownSettlements(r, actor.id)) : reply;
   }
 
   /**
