@@ -5,7 +5,17 @@
  * hyparquet: the day's rows, typed), and bad calls exit 2 naming the bad option.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
@@ -107,6 +117,32 @@ test('CSV of coups and bets by default, the library’s bytes', async () => {
     const expected = await libraryBytes({ table, gamingDay: DAYS[1]!, format: 'csv' });
     expect(readFileSync(join(csvOut, `${table}-${DAYS[1]}.csv`)).equals(expected)).toBe(true);
   }
+});
+
+test("the files are its owner's alone, and a link planted at the old temporary name is neither followed nor kept", async () => {
+  const safeOut = join(dir, 'safe');
+  mkdirSync(safeOut);
+  const victim = join(dir, 'victim.txt');
+  writeFileSync(victim, 'untouched');
+  symlinkSync(victim, join(safeOut, `coups-${DAYS[1]}.csv.partial`));
+  expect(
+    await exportCommand.run(
+      ['--gaming-day', DAYS[1]!, '--format', 'csv', '--tables', 'coups', '--out', safeOut],
+      fakeIo(),
+    ),
+  ).toBe(0);
+  expect(readFileSync(victim, 'utf8')).toBe('untouched');
+  const file = join(safeOut, `coups-${DAYS[1]}.csv`);
+  expect(lstatSync(file).isFile()).toBe(true);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  const fresh = join(dir, 'fresh-out');
+  expect(
+    await exportCommand.run(
+      ['--gaming-day', DAYS[1]!, '--format', 'csv', '--tables', 'bets', '--out', fresh],
+      fakeIo(),
+    ),
+  ).toBe(0);
+  expect(statSync(fresh).mode & 0o777).toBe(0o700);
 });
 
 test.each([

@@ -5,6 +5,7 @@
  * as they are, writing nothing there: the service or `coup projections run` keeps them. Each file is written
  * beside its name and renamed once complete, so a file of that name is always whole.
  */
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -98,7 +99,9 @@ function readModelsTargetOf(env: NodeJS.ProcessEnv, cwd: string): string {
 /** Writes one table's day to its file (whole, or not at all); answers the rows written. */
 async function writeOne(read: ReadModels, plan: Plan, table: ExportTable, day: string): Promise<number> {
   const file = join(plan.out, exportFileName(table, day, plan.format));
-  const partial = `${file}.partial`;
+  // A fresh, unguessable name, created here or not at all (never a file or link already there), readable by its
+  // owner only: the rows name players and their bets.
+  const partial = `${file}.${randomBytes(8).toString('hex')}.partial`;
   const facts = exportFacts(read.sql, {
     table,
     gamingDay: day,
@@ -106,7 +109,7 @@ async function writeOne(read: ReadModels, plan: Plan, table: ExportTable, day: s
     compression: plan.compression,
   });
   try {
-    await pipeline(Readable.from(facts), createWriteStream(partial));
+    await pipeline(Readable.from(facts), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
     renameSync(partial, file);
   } catch (error) {
     rmSync(partial, { force: true });
@@ -118,7 +121,7 @@ async function writeOne(read: ReadModels, plan: Plan, table: ExportTable, day: s
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   const plan = planOf(args, process.cwd());
   const target = readModelsTargetOf(process.env, process.cwd());
-  mkdirSync(plan.out, { recursive: true });
+  mkdirSync(plan.out, { recursive: true, mode: 0o700 });
   const read = await ReadModels.open(target);
   try {
     for (const day of plan.days) {

@@ -70,7 +70,8 @@ function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | null {
   if (whenAbsent !== 'none' && whenAbsent !== 'all')
     throw new ConfigError(`COUP_OIDC_TABLES_WHEN_ABSENT must be none or all, not '${whenAbsent}'`);
   const after = env['COUP_OIDC_AFTER_SIGN_IN_URL'] || '/';
-  if (!after.startsWith('/') || after.startsWith('//'))
+  // A path of this origin: not `//host`, nor `/\\host` (browsers read a backslash as a slash there).
+  if (!after.startsWith('/') || after.startsWith('//') || after.includes('\\') || !sameOrigin(after))
     throw new ConfigError(`COUP_OIDC_AFTER_SIGN_IN_URL must be a path on this service, not '${after}'`);
   return {
     issuer: url(env, 'COUP_OIDC_ISSUER'),
@@ -83,6 +84,15 @@ function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | null {
     scopes,
     afterSignInUrl: after,
   };
+}
+
+/** Whether a path, resolved against an origin, stays on it. */
+function sameOrigin(path: string): boolean {
+  try {
+    return new URL(path, 'http://coup.invalid').origin === 'http://coup.invalid';
+  } catch {
+    return false;
+  }
 }
 
 export function staffConfigOf(env: NodeJS.ProcessEnv): StaffConfig {

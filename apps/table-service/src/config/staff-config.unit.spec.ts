@@ -78,6 +78,9 @@ describe('staff sign-in configuration', () => {
     [{ ...OIDC, COUP_OIDC_ROLES_CLAIM: 'roles claim' }, /COUP_OIDC_ROLES_CLAIM/],
     [{ ...OIDC, COUP_OIDC_SCOPES: 'profile email' }, /COUP_OIDC_SCOPES/],
     [{ ...OIDC, COUP_OIDC_AFTER_SIGN_IN_URL: 'https://elsewhere.example/' }, /COUP_OIDC_AFTER_SIGN_IN_URL/],
+    // browsers read a backslash after the first slash as a slash: another host
+    [{ ...OIDC, COUP_OIDC_AFTER_SIGN_IN_URL: '/\\evil.example' }, /COUP_OIDC_AFTER_SIGN_IN_URL/],
+    [{ ...OIDC, COUP_OIDC_AFTER_SIGN_IN_URL: '//evil.example' }, /COUP_OIDC_AFTER_SIGN_IN_URL/],
     [{ ...OIDC, COUP_OIDC_TABLES_WHEN_ABSENT: 'every' }, /COUP_OIDC_TABLES_WHEN_ABSENT/],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig({ ...base(), ...env })).toThrow(ConfigError);
