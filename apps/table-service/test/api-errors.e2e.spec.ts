@@ -374,6 +374,23 @@ describe('domain refusals carry stable codes and record nothing', () => {
       body: { card: 'Ks' },
     });
     expect(correction.status).toBe(200);
+    // a reason is one line of visible text: a control, bidi or zero-width character is a 400 before the decider
+    for (const reason of [
+      'misdeal\r\nVOID APPROVED BY GAMING COMMISSION',
+      'misdeal\u001b[2J',
+      'misdeal \u202e',
+      '\u200b\u200b\u200b',
+      'mis\u0000deal',
+    ]) {
+      const before = await head('E1');
+      const refused = await h.api('POST', '/api/tables/E1/rounds/1/void', {
+        token: h.token('supervisor'),
+        body: { reason },
+      });
+      expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(JSON.stringify(refused.body)).toContain('reason must be one line of visible text');
+      expect(await head('E1')).toBe(before);
+    }
     const voided = await h.api('POST', '/api/tables/E1/rounds/1/void', {
       token: h.token('supervisor'),
       body: { reason: 'wrong card from the shoe' },

@@ -104,6 +104,7 @@ export {
   tableIdOf,
   tableStream,
 } from './vocabulary';
+export { REASON_MAX_LENGTH, REASON_MIN_LENGTH, REASON_TEXT } from './kernel/fields';
 export {
   COMMAND_FIELDS,
   COMMAND_ROLES,

@@ -36,9 +36,32 @@ function describeRules(rules: TableView['rules']): string {
   return `${rules.game ?? 'commission'} game, ${rules.dealing}, ${rules.decks} decks${side.length ? `; side bets: ${side.join(', ')}` : ''}`;
 }
 
-/** One line saying what an event did. */
+/**
+ * Control, format (bidi, zero-width), line-separator characters and lone surrogates: what a reason recorded before
+ * the decider refused them (REASON_TEXT) may hold, and must not reach a terminal as is.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/** `text` with each unprintable character written as its escape (`\u001b`, `\u202e`), so it cannot drive a terminal. */
+export function escapeUnprintable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** An event's data with every string in it escaped (`escapeUnprintable`), at any depth. */
+function printable(value: unknown): unknown {
+  if (typeof value === 'string') return escapeUnprintable(value);
+  if (Array.isArray(value)) return value.map(printable);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeUnprintable(k), printable(v)]));
+  return value;
+}
+
+/** One line saying what an event did; any string the event holds is printed escaped (`escapeUnprintable`). */
 export function describeEvent(e: ReplayEvent): string {
-  const d = e.data as D;
+  const d = printable(e.data) as D;
   const who = typeof d['by'] === 'string' ? ` by ${d['by']}` : '';
   switch (e.type) {
     case 'BettingOpened':

@@ -1,7 +1,7 @@
 /** How `coup replay` prints side bets: their catalogue labels, paytables and stakes. */
 import type { ReplayEvent } from '@coup/projections';
 import type { TableView } from '@coup/table';
-import { describeEvent, describeView, spotName } from './replay';
+import { describeEvent, describeView, escapeUnprintable, spotName } from './replay';
 
 const event = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as ReplayEvent;
 
@@ -73,5 +73,30 @@ describe('coup replay with side bets', () => {
     expect(describeView(view)).toBe(
       'phase betting; stakes P 0.00 B 10.00 T 0.00, Player Pair 2.00, Dragon 7 5.00',
     );
+  });
+});
+
+describe('coup replay with a reason recorded before reasons were checked', () => {
+  it('prints control, bidi and zero-width characters escaped, so the event cannot drive the terminal', () => {
+    const line = describeEvent(
+      event('RoundVoided', {
+        roundNo: 1,
+        reason: 'misdeal\r\nVOID APPROVED BY GAMING COMMISSION\u001b[2J\u202e\u200b\u0000 ok',
+        returned: [{ playerId: 'p1', amount: 1000 }],
+        by: 'sup-1',
+      }),
+    );
+    expect(line).toBe(
+      'round voided by sup-1: misdeal\\u000d\\u000aVOID APPROVED BY GAMING COMMISSION\\u001b[2J\\u202e\\u200b\\u0000 ok; ' +
+        'returned p1 10.00',
+    );
+    expect(line).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+  });
+
+  it('leaves printable text as it is, and escapes a character beyond the BMP by its code point', () => {
+    expect(escapeUnprintable('Carte retournée à l’envers ⚠️ 日本')).toBe(
+      'Carte retournée à l’envers ⚠️ 日本',
+    );
+    expect(escapeUnprintable('tag\u{e0041}')).toBe('tag\\u{e0041}');
   });
 });

@@ -12,6 +12,8 @@ import {
   MinLength,
 } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, staff } from '@coup/auth';
+import { REASON_TEXT } from '@coup/table';
+import { REASON_MESSAGE } from '../tables/dto';
 
 const ROLE_LIST = staff.STAFF_ROLES;
 const USERNAME_MESSAGE =
@@ -96,10 +98,15 @@ export class StaffTablesDto {
 }
 
 export class DisableStaffDto {
-  @ApiProperty({ example: 'left the casino', description: '3 to 500 characters, recorded' })
+  @ApiProperty({
+    example: 'left the casino',
+    description:
+      '3 to 500 characters, one line of visible text (no control, bidi or zero-width characters), recorded',
+  })
   @IsString()
   @MinLength(3)
   @MaxLength(500)
+  @Matches(REASON_TEXT, { message: REASON_MESSAGE })
   reason!: string;
 }
 

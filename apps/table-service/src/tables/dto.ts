@@ -3,13 +3,16 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CoupValidationPipe, RawObject } from '../common/validation';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ALL_SPOTS, type Spot } from '@coup/engine';
-import { PLAYER_ID_PATTERN, TABLE_ID_PATTERN } from '@coup/table';
+import { PLAYER_ID_PATTERN, REASON_TEXT, TABLE_ID_PATTERN } from '@coup/table';
 import { TableRulesDto } from './rules-dto';
 
 /** Largest amount of one request, in cents ($10,000,000,000): far above any table limit, far below 2^53. */
 export const MAX_AMOUNT = 1_000_000_000_000;
 const ID = TABLE_ID_PATTERN;
 const ID_MESSAGE = '$property must be 1 to 64 letters, digits, _ or -';
+/** A reason's characters (REASON_TEXT, the decider's own rule), said the validation's way. */
+export const REASON_MESSAGE =
+  '$property must be one line of visible text: no control, bidi or zero-width characters';
 export const PLAYER_ID_MESSAGE =
   '$property must be a player id: 1 to 64 letters, digits, _ . : @ + or -, the first a letter or digit';
 
@@ -100,19 +103,25 @@ export class CardDto {
 export class CorrectCardDto extends CardDto {
   @ApiPropertyOptional({
     example: 'Dealer typed 2d for 4d',
-    description: 'Why (3 to 500 characters): required to correct the coup just settled',
+    description:
+      'Why (3 to 500 characters, one line of visible text): required to correct the coup just settled',
   })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
+  @Matches(REASON_TEXT, { message: REASON_MESSAGE })
   reason?: string;
 }
 
 export class VoidDto {
-  @ApiProperty({ example: 'Misdeal: card exposed' })
+  @ApiProperty({
+    example: 'Misdeal: card exposed',
+    description: '3 to 500 characters, one line of visible text (no control, bidi or zero-width characters)',
+  })
   @IsString()
   @MinLength(3)
   @MaxLength(500)
+  @Matches(REASON_TEXT, { message: REASON_MESSAGE })
   reason!: string;
 }
 

@@ -3,6 +3,7 @@
  * refused, why. No clock, no randomness, no hashing inside: the edge stamps `at`, hashes passwords and checks
  * them, and passes the lockout policy with each sign-in.
  */
+import { REASON_TEXT } from '@coup/table';
 import { activeAdmins, evolveAll, isLocked, type StaffAccount, type StaffDirectory } from './directory';
 import {
   isStaffRole,
@@ -51,7 +52,10 @@ function malformed(command: StaffCommand): StaffDecision | null {
   )
     return refuse('INVALID_PASSWORD_HASH', 'the password hash must be a scrypt hash');
   if (command.type === 'DisableAccount' && !reasonOk(command.reason))
-    return refuse('INVALID_REASON', 'a reason is 3 to 500 characters');
+    return refuse(
+      'INVALID_REASON',
+      'a reason is 3 to 500 characters, one line of visible text: no control, bidi or zero-width characters',
+    );
   if ((command.type === 'SignIn' || command.type === 'SsoSignIn') && !isInstant(command.expiresAt))
     return refuse('INVALID_INSTANT', 'expiresAt must be an ISO-8601 UTC instant');
   return null;
@@ -71,7 +75,12 @@ function isInstant(value: unknown): value is string {
 }
 
 function reasonOk(reason: unknown): boolean {
-  return typeof reason === 'string' && reason.trim().length >= 3 && reason.length <= 500;
+  return (
+    typeof reason === 'string' &&
+    reason.trim().length >= 3 &&
+    reason.length <= 500 &&
+    REASON_TEXT.test(reason)
+  );
 }
 
 function rolesProblem(roles: unknown): string | null {

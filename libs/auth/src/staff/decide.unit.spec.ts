@@ -246,6 +246,23 @@ describe('changing accounts', () => {
     given(boss, ann)
       .when({ type: 'DisableAccount', username: 'ann', reason: 'no', by: 'boss', at: T1 })
       .thenRefuses('INVALID_REASON');
+    // one line of visible text: no control, bidi or zero-width characters (REASON_TEXT)
+    for (const reason of [
+      'left\r\nACCOUNT CLEARED',
+      'left \u001b[2J',
+      'left \u202e',
+      '\u200b\u200b\u200b',
+      'le\u0000ft',
+    ])
+      given(boss, ann)
+        .when({ type: 'DisableAccount', username: 'ann', reason, by: 'boss', at: T1 })
+        .thenRefuses('INVALID_REASON');
+    given(boss, ann)
+      .when({ type: 'DisableAccount', username: 'ann', reason: 'a quitté le casino', by: 'boss', at: T1 })
+      .thenRecords({
+        type: 'StaffAccountDisabled',
+        data: { username: 'ann', reason: 'a quitté le casino', by: 'boss', at: T1 },
+      });
     const enabled = given(boss, ann, disabled)
       .when({ type: 'EnableAccount', username: 'ann', by: 'boss', at: LATER })
       .thenRecords({ type: 'StaffAccountEnabled', data: { username: 'ann', by: 'boss', at: LATER } });

@@ -89,11 +89,44 @@ export function readSpot(v: unknown): Spot | Refusal {
   return v;
 }
 
-/** A reason for a void or a correction: 3 to 500 characters once trimmed. */
+/**
+ * The characters free text a person types as a reason (a void's, a correction's, a staff account's disabling) may
+ * hold: one line of visible text. `REASON_TEXT` refuses, anywhere in the text,
+ * - control characters (Cc: C0 with tab, CR and LF, DEL, C1): a reason is one line, and an escape sequence must not
+ *   reach a terminal that prints it (`coup replay`);
+ * - format characters (Cf): the bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), zero-width
+ *   spaces and joiners (U+200B-U+200D, U+2060), the byte-order mark (U+FEFF), the soft hyphen, tags: text that
+ *   reorders or hides what is shown. (Emoji built with a zero-width joiner are refused with them.)
+ * - line and paragraph separators (U+2028, U+2029) and lone surrogates (ill-formed UTF-16);
+ * and it needs at least one visible character: one that is not white space nor default-ignorable (variation
+ * selectors, Hangul fillers...) nor the blank braille pattern, so a reason cannot look blank.
+ * The lengths are checked apart (`REASON_MIN_LENGTH`, `REASON_MAX_LENGTH`, code units of the trimmed text). The one
+ * rule the decider and the service's validation share. Events recorded before it may hold such characters: they
+ * still fold; whatever prints them escapes them.
+ */
+export const REASON_TEXT =
+  /^(?=[^]*[^\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800])[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]*$/u;
+export const REASON_MIN_LENGTH = 3;
+export const REASON_MAX_LENGTH = 500;
+
+/**
+ * A reason for a void or a correction: 3 to 500 characters once trimmed, one line of visible text (`REASON_TEXT`).
+ */
 export function readReason(v: unknown, what = 'A void'): string | Refusal {
   const reason = typeof v === 'string' ? v.trim() : '';
-  if (reason.length < 3 || reason.length > 500) {
-    return refuse('INVALID_REASON', `${what} needs a reason of 3 to 500 characters`, { field: 'reason' });
+  if (reason.length < REASON_MIN_LENGTH || reason.length > REASON_MAX_LENGTH) {
+    return refuse(
+      'INVALID_REASON',
+      `${what} needs a reason of ${REASON_MIN_LENGTH} to ${REASON_MAX_LENGTH} characters`,
+      { field: 'reason' },
+    );
+  }
+  if (!REASON_TEXT.test(v as string)) {
+    return refuse(
+      'INVALID_REASON',
+      `${what} needs a reason of one line of visible text: no control, bidi or zero-width characters`,
+      { field: 'reason' },
+    );
   }
   return reason;
 }
