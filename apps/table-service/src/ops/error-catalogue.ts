@@ -22,7 +22,8 @@ const DOMAIN: Readonly<Record<DomainErrorCode, string>> = {
   INVALID_CARD: 'not a card (rank and suit, like Ah, Td or 10d)',
   INVALID_SEED: 'a shuffle seed is not 64 hexadecimal characters',
   INVALID_INDEX: 'the card index is not a dealt card of this coup',
-  INVALID_REASON: 'the reason is not 3 to 500 characters',
+  INVALID_REASON:
+    'the reason is not 3 to 500 characters of one line of visible text (no control, bidi or zero-width characters)',
   BET_LIMIT: "the spot's total would leave the table's limits (details: spot, min, max, spotTotal)",
   PLAYER_AND_BANKER: 'player and banker together, on a table that forbids it',
   WRONG_DEALING_MODE: 'a command or field of another dealing or shuffle mode',
@@ -61,7 +62,8 @@ const STAFF: Readonly<Record<staff.StaffErrorCode, string | null>> = {
   INVALID_USERNAME: null,
   INVALID_ROLES: 'roles must be one or more staff roles, each once',
   INVALID_TABLES: 'tables must be table ids, each once',
-  INVALID_REASON: 'the reason is not 3 to 500 characters',
+  INVALID_REASON:
+    'the reason is not 3 to 500 characters of one line of visible text (no control, bidi or zero-width characters)',
   INVALID_PASSWORD_HASH: null,
   INVALID_INSTANT: null,
   ACCOUNT_EXISTS: 'an account with this user name exists',

@@ -74,7 +74,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<DomainErrorCode, number>> = Obje
   INVALID_CARD: 400, // not a card string
   INVALID_SEED: 400, // not 64 hex characters, or missing where required
   INVALID_INDEX: 400, // CorrectCard index not a dealt card of this coup
-  INVALID_REASON: 400, // void reason not 3..500 characters
+  INVALID_REASON: 400, // a reason not 3..500 characters of one line of visible text
   BET_LIMIT: 400, // the spot total would leave [min, max] (details: spot, min, max, spotTotal)
   PLAYER_AND_BANKER: 400, // player and banker together on a table that forbids it
   WRONG_DEALING_MODE: 400, // a command or field for another dealing/shuffle mode (Deal on live, firstCard on rng...)
